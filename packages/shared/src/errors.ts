@@ -28,3 +28,10 @@ export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export const healthSchema = z.object({ status: z.literal('ok') });
 export type Health = z.infer<typeof healthSchema>;
+
+/** `details` of a `validation_failed` answer: one entry per bad field, path dotted (`address.city`). */
+export const validationIssueSchema = z.object({ path: z.string(), message: z.string() });
+export type ValidationIssue = z.infer<typeof validationIssueSchema>;
+
+export const validationDetailsSchema = z.object({ issues: z.array(validationIssueSchema) });
+export type ValidationDetails = z.infer<typeof validationDetailsSchema>;

@@ -1,0 +1,106 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { createClinicsRepository } from './modules/clinics/clinics-repository.js';
+import { clinicsRoutes } from './modules/clinics/clinics-routes.js';
+import { healthRoutes } from './modules/health/health-routes.js';
+import { defaultWebDistDir } from './paths.js';
+import type { Config } from './platform/config.js';
+import type { DatabaseHandle } from './platform/db/client.js';
+import { AppError } from './platform/errors.js';
+import { registerErrorHandler, sendNotFound } from './platform/http/error-handler.js';
+import { loggerOptions } from './platform/http/logger.js';
+import { registerSecurityHeaders } from './platform/http/security-headers.js';
+import { registerWebApp } from './platform/http/web-app.js';
+import { registerXsrfCookie } from './platform/http/xsrf-cookie.js';
+
+export interface BuildAppOptions {
+  config: Config;
+  /** Owned by the caller: the app never opens or closes it. */
+  database: DatabaseHandle;
+  /** The at-rest encryption key (see platform/crypto.ts); exposed as `app.dataKey`. */
+  dataKey: Buffer;
+  /** The built SPA; defaults to apps/web/dist. null serves the API only. */
+  webDistDir?: string | null;
+}
+
+export type App = FastifyInstance<
+  Server,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    dataKey: Buffer;
+  }
+}
+
+/** Builds the whole HTTP app without listening; tests add routes before `ready()` if they need to. */
+export async function buildApp(options: BuildAppOptions): Promise<App> {
+  const { config, database } = options;
+  const app = Fastify({ logger: loggerOptions(config) }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+  app.decorate('dataKey', options.dataKey);
+
+  await app.register(cookie);
+  await registerSecurityHeaders(app, config);
+  // Limits are per route (`config: { rateLimit }`), never on static files.
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new AppError(
+        context.ban ? 'forbidden' : 'too_many_requests',
+        context.statusCode,
+        `Too many requests; retry in ${context.after}`,
+      ),
+  });
+  registerXsrfCookie(app, config);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'Marpe API', version: '0.1.0' },
+      servers: [{ url: config.publicOrigin }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  // Swagger UI loads only external scripts, so the global CSP (script-src 'self') fits it as is.
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    uiConfig: { validatorUrl: null, deepLinking: true },
+  });
+
+  await app.register(healthRoutes, { prefix: '/api', database });
+  await app.register(clinicsRoutes, {
+    prefix: '/api',
+    clinics: createClinicsRepository(database.db),
+  });
+
+  const navigationFallback = await registerWebApp(app, {
+    webDistDir: options.webDistDir === undefined ? defaultWebDistDir : options.webDistDir,
+    config,
+  });
+  app.setNotFoundHandler((request, reply) => {
+    if (navigationFallback?.(request, reply)) return reply;
+    return sendNotFound(request, reply);
+  });
+
+  return app;
+}

@@ -1,0 +1,40 @@
+// `npm run seed:demo -w @marpe/api`: (re)creates demo clinic 1 in the configured database.
+import { DEMO_CLINIC_ID } from '../demo/demo-clinic.js';
+import { seedDemoClinic } from '../demo/seed-demo-clinic.js';
+import { ConfigError, loadConfig } from '../platform/config.js';
+import { openDatabase } from '../platform/db/client.js';
+import { acquireDataDirLock, DataDirLockedError } from '../platform/data-dir-lock.js';
+
+async function run(): Promise<void> {
+  const config = loadConfig();
+  if (config.nodeEnv === 'production') {
+    throw new Error('the demo clinic is for demo and development databases (NODE_ENV=production)');
+  }
+  // Same rule as the server: one process at a time on an embedded database.
+  const lock = config.databaseUrl ? null : acquireDataDirLock(config.dataDir);
+  try {
+    const database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+    });
+    try {
+      await database.migrate();
+      await seedDemoClinic(database.db);
+      const where = config.databaseUrl ? 'the PostgreSQL database' : config.dataDir;
+      console.log(`Demo clinic ${DEMO_CLINIC_ID} is ready in ${where}.`);
+    } finally {
+      await database.close();
+    }
+  } finally {
+    lock?.release();
+  }
+}
+
+run().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+    console.error(error.message);
+  } else {
+    console.error(`Seeding failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  process.exit(1);
+});

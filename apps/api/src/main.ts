@@ -1,0 +1,96 @@
+import closeWithGrace from 'close-with-grace';
+import { buildApp } from './app.js';
+import { seedDemoClinic } from './demo/seed-demo-clinic.js';
+import { ConfigError, loadConfig, type Config } from './platform/config.js';
+import { loadDataKey } from './platform/crypto.js';
+import { openDatabase, type DatabaseHandle } from './platform/db/client.js';
+import {
+  acquireDataDirLock,
+  DataDirLockedError,
+  type DataDirLock,
+} from './platform/data-dir-lock.js';
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
+}
+
+/** The embedded database must have exactly one server; a PostgreSQL server can have many. */
+function lockDataDirOrExit(config: Config): DataDirLock | null {
+  if (config.databaseUrl) return null;
+  try {
+    const lock = acquireDataDirLock(config.dataDir);
+    process.once('exit', () => lock.release());
+    return lock;
+  } catch (error) {
+    if (error instanceof DataDirLockedError) fail(error.message);
+    throw error;
+  }
+}
+
+async function start(): Promise<void> {
+  const config = readConfig();
+  const lock = lockDataDirOrExit(config);
+  let database: DatabaseHandle | null = null;
+
+  try {
+    const dataKey = await loadDataKey(config);
+    database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      onPoolError: (error) => console.error(`PostgreSQL connection error: ${error.message}`),
+    });
+    await database.migrate();
+    if (config.demo && (await seedDemoClinic(database.db, { onlyIfEmpty: true }))) {
+      console.log('Created the demo clinic.');
+    }
+
+    const app = await buildApp({ config, database, dataKey });
+    const db = database;
+    closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+      if (err) app.log.error({ err }, 'shutting down after an unexpected error');
+      else app.log.info({ signal }, 'shutting down');
+      await app.close();
+      await db.close();
+      lock?.release();
+    });
+
+    try {
+      await app.listen({ host: config.host, port: config.port });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+        throw new Error(
+          `port ${config.port} on ${config.host} is already in use. Stop the other program or set PORT.`,
+          { cause: error },
+        );
+      }
+      throw error;
+    }
+
+    const origin = config.publicOrigin;
+    console.log(`Marpe is running at ${origin}/`);
+    console.log(`API docs: ${origin}/api/docs`);
+  } catch (error) {
+    await database?.close().catch(() => {});
+    lock?.release();
+    throw error;
+  }
+}
+
+start().catch((error: unknown) => {
+  const where = error instanceof Error ? error.message : String(error);
+  console.error(`Marpe could not start: ${where}`);
+  if (error instanceof Error && error.cause instanceof Error) {
+    console.error(`  caused by: ${error.cause.message}`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,136 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, type Env } from './config.js';
+
+const hexKey = 'ab'.repeat(32);
+const base64Key = Buffer.alloc(32, 7).toString('base64');
+
+function problemsOf(env: Env): string[] {
+  try {
+    loadConfig(env, '/srv/marpe');
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message.split('\n');
+    throw error;
+  }
+  throw new Error('expected the configuration to be refused');
+}
+
+describe('loadConfig', () => {
+  it('has working defaults for a local demo', () => {
+    const config = loadConfig({}, '/srv/marpe');
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      dataDir: path.resolve('/srv/marpe', 'data'),
+      databaseUrl: null,
+      nodeEnv: 'development',
+      demo: true,
+      dataKey: null,
+      publicOrigin: 'http://localhost:3000',
+      publicOriginIsDefault: true,
+      isHttps: false,
+      parentSiteUrl: 'http://localhost:3000/',
+      logLevel: 'info',
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('derives the default origin from PORT and resolves DATA_DIR against the working directory', () => {
+    const config = loadConfig({ PORT: '4100', DATA_DIR: 'var/db' }, '/srv/marpe');
+    expect(config.publicOrigin).toBe('http://localhost:4100');
+    expect(config.dataDir).toBe('/srv/marpe/var/db');
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/var/lib/marpe',
+      DATABASE_URL: 'postgres://marpe@db:5432/marpe',
+      NODE_ENV: 'production',
+      DEMO: 'false',
+      DATA_KEY: hexKey,
+      PUBLIC_ORIGIN: 'https://app.example.com/',
+      PARENT_SITE_URL: 'https://example.com/dental',
+      LOG_LEVEL: 'silent',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: '/var/lib/marpe',
+      databaseUrl: 'postgres://marpe@db:5432/marpe',
+      nodeEnv: 'production',
+      demo: false,
+      publicOrigin: 'https://app.example.com',
+      publicOriginIsDefault: false,
+      isHttps: true,
+      parentSiteUrl: 'https://example.com/dental',
+      logLevel: 'silent',
+    });
+    expect(config.dataKey).toEqual(Buffer.from(hexKey, 'hex'));
+  });
+
+  it('defaults PARENT_SITE_URL to PUBLIC_ORIGIN + /', () => {
+    expect(loadConfig({ PUBLIC_ORIGIN: 'https://a.example' }).parentSiteUrl).toBe(
+      'https://a.example/',
+    );
+  });
+
+  it('accepts DATA_KEY as base64 and DEMO as 1/0', () => {
+    const config = loadConfig({ DATA_KEY: base64Key, DEMO: '0' });
+    expect(config.dataKey).toEqual(Buffer.alloc(32, 7));
+    expect(config.demo).toBe(false);
+    expect(loadConfig({ DEMO: '1', NODE_ENV: 'test' }).demo).toBe(true);
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({
+      port: 3000,
+      databaseUrl: null,
+    });
+  });
+
+  it('defaults DEMO off in production', () => {
+    expect(loadConfig({ NODE_ENV: 'production', DATA_KEY: hexKey }).demo).toBe(false);
+  });
+
+  it.each([
+    ['PORT', { PORT: '0' }, 'PORT must be an integer 1-65535'],
+    ['PORT', { PORT: '70000' }, 'PORT must be an integer 1-65535'],
+    ['PORT', { PORT: 'http' }, 'PORT must be an integer 1-65535'],
+    ['NODE_ENV', { NODE_ENV: 'staging' }, 'NODE_ENV must be one of development, production, test'],
+    ['DATA_KEY', { DATA_KEY: 'too-short' }, 'DATA_KEY must be 32 bytes'],
+    ['DATA_KEY', { DATA_KEY: Buffer.alloc(16).toString('base64') }, 'DATA_KEY must be 32 bytes'],
+    ['PUBLIC_ORIGIN', { PUBLIC_ORIGIN: 'https://app.example.com/path' }, 'PUBLIC_ORIGIN must be'],
+    ['PUBLIC_ORIGIN', { PUBLIC_ORIGIN: 'app.example.com' }, 'PUBLIC_ORIGIN must be'],
+    ['PUBLIC_ORIGIN', { PUBLIC_ORIGIN: 'ftp://app.example.com' }, 'PUBLIC_ORIGIN must be'],
+    ['PUBLIC_ORIGIN', { PUBLIC_ORIGIN: 'https://app.example.com/?' }, 'PUBLIC_ORIGIN must be'],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://x@y/z' }, 'DATABASE_URL must be'],
+    ['DEMO', { DEMO: 'yes' }, 'DEMO must be'],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of'],
+    ['PARENT_SITE_URL', { PARENT_SITE_URL: 'not a url' }, 'PARENT_SITE_URL must be'],
+  ])('names %s when it is bad', (_name, env, expected) => {
+    const problems = problemsOf(env);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^Invalid configuration: /);
+    expect(problems[0]).toContain(expected);
+  });
+
+  it('lists every bad variable, one line each', () => {
+    const problems = problemsOf({ PORT: 'x', NODE_ENV: 'y', LOG_LEVEL: 'z' });
+    expect(problems).toHaveLength(3);
+    expect(problems.join('\n')).toMatch(/PORT[\s\S]*NODE_ENV[\s\S]*LOG_LEVEL/);
+  });
+
+  it('refuses DEMO in production', () => {
+    expect(problemsOf({ NODE_ENV: 'production', DEMO: 'true', DATA_KEY: hexKey })).toEqual([
+      'Invalid configuration: DEMO must not be enabled when NODE_ENV=production',
+    ]);
+  });
+
+  it('requires DATA_KEY in production', () => {
+    const problems = problemsOf({ NODE_ENV: 'production' });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('DATA_KEY is required when NODE_ENV=production');
+  });
+});

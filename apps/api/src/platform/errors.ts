@@ -1,0 +1,21 @@
+import type { ErrorCode } from '@marpe/shared';
+
+/**
+ * The one error type services throw; the HTTP error handler turns it into
+ * `{ code, message, details? }` with `status`.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly status: number,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}

@@ -1,0 +1,102 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorBody, ErrorCode, ValidationIssue } from '@marpe/shared';
+import { AppError } from '../errors.js';
+import { pathOf } from './api-path.js';
+
+interface ErrorReply {
+  status: number;
+  body: ErrorBody;
+}
+
+const internalError: ErrorReply = {
+  status: 500,
+  body: { code: 'internal_error', message: 'Internal server error' },
+};
+
+const codeByStatus: Partial<Record<number, ErrorCode>> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'bad_request',
+  429: 'too_many_requests',
+};
+
+// PostgreSQL unique_violation and exclusion_violation: the database refused a double booking or a duplicate.
+const conflictSqlStates = new Set(['23505', '23P01']);
+
+/** The one place that turns any thrown value into `{ code, message, details? }`. */
+export function toErrorReply(error: unknown): ErrorReply {
+  if (error instanceof AppError) {
+    const body: ErrorBody = { code: error.code, message: error.message };
+    if (error.details !== undefined) body.details = error.details;
+    return { status: error.status, body };
+  }
+  if (!(error instanceof Error)) return internalError;
+
+  const fastifyError = error as Partial<FastifyError>;
+  if (Array.isArray(fastifyError.validation)) {
+    const issues = fastifyError.validation.map((v): ValidationIssue => {
+      let path = v.instancePath.split('/').filter(Boolean).join('.');
+      const missing = v.params?.missingProperty;
+      if (typeof missing === 'string') path = path ? `${path}.${missing}` : missing;
+      return { path: path || (fastifyError.validationContext ?? ''), message: v.message ?? '' };
+    });
+    const fields = [...new Set(issues.map((i) => i.path))].join(', ');
+    return {
+      status: 400,
+      body: {
+        code: 'validation_failed',
+        message: `Invalid request: ${fields}`,
+        details: { issues },
+      },
+    };
+  }
+
+  if (isConstraintConflict(error)) {
+    return {
+      status: 409,
+      body: { code: 'conflict', message: 'The change conflicts with existing data' },
+    };
+  }
+
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    // An unsupported content type is a malformed request like bad JSON.
+    const replyStatus = status === 415 ? 400 : status;
+    return {
+      status: replyStatus,
+      body: { code: codeByStatus[replyStatus] ?? 'bad_request', message: error.message },
+    };
+  }
+  return internalError;
+}
+
+/** Drizzle wraps driver errors; the SQLSTATE sits on the error or its cause. */
+function isConstraintConflict(error: Error): boolean {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && conflictSqlStates.has(code)) return true;
+  }
+  return false;
+}
+
+export function sendNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return reply.status(404).send({
+    code: 'not_found',
+    message: `Route ${request.method} ${pathOf(request.url)} not found`,
+  } satisfies ErrorBody);
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const { status, body } = toErrorReply(error);
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+    } else if (status === 409 && !(error instanceof AppError)) {
+      request.log.info({ err: error }, 'database conflict');
+    }
+    return reply.status(status).send(body);
+  });
+}

@@ -1,0 +1,136 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import { isApiPath } from './api-path.js';
+
+/** The literal comment the web build leaves inside <head> for the server to fill. */
+export const HEAD_MARKER = '<!--marpe:head-->';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const SHORT_CACHE = 'public, max-age=3600';
+
+/** Answers a client-side route (or declines, returning false, so the caller sends a 404). */
+export type NavigationFallback = (request: FastifyRequest, reply: FastifyReply) => boolean;
+
+export function escapeHtmlAttribute(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;');
+}
+
+/**
+ * Splits the built index.html around the marker once: the fixed metas go in now, and each
+ * request only concatenates its canonical link between the two halves.
+ */
+export function compileIndexTemplate(
+  html: string,
+  config: Pick<Config, 'publicOrigin' | 'parentSiteUrl'>,
+): (requestPath: string) => string {
+  const metas =
+    `<meta name="marpe-public-origin" content="${escapeHtmlAttribute(config.publicOrigin)}">` +
+    `<meta name="marpe-parent-site" content="${escapeHtmlAttribute(config.parentSiteUrl)}">`;
+  let at = html.indexOf(HEAD_MARKER);
+  let skip = HEAD_MARKER.length;
+  if (at === -1) {
+    at = html.indexOf('</head>');
+    skip = 0;
+  }
+  if (at === -1) return () => html;
+  const head = html.slice(0, at) + metas;
+  const tail = html.slice(at + skip);
+  const origin = escapeHtmlAttribute(config.publicOrigin);
+  return (requestPath) =>
+    `${head}<link rel="canonical" href="${origin}${escapeHtmlAttribute(requestPath)}">${tail}`;
+}
+
+function acceptsHtml(request: FastifyRequest): boolean {
+  const accept = request.headers.accept;
+  return accept === undefined || accept.includes('text/html') || accept.includes('*/*');
+}
+
+function isAssetPath(url: string): boolean {
+  return url.startsWith('/assets/');
+}
+
+function isNavigation(request: FastifyRequest): boolean {
+  return (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    !isApiPath(request.url) &&
+    !isAssetPath(request.url) &&
+    acceptsHtml(request)
+  );
+}
+
+/**
+ * Serves the built SPA from `webDistDir`: hashed /assets/ for a year (pre-compressed .br/.gz
+ * when accepted), other public files for an hour, index.html never cached. Returns the
+ * fallback that answers client-side routes, or null when serving is disabled.
+ */
+export async function registerWebApp(
+  app: FastifyInstance,
+  options: {
+    webDistDir: string | null;
+    config: Pick<Config, 'publicOrigin' | 'parentSiteUrl'>;
+  },
+): Promise<NavigationFallback | null> {
+  const { webDistDir, config } = options;
+  if (webDistDir === null) return null;
+
+  const indexFile = path.join(webDistDir, 'index.html');
+  if (!existsSync(indexFile)) {
+    app.log.warn({ webDistDir }, 'web app not built; serving the API only');
+    const notBuilt = (reply: FastifyReply) =>
+      reply
+        .status(503)
+        .header('cache-control', 'no-store')
+        .type('text/plain; charset=utf-8')
+        .send(
+          'The Marpe web app has not been built yet. Run `npm run build`, then start the server again.\n',
+        );
+    app.get('/', { schema: { hide: true } }, (_request, reply) => notBuilt(reply));
+    return (request, reply) => {
+      if (!isNavigation(request)) return false;
+      notBuilt(reply);
+      return true;
+    };
+  }
+
+  const render = compileIndexTemplate(await readFile(indexFile, 'utf8'), config);
+  const sendIndex = (request: FastifyRequest, reply: FastifyReply) =>
+    reply
+      .status(200)
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      // The full path, query included, as the SPA sets it after each navigation (SPEC § 1).
+      .send(render(request.url));
+
+  const assetsDir = path.join(webDistDir, 'assets') + path.sep;
+  await app.register(fastifyStatic, {
+    root: webDistDir,
+    prefix: '/',
+    // The build output is fixed while the server runs: one route per file, found at start-up,
+    // so unknown paths go straight to the fallback instead of touching the disk.
+    wildcard: false,
+    globIgnore: ['index.html', '**/*.br', '**/*.gz'],
+    index: false,
+    preCompressed: true,
+    cacheControl: false,
+    setHeaders: (reply, filePath) => {
+      reply.header('cache-control', filePath.startsWith(assetsDir) ? IMMUTABLE : SHORT_CACHE);
+    },
+  });
+  app.get('/', { schema: { hide: true } }, sendIndex);
+  app.get('/index.html', { schema: { hide: true } }, sendIndex);
+
+  return (request, reply) => {
+    if (!isNavigation(request)) return false;
+    sendIndex(request, reply);
+    return true;
+  };
+}

@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
+import { buildApp, type App, type BuildAppOptions } from '../src/app.js';
+import { loadConfig, type Config, type Env } from '../src/platform/config.js';
+import {
+  openDatabase,
+  type DatabaseEngine,
+  type DatabaseHandle,
+} from '../src/platform/db/client.js';
+
+const testDatabaseUrl = process.env.TEST_DATABASE_URL || null;
+
+/** PGlite always; PostgreSQL too when TEST_DATABASE_URL is set. Suites run once per engine. */
+export const engines: DatabaseEngine[] = testDatabaseUrl ? ['pglite', 'postgres'] : ['pglite'];
+
+export const testDataKey = randomBytes(32);
+
+export function testConfig(env: Env = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: '/nonexistent/marpe-test',
+    DATA_KEY: testDataKey.toString('base64'),
+    ...env,
+  });
+}
+
+export interface TestDatabase {
+  readonly handle: DatabaseHandle;
+  /** Empties every application table (keeps the schema and migrations). */
+  reset(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+/** A fresh, migrated database: in-memory PGlite, or a new `marpe_test_*` database on the server. */
+export async function createTestDatabase(engine: DatabaseEngine): Promise<TestDatabase> {
+  let handle: DatabaseHandle;
+  let drop = async () => {};
+  if (engine === 'postgres') {
+    if (!testDatabaseUrl) throw new Error('TEST_DATABASE_URL is not set');
+    const name = `marpe_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: testDatabaseUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(testDatabaseUrl);
+    url.pathname = `/${name}`;
+    handle = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
+    drop = async () => {
+      const client = new pg.Client({ connectionString: testDatabaseUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    };
+  } else {
+    handle = await openDatabase({ databaseUrl: null, dataDir: null });
+  }
+  await handle.migrate();
+
+  return {
+    handle,
+    async reset() {
+      const result = await handle.db.execute(
+        sql`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`,
+      );
+      const tables = (result as unknown as { rows: { tablename: string }[] }).rows.map(
+        (r) => `"${r.tablename}"`,
+      );
+      if (tables.length > 0) {
+        await handle.db.execute(sql.raw(`TRUNCATE ${tables.join(', ')} RESTART IDENTITY CASCADE`));
+      }
+    },
+    async dispose() {
+      await handle.close();
+      await drop();
+    },
+  };
+}
+
+/** One database per engine per test file, created before and disposed after the suite. */
+export function useTestDatabase(engine: DatabaseEngine): { readonly current: TestDatabase } {
+  const holder: { current?: TestDatabase } = {};
+  beforeAll(async () => {
+    holder.current = await createTestDatabase(engine);
+  });
+  afterAll(async () => {
+    await holder.current?.dispose();
+  });
+  return {
+    get current() {
+      if (!holder.current) throw new Error('test database not ready: use it inside tests or hooks');
+      return holder.current;
+    },
+  };
+}
+
+export async function buildTestApp(
+  database: DatabaseHandle,
+  options: Partial<Omit<BuildAppOptions, 'database'>> = {},
+): Promise<App> {
+  return buildApp({
+    config: options.config ?? testConfig(),
+    database,
+    dataKey: options.dataKey ?? testDataKey,
+    webDistDir: options.webDistDir === undefined ? null : options.webDistDir,
+  });
+}

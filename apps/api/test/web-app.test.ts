@@ -1,0 +1,181 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../src/app.js';
+import { buildTestApp, testConfig, useTestDatabase } from './helper.js';
+
+const indexHtml = `<!doctype html>
+<html lang="he" dir="rtl">
+  <head>
+    <meta charset="UTF-8" />
+    <!--marpe:head-->
+    <title>Marpe</title>
+    <script type="module" src="/assets/index-abc123.js"></script>
+  </head>
+  <body><div id="root"></div></body>
+</html>
+`;
+const script = `console.log(${JSON.stringify('x'.repeat(2000))});\n`;
+
+// Static serving does not depend on the database engine: one PGlite is enough here.
+describe('serving the built web app', () => {
+  const database = useTestDatabase('pglite');
+  let distDir: string;
+  let app: App;
+  let unbuiltApp: App;
+
+  beforeAll(async () => {
+    distDir = await mkdtemp(path.join(tmpdir(), 'marpe-web-'));
+    await mkdir(path.join(distDir, 'assets'));
+    await mkdir(path.join(distDir, 'demo'));
+    await writeFile(path.join(distDir, 'index.html'), indexHtml);
+    await writeFile(path.join(distDir, 'assets', 'index-abc123.js'), script);
+    await writeFile(path.join(distDir, 'assets', 'index-abc123.js.br'), brotliCompressSync(script));
+    await writeFile(path.join(distDir, 'assets', 'index-abc123.js.gz'), gzipSync(script));
+    await writeFile(path.join(distDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    await writeFile(
+      path.join(distDir, 'demo', 'clinic-logo.svg'),
+      '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    );
+
+    const config = testConfig({
+      PUBLIC_ORIGIN: 'https://app.example.com',
+      PARENT_SITE_URL: 'https://example.com/?a=1&b="2"',
+    });
+    app = await buildTestApp(database.current.handle, { config, webDistDir: distDir });
+    unbuiltApp = await buildTestApp(database.current.handle, {
+      webDistDir: path.join(distDir, 'does-not-exist'),
+    });
+    await Promise.all([app.ready(), unbuiltApp.ready()]);
+  });
+  afterAll(async () => {
+    await Promise.all([app?.close(), unbuiltApp?.close()]);
+    await rm(distDir, { recursive: true, force: true });
+  });
+
+  it('serves index.html at / with the metas and canonical link filled in, never cached', async () => {
+    const response = await app.inject({ method: 'GET', url: '/' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.body).not.toContain('<!--marpe:head-->');
+    expect(response.body).toContain(
+      '<meta name="marpe-public-origin" content="https://app.example.com">',
+    );
+    expect(response.body).toContain(
+      '<meta name="marpe-parent-site" content="https://example.com/?a=1&amp;b=&quot;2&quot;">',
+    );
+    expect(response.body).toContain('<link rel="canonical" href="https://app.example.com/">');
+    // Injected inside <head>, where the marker was.
+    expect(response.body.indexOf('rel="canonical"')).toBeLessThan(response.body.indexOf('</head>'));
+  });
+
+  it('answers a client-side route with index.html and its full path as canonical link', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/clinic/1/%D7%9C%D7%91?utm=x',
+      headers: { accept: 'text/html,application/xhtml+xml' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.body).toContain(
+      '<link rel="canonical" href="https://app.example.com/clinic/1/%D7%9C%D7%91?utm=x">',
+    );
+  });
+
+  it('never reflects markup from the request path', async () => {
+    const response = await app.inject({ method: 'GET', url: '/a"><script>x</script>' });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).not.toContain('<script>x');
+  });
+
+  it('falls back to index.html for HEAD and for Accept */*', async () => {
+    const head = await app.inject({ method: 'HEAD', url: '/booking/1' });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toBe('text/html; charset=utf-8');
+    const any = await app.inject({ method: 'GET', url: '/login/1', headers: { accept: '*/*' } });
+    expect(any.statusCode).toBe(200);
+  });
+
+  it('does not answer non-HTML requests for unknown paths with index.html', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/missing.png',
+      headers: { accept: 'image/avif,image/webp' },
+    });
+    expect(response.statusCode).toBe(404);
+  });
+
+  it('serves hashed assets as immutable, brotli when accepted', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers['content-type']).toMatch(/javascript/);
+    expect(response.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(response.rawPayload).toString()).toBe(script);
+  });
+
+  it('serves gzip or plain assets by Accept-Encoding', async () => {
+    const gz = await app.inject({
+      method: 'GET',
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    const plain = await app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+  });
+
+  it('answers a missing asset with 404, not index.html', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/assets/missing.js',
+      headers: { accept: 'text/html,*/*' },
+    });
+    expect(response.statusCode).toBe(404);
+    expect(response.body).not.toContain('<html');
+  });
+
+  it('serves other public files with a short cache', async () => {
+    for (const url of ['/favicon.svg', '/demo/clinic-logo.svg']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe('public, max-age=3600');
+      expect(response.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    }
+  });
+
+  it('serves /index.html through the template as well', async () => {
+    const response = await app.inject({ method: 'GET', url: '/index.html' });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('marpe-public-origin');
+    expect(response.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('keeps answering unknown /api paths with JSON 404', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/nope',
+      headers: { accept: 'text/html' },
+    });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ code: 'not_found' });
+  });
+
+  it('answers 503 with build instructions when the web app is not built', async () => {
+    const response = await unbuiltApp.inject({ method: 'GET', url: '/' });
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['content-type']).toMatch(/^text\/plain/);
+    expect(response.body).toContain('npm run build');
+    const health = await unbuiltApp.inject({ method: 'GET', url: '/api/health' });
+    expect(health.statusCode).toBe(200);
+  });
+});
