@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import en from './en.json';
+import he from './he.json';
+import { initI18n } from './init';
+
+function keys(value: unknown, prefix = ''): string[] {
+  if (typeof value !== 'object' || value === null) return [prefix];
+  return Object.entries(value).flatMap(([key, child]) =>
+    keys(child, prefix ? `${prefix}.${key}` : key),
+  );
+}
+
+describe('initI18n', () => {
+  it('starts in Hebrew, right to left, when nothing is stored', () => {
+    const i18n = initI18n();
+
+    expect(i18n.language).toBe('he');
+    expect(i18n.t('app.title')).toBe('מרפאה חכמה');
+    expect(document.documentElement).toHaveAttribute('lang', 'he');
+    expect(document.documentElement).toHaveAttribute('dir', 'rtl');
+  });
+
+  it('starts in the stored language', () => {
+    localStorage.setItem('lang', 'en');
+    const i18n = initI18n();
+
+    expect(i18n.language).toBe('en');
+    expect(i18n.t('app.title')).toBe('Smart Clinic');
+    expect(document.documentElement).toHaveAttribute('dir', 'ltr');
+  });
+
+  it('treats an unknown stored language as Hebrew', () => {
+    localStorage.setItem('lang', 'fr');
+
+    expect(initI18n().language).toBe('he');
+    expect(localStorage.getItem('lang')).toBe('he');
+  });
+
+  it('persists a language change and flips <html lang dir>', async () => {
+    const i18n = initI18n();
+
+    await i18n.changeLanguage('en');
+    expect(localStorage.getItem('lang')).toBe('en');
+    expect(document.documentElement).toHaveAttribute('lang', 'en');
+    expect(document.documentElement).toHaveAttribute('dir', 'ltr');
+
+    await i18n.changeLanguage('he');
+    expect(localStorage.getItem('lang')).toBe('he');
+    expect(document.documentElement).toHaveAttribute('lang', 'he');
+    expect(document.documentElement).toHaveAttribute('dir', 'rtl');
+  });
+
+  it('has the same keys in Hebrew and English', () => {
+    expect(keys(en).sort()).toEqual(keys(he).sort());
+  });
+});

@@ -1,0 +1,14 @@
+import Container from '@mui/material/Container';
+import { Outlet } from 'react-router';
+import { PageMain } from './page-main';
+
+/** Every page except the landing: a plain centred column. */
+export function ContainerLayout() {
+  return (
+    <PageMain>
+      <Container maxWidth="md" sx={{ py: { xs: 3, sm: 5 } }}>
+        <Outlet />
+      </Container>
+    </PageMain>
+  );
+}

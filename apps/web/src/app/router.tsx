@@ -1,0 +1,93 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { LandingPage } from '../features/landing/landing-page';
+import { LoadingView } from '../lib/loading-view';
+import type { AppConfig } from './config';
+import { AppLayout } from './layouts/app-layout';
+import { ContainerLayout } from './layouts/container-layout';
+import { LandingLayout } from './layouts/landing-layout';
+import { RouteError } from './layouts/route-error';
+import type { RouteHandle } from './route-handle';
+
+/** A page whose code loads on first visit; the spinner shows only on a cold start on that page. */
+function page(
+  name: string,
+  titleKey: RouteHandle['titleKey'],
+  loadComponent: () => Promise<ComponentType>,
+): Pick<RouteObject, 'id' | 'handle' | 'HydrateFallback' | 'lazy'> {
+  return {
+    id: name,
+    handle: { name, titleKey } satisfies RouteHandle,
+    HydrateFallback: LoadingView,
+    lazy: { Component: loadComponent },
+  };
+}
+
+/**
+ * The route table (SPEC § 2). The landing page is in the entry chunk: '/' is the most visited
+ * page and would otherwise wait for a second request; every other page is its own chunk.
+ */
+export function createRoutes(config: Pick<AppConfig, 'parentSiteUrl'>): RouteObject[] {
+  return [
+    {
+      id: 'root',
+      Component: AppLayout,
+      ErrorBoundary: RouteError,
+      children: [
+        {
+          Component: LandingLayout,
+          ErrorBoundary: RouteError,
+          children: [
+            {
+              index: true,
+              id: 'home-page',
+              handle: { name: 'home-page', titleKey: 'app.title' } satisfies RouteHandle,
+              element: <LandingPage parentSiteUrl={config.parentSiteUrl} />,
+            },
+          ],
+        },
+        { path: '*', element: <Navigate to="/" replace /> },
+        {
+          Component: ContainerLayout,
+          ErrorBoundary: RouteError,
+          children: [
+            {
+              path: 'privacy',
+              ...page('privacy-page', 'legal.privacy', async () => {
+                return (await import('../features/legal/privacy-page')).PrivacyPage;
+              }),
+            },
+            {
+              path: 'terms',
+              ...page('terms-page', 'legal.terms', async () => {
+                return (await import('../features/legal/terms-page')).TermsPage;
+              }),
+            },
+            {
+              path: 'accessibility',
+              ...page('accessibility-page', 'legal.accessibility', async () => {
+                return (await import('../features/legal/accessibility-page')).AccessibilityPage;
+              }),
+            },
+            {
+              path: 'completed',
+              ...page('completed-page', 'status.completed.heading', async () => {
+                return (await import('../features/status-pages/completed-page')).CompletedPage;
+              }),
+            },
+            {
+              path: 'expired',
+              ...page('expired-page', 'status.expired.heading', async () => {
+                return (await import('../features/status-pages/expired-page')).ExpiredPage;
+              }),
+            },
+          ],
+        },
+      ],
+    },
+  ];
+}
+
+export function createAppRouter(config: Pick<AppConfig, 'parentSiteUrl'>) {
+  return createBrowserRouter(createRoutes(config));
+}

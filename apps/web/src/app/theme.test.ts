@@ -1,0 +1,26 @@
+import { getContrastRatio } from '@mui/material/styles';
+import { describe, expect, it } from 'vitest';
+import { createAppTheme, textCyan } from './theme';
+
+describe('theme colours', () => {
+  const theme = createAppTheme('rtl');
+
+  it('keeps the brand colours', () => {
+    expect(theme.palette.primary.main).toBe('#00BCD4');
+    expect(theme.palette.secondary.main).toBe('#B2EBF2');
+  });
+
+  it('meets WCAG AA (4.5:1) wherever it puts text', () => {
+    const { primary, secondary, background, text } = theme.palette;
+    expect(getContrastRatio(textCyan, background.paper)).toBeGreaterThanOrEqual(4.5);
+    expect(getContrastRatio(primary.contrastText, primary.main)).toBeGreaterThanOrEqual(4.5);
+    expect(getContrastRatio(primary.contrastText, primary.dark)).toBeGreaterThanOrEqual(4.5);
+    expect(getContrastRatio(secondary.contrastText, secondary.main)).toBeGreaterThanOrEqual(4.5);
+    expect(getContrastRatio(text.secondary, background.paper)).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('follows the direction it is given', () => {
+    expect(createAppTheme('ltr').direction).toBe('ltr');
+    expect(theme.direction).toBe('rtl');
+  });
+});

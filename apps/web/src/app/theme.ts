@@ -1,0 +1,83 @@
+import { alpha, createTheme, type Theme } from '@mui/material/styles';
+import type { Direction } from './i18n/init';
+
+export const brandCyan = '#00BCD4';
+/** #00BCD4 on white is 2.3:1; wherever cyan is the colour of text on white, this 4.5:1 shade is used. */
+export const textCyan = '#00838F';
+/** Near-black teal: visible on white and on the cyan app bar alike. */
+const focusRing = '#00363A';
+
+export function createAppTheme(direction: Direction): Theme {
+  return createTheme({
+    direction,
+    palette: {
+      mode: 'light',
+      // Contained buttons and the app bar keep dark text on cyan (7.9:1); hover stays light enough for it.
+      primary: { main: brandCyan, dark: '#00ACC1', contrastText: 'rgba(0, 0, 0, 0.87)' },
+      // A fill only: text on it is dark.
+      secondary: { main: '#B2EBF2', contrastText: 'rgba(0, 0, 0, 0.87)' },
+    },
+    typography: {
+      fontFamily: '"Heebo", "Arial", sans-serif',
+      // Only 400, 500 and 700 are shipped (see fonts.css).
+      fontWeightLight: 400,
+      h4: { fontWeight: 700 },
+      h5: { fontWeight: 700 },
+      h6: { fontWeight: 500 },
+      button: { textTransform: 'none' },
+    },
+    components: {
+      MuiCssBaseline: {
+        styleOverrides: {
+          ':focus-visible': { outline: `3px solid ${focusRing}`, outlineOffset: 2 },
+          // Headings and <main> get focus only programmatically (route changes, skip link).
+          '[tabindex="-1"]:focus': { outline: 'none' },
+        },
+      },
+      MuiButtonBase: {
+        styleOverrides: {
+          root: { '&.Mui-focusVisible': { outline: `3px solid ${focusRing}`, outlineOffset: 2 } },
+        },
+      },
+      MuiButton: {
+        styleOverrides: {
+          root: {
+            minHeight: 44,
+            variants: [
+              {
+                props: { color: 'primary' },
+                style: {
+                  '--variant-textColor': textCyan,
+                  '--variant-outlinedColor': textCyan,
+                  '--variant-outlinedBorder': alpha(textCyan, 0.5),
+                  '@media (hover: hover)': {
+                    '&:hover': {
+                      '--variant-textBg': alpha(textCyan, 0.06),
+                      '--variant-outlinedBorder': textCyan,
+                      '--variant-outlinedBg': alpha(textCyan, 0.06),
+                    },
+                  },
+                },
+              },
+            ],
+          },
+        },
+      },
+      MuiLink: {
+        styleOverrides: {
+          root: {
+            variants: [
+              {
+                props: { color: 'primary' },
+                style: { color: textCyan, '--Link-underlineColor': alpha(textCyan, 0.4) },
+              },
+            ],
+          },
+        },
+      },
+      MuiMenuItem: {
+        styleOverrides: { root: { minHeight: 44 } },
+      },
+    },
+  });
+}

@@ -1,0 +1,53 @@
+import Box from '@mui/material/Box';
+import Link from '@mui/material/Link';
+import { Fragment } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+
+const legalLinks = [
+  { to: '/privacy', labelKey: 'legal.privacy' },
+  { to: '/terms', labelKey: 'legal.terms' },
+  { to: '/accessibility', labelKey: 'legal.accessibility' },
+] as const;
+
+export function LandingFooter() {
+  const { t } = useTranslation();
+  return (
+    <Box
+      component="footer"
+      sx={{
+        position: 'fixed',
+        insetInline: 0,
+        bottom: 0,
+        display: 'flex',
+        flexWrap: 'wrap',
+        justifyContent: 'center',
+        alignItems: 'center',
+        columnGap: 0.75,
+        px: 1,
+        py: 0.5,
+        bgcolor: 'background.paper',
+        borderTop: 1,
+        borderColor: 'divider',
+        typography: 'body2',
+      }}
+    >
+      {legalLinks.map(({ to, labelKey }, index) => (
+        <Fragment key={to}>
+          {index > 0 && (
+            <Box component="span" aria-hidden="true" sx={{ color: 'text.secondary' }}>
+              |
+            </Box>
+          )}
+          <Link
+            component={RouterLink}
+            to={to}
+            sx={{ display: 'inline-flex', alignItems: 'center', minHeight: 44, px: 0.25 }}
+          >
+            {t(labelKey)}
+          </Link>
+        </Fragment>
+      ))}
+    </Box>
+  );
+}

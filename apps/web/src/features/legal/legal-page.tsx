@@ -1,0 +1,81 @@
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import ArrowForwardIcon from '@mui/icons-material/ArrowForward';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import { useTheme } from '@mui/material/styles';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import type { LegalBlock, LegalDocument } from './legal-document';
+
+function Block({ block }: { block: LegalBlock }) {
+  switch (block.kind) {
+    case 'p':
+      return <Typography sx={{ mb: 2 }}>{block.text}</Typography>;
+    case 'ul':
+      return (
+        <Box component="ul" sx={{ mt: 0, mb: 2, paddingInlineStart: 3, typography: 'body1' }}>
+          {block.items.map((item) => (
+            <Box component="li" key={item} sx={{ mb: 0.5 }}>
+              {item}
+            </Box>
+          ))}
+        </Box>
+      );
+    case 'contact':
+      return (
+        <Typography sx={{ mb: 1 }}>
+          {block.label}{' '}
+          {/* bdi keeps phone numbers and addresses in their own direction inside Hebrew text. */}
+          <bdi>
+            <Link href={block.href}>{block.text}</Link>
+          </bdi>
+        </Typography>
+      );
+  }
+}
+
+/** Legal texts are Hebrew only (product decision), so the article is always Hebrew and RTL. */
+export function LegalPage({ content }: { content: LegalDocument }) {
+  const { t, i18n } = useTranslation();
+  const theme = useTheme();
+  const BackIcon = theme.direction === 'rtl' ? ArrowForwardIcon : ArrowBackIcon;
+
+  return (
+    <>
+      <Button
+        component={RouterLink}
+        to="/"
+        startIcon={<BackIcon />}
+        // Lines the label up with the text below despite the button's padding.
+        sx={{ mb: 2, marginInlineStart: -1 }}
+      >
+        {t('common.back')}
+      </Button>
+      {i18n.language !== 'he' && (
+        <Typography sx={{ mb: 3, p: 1.5, borderRadius: 1, bgcolor: 'secondary.main' }}>
+          {t('legal.hebrewOnly')}
+        </Typography>
+      )}
+      <article lang="he" dir="rtl">
+        <Typography component="h1" variant="h4" sx={{ mb: 1 }}>
+          {content.title}
+        </Typography>
+        <Typography color="text.secondary" sx={{ mb: 4 }}>
+          {content.updated}
+        </Typography>
+        {content.sections.map((section) => (
+          <Box component="section" key={section.heading} sx={{ mb: 3 }}>
+            <Typography component="h2" variant="h5" sx={{ mb: 1.5 }}>
+              {section.heading}
+            </Typography>
+            {section.blocks.map((block, index) => (
+              <Block key={index} block={block} />
+            ))}
+          </Box>
+        ))}
+      </article>
+    </>
+  );
+}

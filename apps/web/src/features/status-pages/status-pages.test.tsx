@@ -1,0 +1,47 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderWithProviders } from '../../test/render';
+import { CompletedPage } from './completed-page';
+import { ExpiredPage } from './expired-page';
+
+describe('status pages', () => {
+  it('completed: says the form was sent', () => {
+    renderWithProviders(<CompletedPage />);
+
+    expect(screen.getByRole('heading', { level: 1, name: 'טופס נשלח' })).toBeInTheDocument();
+    expect(screen.getByText('הטופס נשלח בהצלחה למרפאה. תודה')).toBeInTheDocument();
+    // The check image is decorative.
+    expect(screen.queryByRole('img')).not.toBeInTheDocument();
+  });
+
+  it('completed in English', () => {
+    renderWithProviders(<CompletedPage />, { language: 'en' });
+
+    expect(screen.getByRole('heading', { level: 1, name: 'Form sent' })).toBeInTheDocument();
+    expect(
+      screen.getByText('The form was sent to the clinic successfully. Thank you'),
+    ).toBeInTheDocument();
+  });
+
+  it('expired: tells the patient to ask the clinic for a new link', () => {
+    renderWithProviders(<ExpiredPage />);
+
+    expect(screen.getByRole('heading', { level: 1, name: 'הקישור אינו תקף' })).toBeInTheDocument();
+    expect(
+      screen.getByText('ייתכן שפג תוקפו או שכבר נעשה בו שימוש. אנא פנו למרפאה לקבלת קישור חדש.'),
+    ).toBeInTheDocument();
+  });
+
+  it('expired in English', () => {
+    renderWithProviders(<ExpiredPage />, { language: 'en' });
+
+    expect(
+      screen.getByRole('heading', { level: 1, name: 'This link is not valid' }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'It may have expired or already been used. Please contact the clinic for a new link.',
+      ),
+    ).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,154 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, apiRequest, configureApiClient } from './api-client';
+
+const fetchMock = vi.fn<typeof fetch>();
+const reload = vi.fn();
+
+function json(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+function sentRequest() {
+  const [url, init] = fetchMock.mock.calls[0] ?? [];
+  return { url, init, headers: new Headers(init?.headers) };
+}
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', fetchMock);
+  configureApiClient({ baseUrl: '/api', reload });
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  fetchMock.mockReset();
+  reload.mockReset();
+  document.cookie = 'XSRF-TOKEN=; expires=Thu, 01 Jan 1970 00:00:00 GMT';
+});
+
+describe('apiRequest', () => {
+  it('sends credentials, JSON and the stored bearer token', async () => {
+    localStorage.setItem('token', 'secret-token');
+    fetchMock.mockResolvedValue(json(200, { ok: true }));
+
+    const result = await apiRequest('POST', '/get-form', { body: { token: 'abc' } });
+
+    expect(result).toEqual({ ok: true });
+    const { url, init, headers } = sentRequest();
+    expect(url).toBe('/api/get-form');
+    expect(init?.method).toBe('POST');
+    expect(init?.credentials).toBe('include');
+    expect(init?.body).toBe('{"token":"abc"}');
+    expect(headers.get('Content-Type')).toBe('application/json');
+    expect(headers.get('Authorization')).toBe('Bearer secret-token');
+    expect(headers.has('X-XSRF-TOKEN')).toBe(false);
+  });
+
+  it('sends an empty bearer token when there is none, and no JSON type without a body', async () => {
+    fetchMock.mockResolvedValue(json(200, []));
+
+    await apiRequest('GET', '/clinic');
+
+    const { init, headers } = sentRequest();
+    // Header values are trimmed, so "Bearer " arrives as "Bearer".
+    expect(headers.get('Authorization')).toBe('Bearer');
+    expect(headers.has('Content-Type')).toBe(false);
+    expect(init?.body).toBeUndefined();
+  });
+
+  it('copies the XSRF-TOKEN cookie into the X-XSRF-TOKEN header', async () => {
+    document.cookie = 'other=1';
+    document.cookie = 'XSRF-TOKEN=a%2Bb%3D%3D';
+    fetchMock.mockResolvedValue(json(200, {}));
+
+    await apiRequest('PUT', '/appointment/patient-appointments', { body: { appointmentId: 1 } });
+
+    expect(sentRequest().headers.get('X-XSRF-TOKEN')).toBe('a+b==');
+  });
+
+  it('encodes query parameters and skips empty ones', async () => {
+    fetchMock.mockResolvedValue(json(200, []));
+
+    await apiRequest('GET', '/appointment/available-dates', {
+      query: { clinicId: 'c 1', caregiverId: 7, duration: undefined, startDate: null },
+    });
+
+    expect(sentRequest().url).toBe('/api/appointment/available-dates?clinicId=c+1&caregiverId=7');
+  });
+
+  it('answers undefined for 204', async () => {
+    fetchMock.mockResolvedValue(new Response(null, { status: 204 }));
+    await expect(apiRequest('GET', '/patient-auth/logout')).resolves.toBeUndefined();
+  });
+
+  it('parses the answer with the given schema', async () => {
+    fetchMock.mockResolvedValue(json(200, { status: 'ok', extra: 1 }));
+    const schema = { parse: (data: unknown) => ({ status: (data as { status: string }).status }) };
+
+    await expect(apiRequest('POST', '/submit', { body: {}, schema })).resolves.toEqual({
+      status: 'ok',
+    });
+  });
+
+  it('rejects an answer the schema refuses', async () => {
+    fetchMock.mockResolvedValue(json(200, { status: 'nope' }));
+    const schema = {
+      parse: () => {
+        throw new Error('bad shape');
+      },
+    };
+
+    await expect(apiRequest('POST', '/submit', { body: {}, schema })).rejects.toMatchObject({
+      status: 200,
+      code: 'invalid_response',
+    });
+  });
+
+  it('throws ApiError with the code, message and details of an error body', async () => {
+    fetchMock.mockResolvedValue(
+      json(409, { code: 'conflict', message: 'Already booked', details: { date: '2025-06-01' } }),
+    );
+
+    const error = await apiRequest('POST', '/appointment', { body: {} }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      status: 409,
+      code: 'conflict',
+      message: 'Already booked',
+      details: { date: '2025-06-01' },
+      isNetworkError: false,
+    });
+    expect(reload).not.toHaveBeenCalled();
+  });
+
+  it('throws a generic ApiError when the error body is not JSON', async () => {
+    fetchMock.mockResolvedValue(new Response('<html>Bad gateway</html>', { status: 502 }));
+
+    await expect(apiRequest('GET', '/clinic')).rejects.toMatchObject({
+      status: 502,
+      code: 'http_error',
+    });
+  });
+
+  it('throws a network ApiError when fetch itself fails', async () => {
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+
+    const error = await apiRequest('GET', '/clinic').catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 0, code: 'network_error', isNetworkError: true });
+  });
+
+  it('drops the stored token and reloads on 401', async () => {
+    localStorage.setItem('token', 'expired');
+    fetchMock.mockResolvedValue(json(401, { code: 'unauthorized', message: 'Unauthorized' }));
+
+    await expect(apiRequest('GET', '/patient-auth')).rejects.toMatchObject({ status: 401 });
+
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(reload).toHaveBeenCalledOnce();
+  });
+});

@@ -1,0 +1,170 @@
+import type { ErrorBody } from '@marpe/shared';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Any parser with zod's `parse` shape; typed structurally so zod stays out of the first-load bundle. */
+export interface ResponseSchema<T> {
+  parse(data: unknown): T;
+}
+
+export interface RequestOptions<T> {
+  body?: unknown;
+  query?: Record<string, string | number | boolean | null | undefined>;
+  schema?: ResponseSchema<T>;
+  signal?: AbortSignal;
+}
+
+/** The one error every call rejects with. `status` 0 means the request never got an answer. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+
+  get isNetworkError(): boolean {
+    return this.status === 0;
+  }
+}
+
+export interface ApiClientDeps {
+  baseUrl: string;
+  fetch: typeof fetch;
+  storage: Storage;
+  readCookies: () => string;
+  /** Called after a 401 dropped the stored token. */
+  reload: () => void;
+}
+
+export type ApiRequest = <T = unknown>(
+  method: HttpMethod,
+  path: string,
+  options?: RequestOptions<T>,
+) => Promise<T>;
+
+const tokenKey = 'token';
+
+function readCookie(cookies: string, name: string): string | undefined {
+  for (const part of cookies.split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(value.join('='));
+  }
+  return undefined;
+}
+
+function buildUrl(baseUrl: string, path: string, query: RequestOptions<unknown>['query']): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null) params.append(key, String(value));
+  }
+  const search = params.toString();
+  return `${baseUrl}${path.startsWith('/') ? path : `/${path}`}${search ? `?${search}` : ''}`;
+}
+
+function isErrorBody(value: unknown): value is ErrorBody {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ErrorBody).code === 'string' &&
+    typeof (value as ErrorBody).message === 'string'
+  );
+}
+
+function parseJson(text: string): unknown {
+  return text === '' ? undefined : JSON.parse(text);
+}
+
+export function createApiClient(deps: ApiClientDeps): ApiRequest {
+  return async function apiRequest<T>(
+    method: HttpMethod,
+    path: string,
+    { body, query, schema, signal }: RequestOptions<T> = {},
+  ): Promise<T> {
+    const headers = new Headers({ Accept: 'application/json' });
+    // SPEC § 6: the header is always sent, with an empty token when there is none.
+    headers.set('Authorization', `Bearer ${deps.storage.getItem(tokenKey) ?? ''}`);
+    const xsrf = readCookie(deps.readCookies(), 'XSRF-TOKEN');
+    if (xsrf) headers.set('X-XSRF-TOKEN', xsrf);
+    // Only with a body: Fastify rejects an empty body declared as JSON.
+    if (body !== undefined) headers.set('Content-Type', 'application/json');
+
+    let response: Response;
+    try {
+      response = await deps.fetch(buildUrl(deps.baseUrl, path, query), {
+        method,
+        headers,
+        credentials: 'include',
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+      });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw new ApiError(0, 'network_error', 'The server could not be reached', undefined, {
+        cause: error,
+      });
+    }
+
+    const text = response.status === 204 ? '' : await response.text();
+
+    if (!response.ok) {
+      if (response.status === 401) {
+        deps.storage.removeItem(tokenKey);
+        deps.reload();
+      }
+      let errorBody: unknown;
+      try {
+        errorBody = parseJson(text);
+      } catch {
+        // A proxy's HTML error page, for instance: fall through to the generic error.
+      }
+      if (isErrorBody(errorBody)) {
+        throw new ApiError(response.status, errorBody.code, errorBody.message, errorBody.details);
+      }
+      throw new ApiError(
+        response.status,
+        'http_error',
+        `Request failed with status ${response.status}`,
+      );
+    }
+
+    try {
+      const data = parseJson(text);
+      return schema ? schema.parse(data) : (data as T);
+    } catch (error) {
+      throw new ApiError(
+        response.status,
+        'invalid_response',
+        'The server sent an unexpected answer',
+        error,
+        {
+          cause: error,
+        },
+      );
+    }
+  };
+}
+
+let configured: ApiRequest | undefined;
+
+/** Called once at start-up by the app, which owns the runtime config (lib must not import app). */
+export function configureApiClient(deps: Pick<ApiClientDeps, 'baseUrl'> & Partial<ApiClientDeps>) {
+  configured = createApiClient({
+    // Looked up per call, so tests can stub the global.
+    fetch: (input, init) => globalThis.fetch(input, init),
+    storage: window.localStorage,
+    readCookies: () => document.cookie,
+    reload: () => window.location.reload(),
+    ...deps,
+  });
+}
+
+export const apiRequest: ApiRequest = (method, path, options) => {
+  if (!configured) throw new Error('apiRequest called before configureApiClient');
+  return configured(method, path, options);
+};

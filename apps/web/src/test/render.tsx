@@ -1,0 +1,26 @@
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactElement } from 'react';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import { initI18n, type Language } from '../app/i18n/init';
+import { AppProviders } from '../app/providers';
+
+interface Options {
+  language?: Language;
+}
+
+/** Renders with the real providers (i18n, theme, RTL cache, query client). */
+export function renderWithProviders(ui: ReactElement, { language = 'he' }: Options = {}) {
+  window.localStorage.setItem('lang', language);
+  const i18n = initI18n();
+  const user = userEvent.setup();
+  return { i18n, user, ...render(<AppProviders i18n={i18n}>{ui}</AppProviders>) };
+}
+
+export function renderRoutes(
+  routes: RouteObject[],
+  { initialEntries = ['/'], ...options }: Options & { initialEntries?: string[] } = {},
+) {
+  const router = createMemoryRouter(routes, { initialEntries });
+  return { router, ...renderWithProviders(<RouterProvider router={router} />, options) };
+}
