@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { repoRoot, startMarpe } from './servers.mjs';
+
+const distDir = path.join(repoRoot, 'apps/web/dist');
+
+function sizes(file) {
+  const raw = fs.readFileSync(file);
+  return {
+    raw: raw.length,
+    gzip: zlib.gzipSync(raw, { level: 9 }).length,
+    brotli: zlib.brotliCompressSync(raw, {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 },
+    }).length,
+  };
+}
+
+const kb = (n) => (n / 1024).toFixed(1);
+
+/** Loads each route in a fresh Chromium context and adds up the JavaScript it fetched. */
+export async function bundleSizes(routes) {
+  const marpe = await startMarpe();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const rows = [];
+  try {
+    for (const route of routes) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const scripts = new Set();
+      page.on('response', (res) => {
+        const url = new URL(res.url());
+        if (url.origin === marpe.url && url.pathname.endsWith('.js')) scripts.add(url.pathname);
+      });
+      await page.goto(marpe.url + route, { waitUntil: 'networkidle' });
+      await context.close();
+      const total = { raw: 0, gzip: 0, brotli: 0 };
+      for (const script of scripts) {
+        const s = sizes(path.join(distDir, script));
+        total.raw += s.raw;
+        total.gzip += s.gzip;
+        total.brotli += s.brotli;
+      }
+      rows.push({
+        route,
+        files: scripts.size,
+        'raw KiB': kb(total.raw),
+        'gzip KiB': kb(total.gzip),
+        'brotli KiB': kb(total.brotli),
+      });
+    }
+  } finally {
+    await browser.close();
+    await marpe.stop();
+  }
+  return rows;
+}

@@ -1,0 +1,54 @@
+import autocannon from 'autocannon';
+import { startBare, startMarpe } from './servers.mjs';
+
+const CONNECTIONS = 50;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = 2;
+
+function load(url) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections: CONNECTIONS, duration: SECONDS }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
+  });
+}
+
+/**
+ * Each Marpe path against a bare node:http server answering the very same bytes,
+ * alternating rounds so both see the same machine noise.
+ */
+export async function httpThroughput(paths) {
+  const marpe = await startMarpe();
+  const rows = [];
+  try {
+    for (const path of paths) {
+      const sample = await fetch(marpe.url + path);
+      if (!sample.ok) throw new Error(`${path} answered ${sample.status}`);
+      const bare = await startBare(await sample.text());
+      const totals = { marpe: 0, bare: 0, errors: 0 };
+      try {
+        await load(bare.url); // warm-up, not counted
+        await load(marpe.url + path);
+        for (let round = 0; round < ROUNDS; round++) {
+          const b = await load(bare.url);
+          const m = await load(marpe.url + path);
+          totals.bare += b.requests.average / ROUNDS;
+          totals.marpe += m.requests.average / ROUNDS;
+          totals.errors += m.errors + m.non2xx;
+        }
+      } finally {
+        await bare.stop();
+      }
+      rows.push({
+        path,
+        'marpe req/s': Math.round(totals.marpe),
+        'bare node:http req/s': Math.round(totals.bare),
+        'marpe / bare': (totals.marpe / totals.bare).toFixed(2),
+        'marpe errors': totals.errors,
+      });
+    }
+  } finally {
+    await marpe.stop();
+  }
+  return rows;
+}

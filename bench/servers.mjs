@@ -1,0 +1,70 @@
+import { fork, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export async function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url, child) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${url}: server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer in time`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The production build on a fresh embedded database, logging as it would in production. */
+export async function startMarpe() {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marpe-bench-'));
+  const child = spawn(process.execPath, [path.join(repoRoot, 'apps/api/dist/main.js')], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir },
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/api/health`, child);
+  return {
+    url,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function startBare(body) {
+  const port = await freePort();
+  const child = fork(path.join(repoRoot, 'bench/bare-server.mjs'), {
+    env: { ...process.env, PORT: String(port), BODY: body },
+    stdio: 'ignore',
+  });
+  await new Promise((resolve) => child.once('message', resolve));
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+const chromeFlags = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+    args: chromeFlags,
+  });
+}
+
+export type Viewport = 'mobile' | 'desktop';
+
+export async function newPage(
+  browser: Browser,
+  options: { viewport?: Viewport; lang?: 'he' | 'en' } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    viewport:
+      options.viewport === 'desktop' ? { width: 1280, height: 800 } : { width: 390, height: 844 },
+    locale: 'he-IL',
+  });
+  if (options.lang) {
+    const lang = options.lang;
+    await context.addInitScript((value) => window.localStorage.setItem('lang', value), lang);
+  }
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** Runs axe with the WCAG 2.0/2.1 A and AA rules and fails listing every violation. */
+export async function expectNoAxeViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  const summary = results.violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`,
+  );
+  expect(summary, `axe violations on ${page.url()}`).toEqual([]);
+}
