@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { chromiumArgs, chromiumPath } from '../e2e/support/chromium.mjs';
 import { repoRoot, startMarpe } from './servers.mjs';
 
 const distDir = path.join(repoRoot, 'apps/web/dist');
@@ -22,19 +23,7 @@ const kb = (n) => (n / 1024).toFixed(1);
 /** Loads each route in a fresh Chromium context and adds up the JavaScript it fetched. */
 export async function bundleSizes(routes) {
   const marpe = await startMarpe();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   const rows = [];
   try {
     for (const route of routes) {

@@ -17,8 +17,8 @@ function load(url) {
  * Each Marpe path against a bare node:http server answering the very same bytes,
  * alternating rounds so both see the same machine noise.
  */
-export async function httpThroughput(paths) {
-  const marpe = await startMarpe();
+export async function httpThroughput(paths, { engine, postgresUrl } = { engine: 'pglite' }) {
+  const marpe = await startMarpe({ postgresUrl });
   const rows = [];
   try {
     for (const path of paths) {
@@ -40,6 +40,7 @@ export async function httpThroughput(paths) {
         await bare.stop();
       }
       rows.push({
+        engine,
         path,
         'marpe req/s': Math.round(totals.marpe),
         'bare node:http req/s': Math.round(totals.bare),

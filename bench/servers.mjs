@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -32,12 +33,38 @@ async function waitFor(url, child) {
   }
 }
 
-/** The production build on a fresh embedded database, logging as it would in production. */
-export async function startMarpe() {
+/** A throwaway database on the PostgreSQL server at `serverUrl`, dropped by the returned function. */
+async function createDatabase(serverUrl) {
+  const name = `marpe_bench_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/**
+ * The production build on a fresh database (embedded PGlite, or a new database on the PostgreSQL
+ * server at `postgresUrl`), with its demo data, logging as it would in production.
+ */
+export async function startMarpe({ postgresUrl } = {}) {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marpe-bench-'));
+  const database = postgresUrl ? await createDatabase(postgresUrl) : null;
+  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
+  if (database) env.DATABASE_URL = database.url;
   const child = spawn(process.execPath, [path.join(repoRoot, 'apps/api/dist/main.js')], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir },
+    env,
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;
@@ -48,6 +75,7 @@ export async function startMarpe() {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
       fs.rmSync(dataDir, { recursive: true, force: true });
+      await database?.drop();
     },
   };
 }

@@ -1,16 +1,8 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, inject, it } from 'vitest';
-import { expectNoAxeViolations, launchBrowser, newPage, type Viewport } from './support/browser';
+import { describe, inject, it } from 'vitest';
+import { expectNoAxeViolations, useBrowser, newPage, type Viewport } from './support/browser';
 
 const baseUrl = inject('baseUrl');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
+const browser = useBrowser();
 
 const pages = ['/', '/privacy', '/terms', '/accessibility', '/completed', '/expired'];
 const cases = (['he', 'en'] as const).flatMap((lang) =>
@@ -23,7 +15,7 @@ describe('axe (WCAG 2.1 A/AA and best practices)', () => {
   it.each(cases)(
     '$path in $lang on $viewport has no violations',
     async ({ path, lang, viewport }) => {
-      const { context, page } = await newPage(browser, { lang, viewport });
+      const { context, page } = await newPage(browser(), { lang, viewport });
       await page.goto(`${baseUrl}${path}`);
       await page.getByRole('heading', { level: 1 }).waitFor();
       await expectNoAxeViolations(page);
@@ -32,7 +24,7 @@ describe('axe (WCAG 2.1 A/AA and best practices)', () => {
   );
 
   it.each(['he', 'en'] as const)('the open language menu in %s has no violations', async (lang) => {
-    const { context, page } = await newPage(browser, { lang });
+    const { context, page } = await newPage(browser(), { lang });
     await page.goto(`${baseUrl}/`);
     await page.getByRole('button', { name: lang === 'he' ? 'שפה' : 'Language' }).click();
     await page.getByRole('menu').waitFor();

@@ -1,21 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, newPage } from './support/browser';
+import { describe, expect, inject, it } from 'vitest';
+import { useBrowser, newPage } from './support/browser';
 import { PARENT_SITE_URL, PUBLIC_ORIGIN } from './support/constants';
 
 const baseUrl = inject('baseUrl');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
+const browser = useBrowser();
 
 describe('landing page', () => {
   it('shows the Hebrew RTL landing with logo, heading, tagline and the legal footer', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await page.goto(`${baseUrl}/`);
 
     const html = page.locator('html');
@@ -50,7 +42,7 @@ describe('landing page', () => {
   });
 
   it('switches he → en → he, flipping lang and dir, and keeps the choice across a reload', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await page.goto(`${baseUrl}/`);
     const html = page.locator('html');
 
@@ -81,7 +73,7 @@ describe('landing page', () => {
   });
 
   it('offers a skip link as the first stop of the keyboard', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await page.goto(`${baseUrl}/`);
     await page.getByRole('heading', { level: 1 }).waitFor();
     await page.keyboard.press('Tab');
@@ -95,7 +87,7 @@ describe('landing page', () => {
 
 describe('navigation', () => {
   it('sends unknown paths to the landing page', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await page.goto(`${baseUrl}/no/such/page?x=1`);
     await page.waitForURL(`${baseUrl}/`);
     await page
@@ -105,7 +97,7 @@ describe('navigation', () => {
   });
 
   it('keeps the canonical link and the title in step with client-side navigation', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await page.goto(`${baseUrl}/`);
     const canonical = page.locator('link[rel="canonical"]');
     expect(await canonical.count()).toBe(1);

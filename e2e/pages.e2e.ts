@@ -1,16 +1,8 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, newPage } from './support/browser';
+import { describe, expect, inject, it } from 'vitest';
+import { useBrowser, newPage } from './support/browser';
 
 const baseUrl = inject('baseUrl');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
+const browser = useBrowser();
 
 const legalPages = [
   { path: '/privacy', title: 'מדיניות פרטיות', updated: 'יוני 2025', en: 'Privacy policy' },
@@ -25,7 +17,7 @@ const legalPages = [
 
 describe.each(legalPages)('legal page $path', ({ path, title, updated, en }) => {
   it('shows the Hebrew document with its date and a back button to the landing page', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await page.goto(`${baseUrl}${path}`);
     await page.getByRole('heading', { level: 1, name: title }).waitFor();
     expect(await page.title()).toBe(title);
@@ -42,7 +34,7 @@ describe.each(legalPages)('legal page $path', ({ path, title, updated, en }) => 
   });
 
   it('keeps the Hebrew document in English, with an English note and title', async () => {
-    const { context, page } = await newPage(browser, { lang: 'en' });
+    const { context, page } = await newPage(browser(), { lang: 'en' });
     await page.goto(`${baseUrl}${path}`);
     await page.getByText('This document is available in Hebrew only.').waitFor();
     await page.getByRole('heading', { level: 1, name: title }).waitFor();
@@ -55,7 +47,7 @@ describe.each(legalPages)('legal page $path', ({ path, title, updated, en }) => 
 
 describe('the accessibility statement', () => {
   it('names the standard, the level and how to reach the accessibility coordinator', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await page.goto(`${baseUrl}/accessibility`);
     const text = await page.locator('article').innerText();
     expect(text).toContain('5568');
@@ -69,7 +61,7 @@ describe('the accessibility statement', () => {
 
 describe('status pages', () => {
   it('shows the form-completed page', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await page.goto(`${baseUrl}/completed`);
     await page.getByRole('heading', { level: 1, name: 'טופס נשלח' }).waitFor();
     await page.getByText('הטופס נשלח בהצלחה למרפאה. תודה').waitFor();
@@ -78,7 +70,7 @@ describe('status pages', () => {
   });
 
   it('shows the expired-link page telling the patient to ask the clinic for a new link', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await page.goto(`${baseUrl}/expired`);
     await page.getByRole('heading', { level: 1, name: 'הקישור אינו תקף' }).waitFor();
     await page.getByText('אנא פנו למרפאה לקבלת קישור חדש').waitFor();

@@ -1,23 +1,25 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect } from 'vitest';
-
-const chromeFlags = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { afterAll, beforeAll, expect } from 'vitest';
+import { chromiumArgs, chromiumPath } from './chromium.mjs';
 
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-    args: chromeFlags,
+  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+}
+
+/** One Chromium for a test file, launched before its tests and closed after them. */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
   });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('the browser starts in beforeAll: use it inside tests');
+    return browser;
+  };
 }
 
 export type Viewport = 'mobile' | 'desktop';

@@ -3,6 +3,7 @@ import type { App } from '../src/app.js';
 import { seedDemoClinic } from '../src/demo/seed-demo-clinic.js';
 import { clinics } from '../src/platform/db/schema.js';
 import { buildTestApp, engines, useTestDatabase } from './helper.js';
+import { closedWeek } from './fixtures.js';
 
 describe.each(engines)('GET /api/clinic (%s)', (engine) => {
   const database = useTestDatabase(engine);
@@ -34,7 +35,7 @@ describe.each(engines)('GET /api/clinic (%s)', (engine) => {
       homeNumber: '3',
       city: 'חיפה',
       logoUrl: null,
-      openingHours: { title: null, days: emptyWeek },
+      openingHours: { title: null, days: closedWeek },
     });
 
     const response = await app.inject({ method: 'GET', url: '/api/clinic' });
@@ -55,13 +56,3 @@ describe.each(engines)('GET /api/clinic (%s)', (engine) => {
     });
   });
 });
-
-const emptyWeek = {
-  sunday: null,
-  monday: null,
-  tuesday: null,
-  wednesday: null,
-  thursday: null,
-  friday: null,
-  saturday: null,
-};

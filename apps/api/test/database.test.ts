@@ -11,6 +11,7 @@ import {
   patients,
 } from '../src/platform/db/schema.js';
 import { engines, useTestDatabase } from './helper.js';
+import { closedWeek } from './fixtures.js';
 
 /** The SQLSTATE of a rejected statement, through drizzle's wrapping. */
 async function sqlStateOf(promise: Promise<unknown>): Promise<string | undefined> {
@@ -105,7 +106,7 @@ describe.each(engines)('database (%s)', (engine) => {
           street: 'x',
           homeNumber: '1',
           city: 'Haifa',
-          openingHours: { title: null, days: demoClosedWeek },
+          openingHours: { title: null, days: closedWeek },
         })
         .returning({ id: clinics.id });
       expect(other?.id).toBeGreaterThan(1);
@@ -284,13 +285,3 @@ describe.each(engines)('database (%s)', (engine) => {
     });
   });
 });
-
-const demoClosedWeek = {
-  sunday: null,
-  monday: null,
-  tuesday: null,
-  wednesday: null,
-  thursday: null,
-  friday: null,
-  saturday: null,
-};
