@@ -14,6 +14,8 @@ export const errorCodes = [
   'too_many_requests',
   'internal_error',
   'service_unavailable',
+  'clinic_not_found',
+  'caregiver_not_found',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

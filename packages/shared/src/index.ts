@@ -1,2 +1,3 @@
 export * from './errors.js';
 export * from './clinic.js';
+export * from './availability.js';
