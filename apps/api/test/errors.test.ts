@@ -125,6 +125,10 @@ describe.each(engines)('error answers (%s)', (engine) => {
     expect(response.statusCode).toBe(500);
     expect(response.json()).toEqual({ code: 'internal_error', message: 'Internal server error' });
     expect(response.body).not.toMatch(/secret|postgres|stack|at /);
+    // Headers set before the failure survive the error handler.
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(String(response.headers['set-cookie'])).toMatch(/^XSRF-TOKEN=/);
   });
 
   it('answers an AppError with its status, code, message and details', async () => {

@@ -1,6 +1,43 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../src/app.js';
 import { buildTestApp, engines, testConfig, useTestDatabase } from './helper.js';
+
+// The full set of security headers, recorded from @fastify/helmet 13 with our options before it
+// was replaced by precomputed headers: every answer (JSON, HTML, 404, static file) must carry
+// exactly these values.
+const securityHeaders = {
+  'content-security-policy':
+    "default-src 'self';script-src 'self';script-src-attr 'none';" +
+    "style-src 'self' 'unsafe-inline';img-src 'self' data: blob:;font-src 'self';" +
+    "connect-src 'self';frame-src 'self' https://direct.tranzila.com;object-src 'none';" +
+    "base-uri 'self';form-action 'self';frame-ancestors 'none'",
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'x-content-type-options': 'nosniff',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-frame-options': 'DENY',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0',
+};
+const hsts = { 'strict-transport-security': 'max-age=31536000; includeSubDomains' };
+
+/** The headers of an answer with the per-response values (date, token) masked. */
+function stableHeaders(headers: Record<string, unknown>): Record<string, unknown> {
+  const masked: Record<string, unknown> = { ...headers, date: '<date>' };
+  if (typeof masked['set-cookie'] === 'string') {
+    masked['set-cookie'] = masked['set-cookie'].replace(
+      /^XSRF-TOKEN=[\w-]{43};/,
+      'XSRF-TOKEN=<token>;',
+    );
+  }
+  return masked;
+}
 
 function cspDirectives(header: unknown): Map<string, string[]> {
   const map = new Map<string, string[]>();
@@ -17,18 +54,123 @@ function xsrfCookieOf(setCookie: string | string[] | undefined): string | undefi
 
 describe.each(engines)('HTTP platform (%s)', (engine) => {
   const database = useTestDatabase(engine);
+  let webDistDir: string;
   let app: App;
   let httpsApp: App;
 
   beforeAll(async () => {
-    app = await buildTestApp(database.current.handle);
+    webDistDir = await mkdtemp(path.join(tmpdir(), 'marpe-http-'));
+    await mkdir(path.join(webDistDir, 'assets'));
+    await writeFile(
+      path.join(webDistDir, 'index.html'),
+      '<!doctype html><html><head><!--marpe:head--><title>t</title></head><body></body></html>',
+    );
+    await writeFile(path.join(webDistDir, 'assets', 'a.js'), 'x\n');
+    app = await buildTestApp(database.current.handle, { webDistDir });
+    app.get(
+      '/api/test/own-csp',
+      {
+        config: {
+          contentSecurityPolicy: { scriptSrc: ["'self'", 'https://connect.facebook.net'] },
+        },
+      },
+      () => ({ ok: true }),
+    );
     httpsApp = await buildTestApp(database.current.handle, {
       config: testConfig({ PUBLIC_ORIGIN: 'https://app.example.com' }),
+      webDistDir,
     });
     await Promise.all([app.ready(), httpsApp.ready()]);
   });
   afterAll(async () => {
-    await Promise.all([app.close(), httpsApp.close()]);
+    await Promise.all([app?.close(), httpsApp?.close()]);
+    await rm(webDistDir, { recursive: true, force: true });
+  });
+
+  describe('full header sets (unchanged since @fastify/helmet)', () => {
+    const common = { date: '<date>', connection: 'keep-alive' };
+
+    it('on a JSON answer', async () => {
+      const response = await app.inject({ method: 'GET', url: '/api/health' });
+      expect(stableHeaders(response.headers)).toEqual({
+        ...securityHeaders,
+        ...common,
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': '15',
+        'set-cookie': 'XSRF-TOKEN=<token>; Path=/; SameSite=Strict',
+      });
+    });
+
+    it('on a JSON 404', async () => {
+      const response = await app.inject({ method: 'GET', url: '/api/nope' });
+      expect(stableHeaders(response.headers)).toEqual({
+        ...securityHeaders,
+        ...common,
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': '62',
+        'set-cookie': 'XSRF-TOKEN=<token>; Path=/; SameSite=Strict',
+      });
+    });
+
+    it('on the HTML page, at / and at a client-side route', async () => {
+      for (const url of ['/', '/some/page']) {
+        const response = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+        expect(stableHeaders(response.headers)).toEqual({
+          ...securityHeaders,
+          ...common,
+          'cache-control': 'no-cache',
+          'content-type': 'text/html; charset=utf-8',
+          'content-length': String(Buffer.byteLength(response.body)),
+        });
+      }
+    });
+
+    it('on a static file', async () => {
+      const response = await app.inject({ method: 'GET', url: '/assets/a.js' });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers).toMatchObject(securityHeaders);
+    });
+
+    it('over https: the same plus HSTS, and a Secure cookie', async () => {
+      const json = await httpsApp.inject({ method: 'GET', url: '/api/health' });
+      expect(stableHeaders(json.headers)).toEqual({
+        ...securityHeaders,
+        ...hsts,
+        ...common,
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': '15',
+        'set-cookie': 'XSRF-TOKEN=<token>; Path=/; Secure; SameSite=Strict',
+      });
+      const html = await httpsApp.inject({ method: 'GET', url: '/some/page' });
+      expect(stableHeaders(html.headers)).toEqual({
+        ...securityHeaders,
+        ...hsts,
+        ...common,
+        'cache-control': 'no-cache',
+        'content-type': 'text/html; charset=utf-8',
+        'content-length': String(Buffer.byteLength(html.body)),
+      });
+    });
+
+    it('lets one route replace CSP directives, and only that route', async () => {
+      const own = await app.inject({ method: 'GET', url: '/api/test/own-csp' });
+      expect(own.headers['content-security-policy']).toBe(
+        securityHeaders['content-security-policy'].replace(
+          "script-src 'self';",
+          "script-src 'self' https://connect.facebook.net;",
+        ),
+      );
+      expect(own.headers['x-frame-options']).toBe('DENY');
+      const other = await app.inject({ method: 'GET', url: '/api/health' });
+      expect(other.headers['content-security-policy']).toBe(
+        securityHeaders['content-security-policy'],
+      );
+    });
+
+    it('on the API docs', async () => {
+      const response = await app.inject({ method: 'GET', url: '/api/docs' });
+      expect(response.headers).toMatchObject(securityHeaders);
+    });
   });
 
   describe('security headers', () => {
@@ -73,6 +215,16 @@ describe.each(engines)('HTTP platform (%s)', (engine) => {
       expect(cookie).toMatch(/; SameSite=Strict/);
       expect(cookie).not.toMatch(/HttpOnly/i);
       expect(cookie).not.toMatch(/Secure/);
+    });
+
+    it('is a fresh random value on every answer, past the pre-generated batch', async () => {
+      const values = new Set<string>();
+      for (let i = 0; i < 300; i++) {
+        const response = await app.inject({ method: 'GET', url: '/api/nope' });
+        const cookie = xsrfCookieOf(response.headers['set-cookie']) ?? '';
+        values.add(cookie.split(';')[0] ?? '');
+      }
+      expect(values.size).toBe(300);
     });
 
     it('is set on /api errors as well', async () => {
