@@ -1,5 +1,7 @@
 // `npm run bench`: figures measured side by side in one run, printed as tables. Never asserted.
+// Runs under tsx so the availability engine is measured from its TypeScript source.
 import os from 'node:os';
+import { engineBench } from './availability-engine.ts';
 import { bundleSizes } from './bundle-size.mjs';
 import { httpThroughput } from './http-throughput.mjs';
 
@@ -7,7 +9,10 @@ console.log(
   `Marpe benchmarks — node ${process.version}, ${os.cpus().length} cores, ${new Date().toISOString()}`,
 );
 
-const paths = ['/api/health', '/api/clinic'];
+console.log('\nAvailability engine (60 days of slots, 2,000 appointments on file per caregiver):');
+console.table(await engineBench());
+
+const paths = ['/api/health', '/api/clinic', '/api/clinic/1'];
 // The embedded database always; a PostgreSQL server too when BENCH_DATABASE_URL names one.
 const postgresUrl = process.env.BENCH_DATABASE_URL;
 console.log(
@@ -19,5 +24,13 @@ console.table(rows);
 
 console.log('\nJavaScript fetched on the first load of each route (compressed as served):');
 console.table(
-  await bundleSizes(['/', '/privacy', '/terms', '/accessibility', '/completed', '/expired']),
+  await bundleSizes([
+    '/',
+    '/privacy',
+    '/terms',
+    '/accessibility',
+    '/completed',
+    '/expired',
+    '/clinic/1',
+  ]),
 );

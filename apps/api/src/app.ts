@@ -11,15 +11,20 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { createAvailabilityRepository } from './modules/availability/availability-repository.js';
+import { availabilityRoutes } from './modules/availability/availability-routes.js';
+import { createAvailabilityService } from './modules/availability/availability-service.js';
+import { registerClinicDataCache } from './modules/clinics/clinic-data-cache.js';
 import { createClinicsRepository } from './modules/clinics/clinics-repository.js';
 import { clinicsRoutes } from './modules/clinics/clinics-routes.js';
+import { createClinicsService } from './modules/clinics/clinics-service.js';
 import { healthRoutes } from './modules/health/health-routes.js';
 import { defaultWebDistDir } from './paths.js';
 import type { Config } from './platform/config.js';
 import type { DatabaseHandle } from './platform/db/client.js';
 import { AppError } from './platform/errors.js';
 import { registerErrorHandler, sendNotFound } from './platform/http/error-handler.js';
-import { loggerOptions } from './platform/http/logger.js';
+import { loggerOptions, RequestLogController } from './platform/http/logger.js';
 import { registerSecurityHeaders } from './platform/http/security-headers.js';
 import { registerWebApp } from './platform/http/web-app.js';
 import { registerXsrfCookie } from './platform/http/xsrf-cookie.js';
@@ -32,6 +37,8 @@ export interface BuildAppOptions {
   dataKey: Buffer;
   /** The built SPA; defaults to apps/web/dist. null serves the API only. */
   webDistDir?: string | null;
+  /** Epoch milliseconds now; tests pass a fixed one. Defaults to Date.now. */
+  clock?: () => number;
 }
 
 export type App = FastifyInstance<
@@ -51,7 +58,12 @@ declare module 'fastify' {
 /** Builds the whole HTTP app without listening; tests add routes before `ready()` if they need to. */
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config, database } = options;
-  const app = Fastify({ logger: loggerOptions(config) }).withTypeProvider<ZodTypeProvider>();
+  const requestLog = new RequestLogController();
+  const app = Fastify({
+    logger: loggerOptions(config),
+    logController: requestLog,
+  }).withTypeProvider<ZodTypeProvider>();
+  requestLog.useLogger(app.log);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -59,7 +71,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.decorate('dataKey', options.dataKey);
 
   await app.register(cookie);
-  await registerSecurityHeaders(app, config);
+  registerSecurityHeaders(app, config);
   // Limits are per route (`config: { rateLimit }`), never on static files.
   await app.register(rateLimit, {
     global: false,
@@ -88,10 +100,21 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   });
 
   await app.register(healthRoutes, { prefix: '/api', database });
+  const clock = options.clock ?? Date.now;
+  const clinicDataCache = registerClinicDataCache(app, { database, clock });
+  const availabilityRepository = createAvailabilityRepository(database.db);
+  const availability = createAvailabilityService({ availability: availabilityRepository, clock });
   await app.register(clinicsRoutes, {
     prefix: '/api',
-    clinics: createClinicsRepository(database.db),
+    clinics: createClinicsService({
+      clinics: createClinicsRepository(database.db),
+      schedules: availabilityRepository,
+      availability,
+      cache: clinicDataCache,
+      clock,
+    }),
   });
+  await app.register(availabilityRoutes, { prefix: '/api', availability });
 
   const navigationFallback = await registerWebApp(app, {
     webDistDir: options.webDistDir === undefined ? defaultWebDistDir : options.webDistDir,

@@ -41,14 +41,21 @@ describe.each(engines)('GET /api/clinic (%s)', (engine) => {
     const response = await app.inject({ method: 'GET', url: '/api/clinic' });
     expect(response.statusCode).toBe(200);
     const list = response.json<Record<string, unknown>[]>();
-    expect(list).toHaveLength(2);
+    expect(list).toHaveLength(3);
     expect(list[0]).toEqual({
       id: expect.any(Number),
       name: 'א׳ מרפאה ראשונה',
       city: 'חיפה',
       logo_url: null,
     });
+    // The two demo clinics, by name.
     expect(list[1]).toEqual({
+      id: 2,
+      name: 'מרפאת השיניים הכרמל',
+      city: 'חיפה',
+      logo_url: null,
+    });
+    expect(list[2]).toEqual({
       id: 1,
       name: expect.any(String),
       city: expect.any(String),

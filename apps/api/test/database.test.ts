@@ -1,12 +1,17 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DEMO_CLINIC_ID } from '../src/demo/demo-clinic.js';
-import { seedDemoClinic } from '../src/demo/seed-demo-clinic.js';
+import { DEMO_CLINIC_ID, DEMO_SETUP_CLINIC_ID } from '../src/demo/demo-clinic.js';
+import { seedDemoClinic, withIdCheckDigit } from '../src/demo/seed-demo-clinic.js';
+import { zonedDate } from '../src/modules/availability/zoned-time.js';
 import {
   appointments,
   appointmentTypes,
   caregiverAppointmentTypes,
+  caregiverBreaks,
   caregivers,
+  caregiverScheduleExceptionHours,
+  caregiverScheduleExceptions,
+  caregiverWorkingHours,
   clinics,
   patients,
 } from '../src/platform/db/schema.js';
@@ -29,6 +34,17 @@ async function sqlStateOf(promise: Promise<unknown>): Promise<string | undefined
 
 const EXCLUSION_VIOLATION = '23P01';
 const UNIQUE_VIOLATION = '23505';
+const CHECK_VIOLATION = '23514';
+
+/** The Israeli ID check: digits weighted 1,2,1,2…, two-digit products summed as digits, sum % 10 = 0. */
+function isValidIsraeliId(id: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < id.length; i++) {
+    const product = Number(id[i]) * (i % 2 === 0 ? 1 : 2);
+    sum += product > 9 ? product - 9 : product;
+  }
+  return /^\d{9}$/.test(id) && sum % 10 === 0;
+}
 
 describe.each(engines)('database (%s)', (engine) => {
   const database = useTestDatabase(engine);
@@ -63,8 +79,8 @@ describe.each(engines)('database (%s)', (engine) => {
       expect(await seedDemoClinic(db())).toBe(true);
       expect(await seedDemoClinic(db())).toBe(true);
 
-      const allClinics = await db().select().from(clinics);
-      expect(allClinics).toHaveLength(1);
+      const allClinics = await db().select().from(clinics).orderBy(asc(clinics.id));
+      expect(allClinics.map((c) => c.id)).toEqual([DEMO_CLINIC_ID, DEMO_SETUP_CLINIC_ID]);
       const clinic = allClinics[0];
       expect(clinic).toMatchObject({
         id: 1,
@@ -77,6 +93,17 @@ describe.each(engines)('database (%s)', (engine) => {
       expect(clinic?.description).toContain('\n');
       expect(clinic?.openingHours.days.saturday).toBeNull();
       expect(clinic?.openingHours.days.friday).toEqual({ start: '08:00', end: '13:00' });
+      expect(clinic).toMatchObject({
+        defaultSlotStepMinutes: 15,
+        defaultMinNoticeMinutes: 120,
+        defaultBookingHorizonDays: 60,
+      });
+      expect(allClinics[1]).toMatchObject({
+        name: 'מרפאת השיניים הכרמל',
+        city: 'חיפה',
+        imageUrl: null,
+        logoUrl: null,
+      });
 
       const staff = await db()
         .select()
@@ -95,6 +122,54 @@ describe.each(engines)('database (%s)', (engine) => {
       }
     });
 
+    it('gives clinic 1 schedules (but not its 4th caregiver) and clinic 2 none', async () => {
+      await seedDemoClinic(db());
+      const staff = await db()
+        .select({ id: caregivers.id, clinicId: caregivers.clinicId })
+        .from(caregivers)
+        .orderBy(asc(caregivers.clinicId), asc(caregivers.sortOrder));
+      const hours = await db().select().from(caregiverWorkingHours);
+      const withHours = staff.map((c) => hours.some((h) => h.caregiverId === c.id));
+      expect(withHours).toEqual([true, true, true, false, ...staff.slice(4).map(() => false)]);
+      expect(staff.filter((c) => c.clinicId === DEMO_SETUP_CLINIC_ID).length).toBeGreaterThan(0);
+      expect(hours.every((h) => h.startTime < h.endTime)).toBe(true);
+      expect((await db().select().from(caregiverBreaks)).length).toBeGreaterThan(0);
+      expect((await db().select().from(caregiverScheduleExceptions)).length).toBeGreaterThan(0);
+    });
+
+    it('books demo patients ahead of the seed time, by the rules', async () => {
+      const now = Date.parse('2027-03-22T09:00:00+02:00');
+      await seedDemoClinic(db(), { now });
+      const demoPatients = await db().select().from(patients);
+      expect(demoPatients.length).toBeGreaterThanOrEqual(3);
+      for (const patient of demoPatients) {
+        expect(isValidIsraeliId(patient.idNumber)).toBe(true);
+        expect(patient.phone).toMatch(/^05\d{8}$/);
+      }
+      const booked = await db().select().from(appointments);
+      expect(booked.length).toBeGreaterThanOrEqual(5);
+      for (const appointment of booked) {
+        expect(appointment.status).toBe('booked');
+        expect(appointment.startAt.getTime()).toBeGreaterThan(now);
+        expect(appointment.startAt.getTime()).toBeLessThan(now + 8 * 86_400_000);
+        expect(appointment.localDate).toBe(
+          zonedDate(appointment.startAt.getTime(), 'Asia/Jerusalem'),
+        );
+      }
+      // Re-seeding later moves them with the clock.
+      const later = now + 30 * 86_400_000;
+      await seedDemoClinic(db(), { now: later });
+      const moved = await db().select().from(appointments);
+      expect(moved.every((a) => a.startAt.getTime() > later)).toBe(true);
+    });
+
+    it('computes Israeli ID check digits', () => {
+      expect(withIdCheckDigit('00000001')).toBe('000000018');
+      expect(withIdCheckDigit('00000002')).toBe('000000026');
+      expect(isValidIsraeliId(withIdCheckDigit('12345678'))).toBe(true);
+      expect(withIdCheckDigit('12345678')).toBe('123456782');
+    });
+
     it('leaves the identity sequence past the explicit id 1', async () => {
       await seedDemoClinic(db());
       await seedDemoClinic(db());
@@ -109,7 +184,7 @@ describe.each(engines)('database (%s)', (engine) => {
           openingHours: { title: null, days: closedWeek },
         })
         .returning({ id: clinics.id });
-      expect(other?.id).toBeGreaterThan(1);
+      expect(other?.id).toBeGreaterThan(DEMO_SETUP_CLINIC_ID);
     });
 
     it('with onlyIfEmpty, does nothing when a clinic exists', async () => {
@@ -129,11 +204,17 @@ describe.each(engines)('database (%s)', (engine) => {
 
     beforeEach(async () => {
       await seedDemoClinic(db());
+      // The demo's own bookings would only get in the way of counting these tests' rows.
+      await db().delete(appointments);
       const [a, b] = await db()
         .select({ id: caregivers.id })
         .from(caregivers)
+        .where(eq(caregivers.clinicId, DEMO_CLINIC_ID))
         .orderBy(asc(caregivers.sortOrder));
-      const [type] = await db().select({ id: appointmentTypes.id }).from(appointmentTypes);
+      const [type] = await db()
+        .select({ id: appointmentTypes.id })
+        .from(appointmentTypes)
+        .where(eq(appointmentTypes.clinicId, DEMO_CLINIC_ID));
       const [pa, pb] = await db()
         .insert(patients)
         .values([
@@ -282,6 +363,95 @@ describe.each(engines)('database (%s)', (engine) => {
       expect(row?.localDate).toBe('2030-03-10');
       expect(row?.startAt).toBeInstanceOf(Date);
       expect(row?.startAt.toISOString()).toBe('2030-03-10T21:30:00.000Z');
+    });
+  });
+  describe('schedule constraints', () => {
+    let caregiverId: number;
+    beforeEach(async () => {
+      await seedDemoClinic(db());
+      const [row] = await db()
+        .select({ id: caregivers.id })
+        .from(caregivers)
+        .where(eq(caregivers.clinicId, DEMO_SETUP_CLINIC_ID))
+        .limit(1);
+      if (!row) throw new Error('seed incomplete');
+      caregiverId = row.id;
+    });
+
+    const hours = (weekDay: number, startTime: string, endTime: string) =>
+      db().insert(caregiverWorkingHours).values({ caregiverId, weekDay, startTime, endTime });
+
+    it('checks working hours: start before end, whole minutes, a real week day', async () => {
+      expect(await sqlStateOf(hours(0, '10:00', '10:00'))).toBe(CHECK_VIOLATION);
+      expect(await sqlStateOf(hours(0, '12:00', '10:00'))).toBe(CHECK_VIOLATION);
+      expect(await sqlStateOf(hours(0, '10:00:30', '11:00'))).toBe(CHECK_VIOLATION);
+      expect(await sqlStateOf(hours(7, '10:00', '11:00'))).toBe(CHECK_VIOLATION);
+      expect(await sqlStateOf(hours(-1, '10:00', '11:00'))).toBe(CHECK_VIOLATION);
+      expect(await sqlStateOf(hours(6, '10:00', '11:00'))).toBeUndefined();
+    });
+
+    it('refuses overlapping intervals on one day, allows touching ones and other days', async () => {
+      await hours(0, '08:00', '12:00');
+      expect(await sqlStateOf(hours(0, '11:00', '13:00'))).toBe(EXCLUSION_VIOLATION);
+      expect(await sqlStateOf(hours(0, '12:00', '16:00'))).toBeUndefined();
+      expect(await sqlStateOf(hours(1, '11:00', '13:00'))).toBeUndefined();
+    });
+
+    it('checks breaks and exceptions', async () => {
+      const breakRow = (weekDay: number | null, startTime: string, endTime: string) =>
+        db().insert(caregiverBreaks).values({ caregiverId, weekDay, startTime, endTime });
+      expect(await sqlStateOf(breakRow(null, '13:00', '12:00'))).toBe(CHECK_VIOLATION);
+      expect(await sqlStateOf(breakRow(8, '12:00', '13:00'))).toBe(CHECK_VIOLATION);
+      expect(await sqlStateOf(breakRow(null, '12:00', '13:00'))).toBeUndefined();
+
+      const [dayOff] = await db()
+        .insert(caregiverScheduleExceptions)
+        .values({ caregiverId, date: '2030-01-01' })
+        .returning({ id: caregiverScheduleExceptions.id });
+      const again = db()
+        .insert(caregiverScheduleExceptions)
+        .values({ caregiverId, date: '2030-01-01' });
+      expect(await sqlStateOf(again)).toBe(UNIQUE_VIOLATION);
+      const exceptionHours = (startTime: string, endTime: string) =>
+        db()
+          .insert(caregiverScheduleExceptionHours)
+          .values({ exceptionId: dayOff?.id ?? -1, startTime, endTime });
+      expect(await sqlStateOf(exceptionHours('09:00', '11:00'))).toBeUndefined();
+      expect(await sqlStateOf(exceptionHours('10:00', '12:00'))).toBe(EXCLUSION_VIOLATION);
+      expect(await sqlStateOf(exceptionHours('12:00', '11:00'))).toBe(CHECK_VIOLATION);
+    });
+
+    it('checks booking rule ranges; null inherits', async () => {
+      const set = (values: Partial<typeof caregivers.$inferInsert>) =>
+        db().update(caregivers).set(values).where(eq(caregivers.id, caregiverId));
+      expect(await sqlStateOf(set({ slotStepMinutes: 4 }))).toBe(CHECK_VIOLATION);
+      expect(await sqlStateOf(set({ slotStepMinutes: 241 }))).toBe(CHECK_VIOLATION);
+      expect(await sqlStateOf(set({ minNoticeMinutes: -1 }))).toBe(CHECK_VIOLATION);
+      expect(await sqlStateOf(set({ bookingHorizonDays: 0 }))).toBe(CHECK_VIOLATION);
+      expect(await sqlStateOf(set({ bookingHorizonDays: 366 }))).toBe(CHECK_VIOLATION);
+      expect(
+        await sqlStateOf(set({ slotStepMinutes: 5, minNoticeMinutes: 0, bookingHorizonDays: 365 })),
+      ).toBeUndefined();
+      expect(
+        await sqlStateOf(
+          set({ slotStepMinutes: null, minNoticeMinutes: null, bookingHorizonDays: null }),
+        ),
+      ).toBeUndefined();
+      const clinicDefault = db()
+        .update(clinics)
+        .set({ defaultSlotStepMinutes: 241 })
+        .where(eq(clinics.id, DEMO_SETUP_CLINIC_ID));
+      expect(await sqlStateOf(clinicDefault)).toBe(CHECK_VIOLATION);
+    });
+
+    it("deletes a caregiver's schedule with the caregiver", async () => {
+      await hours(2, '08:00', '12:00');
+      await db().delete(caregivers).where(eq(caregivers.id, caregiverId));
+      const left = await db()
+        .select()
+        .from(caregiverWorkingHours)
+        .where(eq(caregiverWorkingHours.caregiverId, caregiverId));
+      expect(left).toEqual([]);
     });
   });
 });

@@ -1,5 +1,5 @@
-// `npm run seed:demo -w @marpe/api`: (re)creates demo clinic 1 in the configured database.
-import { DEMO_CLINIC_ID } from '../demo/demo-clinic.js';
+// `npm run seed:demo -w @marpe/api`: (re)creates demo clinics 1 and 2 in the configured database.
+import { DEMO_CLINIC_ID, DEMO_SETUP_CLINIC_ID } from '../demo/demo-clinic.js';
 import { seedDemoClinic } from '../demo/seed-demo-clinic.js';
 import { ConfigError, loadConfig } from '../platform/config.js';
 import { openDatabase } from '../platform/db/client.js';
@@ -21,7 +21,9 @@ async function run(): Promise<void> {
       await database.migrate();
       await seedDemoClinic(database.db);
       const where = config.databaseUrl ? 'the PostgreSQL database' : config.dataDir;
-      console.log(`Demo clinic ${DEMO_CLINIC_ID} is ready in ${where}.`);
+      console.log(
+        `Demo clinics ${DEMO_CLINIC_ID} and ${DEMO_SETUP_CLINIC_ID} are ready in ${where}.`,
+      );
     } finally {
       await database.close();
     }

@@ -1,8 +1,14 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Outlet, type RouteObject } from 'react-router';
+import { usePageTitle } from '../lib/page-title';
 import { renderRoutes } from '../test/render';
 import { NavigationGuard } from './navigation-guard';
+
+function TitledPage() {
+  usePageTitle('Dr Smile');
+  return <h1>Titled</h1>;
+}
 
 const routes: RouteObject[] = [
   {
@@ -20,6 +26,11 @@ const routes: RouteObject[] = [
         element: <h1>Clinic</h1>,
       },
       { path: 'plain', element: <h1>Plain</h1> },
+      {
+        path: 'titled',
+        handle: { name: 'titled', titleKey: 'legal.terms' },
+        element: <TitledPage />,
+      },
     ],
   },
 ];
@@ -47,6 +58,16 @@ describe('NavigationGuard', () => {
 
     await waitFor(() => expect(document.title).toBe('מרפאה חכמה'));
     await act(() => i18n.changeLanguage('en'));
+    expect(document.title).toBe('Smart Clinic');
+  });
+
+  it("prefers a page's own title while it is shown, in any language", async () => {
+    const { i18n, router } = renderRoutes(routes, { initialEntries: ['/titled'] });
+
+    await waitFor(() => expect(document.title).toBe('Dr Smile'));
+    await act(() => i18n.changeLanguage('en'));
+    expect(document.title).toBe('Dr Smile');
+    await act(() => router.navigate('/plain'));
     expect(document.title).toBe('Smart Clinic');
   });
 

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useMatches, useNavigate } from 'react-router';
+import { usePageTitleOverride } from '../lib/page-title';
 import { defaultTitleKey, isRouteHandle } from './route-handle';
 
 function setCanonical(href: string) {
@@ -15,7 +16,8 @@ function setCanonical(href: string) {
 
 /**
  * Per-navigation side effects of the root layout: the document title from the deepest route
- * handle, the canonical link, and sending the reserved clinic id 'local' home.
+ * handle (or the page's own, see usePageTitle), the canonical link, and sending the reserved
+ * clinic id 'local' home.
  */
 export function NavigationGuard({ publicOrigin }: { publicOrigin: string }) {
   const { t } = useTranslation();
@@ -25,10 +27,11 @@ export function NavigationGuard({ publicOrigin }: { publicOrigin: string }) {
 
   const titleKey = matches.map((match) => match.handle).findLast(isRouteHandle)?.titleKey;
   const clinicId = matches.at(-1)?.params.clinicId;
+  const pageTitle = usePageTitleOverride();
 
   useEffect(() => {
-    document.title = t(titleKey ?? defaultTitleKey);
-  }, [t, titleKey]);
+    document.title = pageTitle ?? t(titleKey ?? defaultTitleKey);
+  }, [t, titleKey, pageTitle]);
 
   useEffect(() => {
     setCanonical(`${publicOrigin}${pathname}${search}`);

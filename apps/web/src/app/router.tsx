@@ -70,6 +70,13 @@ export function createRoutes(config: Pick<AppConfig, 'parentSiteUrl'>): RouteObj
               }),
             },
             {
+              // The title becomes the clinic's name once it has loaded (see usePageTitle).
+              path: 'clinic/:clinicId/:clinicName?',
+              ...page('clinic-page', 'app.title', async () => {
+                return (await import('../features/clinic/clinic-page')).ClinicPage;
+              }),
+            },
+            {
               path: 'completed',
               ...page('completed-page', 'status.completed.heading', async () => {
                 return (await import('../features/status-pages/completed-page')).CompletedPage;

@@ -17,6 +17,16 @@ export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 
 export type DatabaseEngine = 'pglite' | 'postgres';
 
+export interface ListenHandlers {
+  /** A NOTIFY on the channel, from any session (this process or another). */
+  onNotification(payload: string): void;
+  /**
+   * true once LISTEN is in force (at first and again after a reconnection); false when the
+   * connection is lost, from then on notifications may be missed until the next true.
+   */
+  onListeningChange?(listening: boolean): void;
+}
+
 export interface DatabaseHandle {
   readonly db: Database;
   readonly engine: DatabaseEngine;
@@ -24,7 +34,14 @@ export interface DatabaseHandle {
   ping(): Promise<void>;
   /** Applies pending migrations from apps/api/drizzle. */
   migrate(): Promise<void>;
-  /** Idempotent. */
+  /**
+   * LISTENs on `channel` (a lower-case SQL identifier). On PostgreSQL a dedicated connection,
+   * outside the pool, reconnecting with back-off; on PGlite notifications arrive before the
+   * notifying statement's promise resolves. Resolves after the first attempt, whether or not it
+   * succeeded (onListeningChange tells); the returned function stops listening.
+   */
+  listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
+  /** Idempotent; stops every listener. */
   close(): Promise<void>;
 }
 
@@ -35,6 +52,10 @@ export interface OpenDatabaseOptions {
   readonly dataDir: string | null;
   /** Errors of idle pooled connections (server restart…); they must not crash the process. */
   readonly onPoolError?: (error: Error) => void;
+}
+
+function assertChannel(channel: string): void {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`Bad channel name: ${channel}`);
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
@@ -60,6 +81,14 @@ async function openPglite(dataDir: string | null): Promise<DatabaseHandle> {
       await db.execute(sql`SELECT 1`);
     },
     migrate: () => migratePgliteDatabase(db),
+    listen: async (channel, handlers) => {
+      assertChannel(channel);
+      const unlisten = await client.listen(channel, handlers.onNotification);
+      handlers.onListeningChange?.(true);
+      return async () => {
+        if (!client.closed) await unlisten();
+      };
+    },
     close: async () => {
       if (!client.closed) await client.close();
     },
@@ -73,6 +102,7 @@ async function openPostgres(
   const pool = new pg.Pool({ connectionString: url });
   pool.on('error', onPoolError);
   const db = drizzleNodePg({ client: pool, schema });
+  const listeners = new Set<PostgresListener>();
   let closed = false;
   return {
     db,
@@ -81,10 +111,111 @@ async function openPostgres(
       await db.execute(sql`SELECT 1`);
     },
     migrate: () => migratePostgresDatabase(pool),
+    listen: async (channel, handlers) => {
+      assertChannel(channel);
+      if (closed) throw new Error('The database is closed');
+      const listener = new PostgresListener(url, channel, handlers, onPoolError);
+      listeners.add(listener);
+      await listener.start();
+      return async () => {
+        listeners.delete(listener);
+        await listener.stop();
+      };
+    },
     close: async () => {
       if (closed) return;
       closed = true;
+      await Promise.all([...listeners].map((l) => l.stop()));
+      listeners.clear();
       await pool.end();
     },
   };
+}
+
+const RECONNECT_MIN_MS = 250;
+const RECONNECT_MAX_MS = 10_000;
+
+/** One connection doing LISTEN; a lost connection is replaced, with back-off, until stopped. */
+class PostgresListener {
+  private client: pg.Client | null = null;
+  private stopped = false;
+  private retryDelay = RECONNECT_MIN_MS;
+  private retryTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly url: string,
+    private readonly channel: string,
+    private readonly handlers: ListenHandlers,
+    private readonly onError: (error: Error) => void,
+  ) {}
+
+  async start(): Promise<void> {
+    try {
+      await this.connect();
+    } catch (error) {
+      this.onError(error as Error);
+      this.scheduleReconnect();
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => {});
+  }
+
+  private async connect(): Promise<void> {
+    // keepAlive: a peer that vanished without closing the socket is noticed, not waited on forever.
+    const client = new pg.Client({ connectionString: this.url, keepAlive: true });
+    client.on('notification', (message) => {
+      if (message.channel === this.channel) this.handlers.onNotification(message.payload ?? '');
+    });
+    client.on('error', (error) => {
+      this.onError(error);
+      this.lost(client);
+    });
+    client.on('end', () => this.lost(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${this.channel}`);
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
+    if (this.stopped) {
+      await client.end().catch(() => {});
+      return;
+    }
+    this.client = client;
+    this.retryDelay = RECONNECT_MIN_MS;
+    this.handlers.onListeningChange?.(true);
+  }
+
+  private lost(client: pg.Client): void {
+    if (this.client !== client) return;
+    this.client = null;
+    client.end().catch(() => {});
+    if (this.stopped) return;
+    this.handlers.onListeningChange?.(false);
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopped || this.retryTimer) return;
+    const delay = this.retryDelay;
+    this.retryDelay = Math.min(this.retryDelay * 2, RECONNECT_MAX_MS);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (this.stopped) return;
+      this.connect().catch((error: unknown) => {
+        this.onError(error as Error);
+        this.scheduleReconnect();
+      });
+    }, delay);
+    // A pending reconnection must not keep the process alive on its own.
+    this.retryTimer.unref();
+  }
 }

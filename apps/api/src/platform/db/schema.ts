@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   boolean,
   check,
   date,
@@ -8,16 +9,33 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
+  time,
   timestamp,
   unique,
 } from 'drizzle-orm/pg-core';
 import type { OpeningHours } from '@marpe/shared';
 
 // The booking EXCLUDE constraint and the one-appointment-per-date partial index live in the
-// custom migration drizzle/0001_booking-constraints.sql: drizzle cannot express them.
+// custom migration drizzle/0001_booking-constraints.sql: drizzle cannot express them. The
+// no-overlap constraints of working hours and the change-notification triggers (the clinic data
+// cache listens to them) live in drizzle/0003_schedule-constraints-and-notify.sql.
+
+/** Ids are `integer` columns: a larger number names nothing (and must not reach a query: 22003). */
+export const isStoredId = (id: number): boolean =>
+  Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647;
 
 const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+// The ranges of marpeRulesSchema (packages/shared). A NULL passes a CHECK: null means inherit.
+const slotStepCheck = (c: AnyPgColumn) => sql`${c} BETWEEN 5 AND 240`;
+const minNoticeCheck = (c: AnyPgColumn) => sql`${c} BETWEEN 0 AND 43200`;
+const horizonCheck = (c: AnyPgColumn) => sql`${c} BETWEEN 1 AND 365`;
+
+/** A time of day on whole minutes, as the contract's HH:mm; `time` reads back as 'HH:mm:ss'. */
+const timeOfDay = (name: string) => time(name, { precision: 0 });
+const wholeMinutes = (c: AnyPgColumn) => sql`extract(second FROM ${c}) = 0`;
 
 const createdAt = () => instant('created_at').notNull().defaultNow();
 const updatedAt = () =>
@@ -26,24 +44,36 @@ const updatedAt = () =>
     .defaultNow()
     .$onUpdate(() => new Date());
 
-export const clinics = pgTable('clinics', {
-  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-  name: text('name').notNull(),
-  description: text('description').notNull().default(''),
-  imageUrl: text('image_url'),
-  logoUrl: text('logo_url'),
-  phone: text('phone').notNull(),
-  email: text('email'),
-  street: text('street').notNull(),
-  homeNumber: text('home_number').notNull(),
-  city: text('city').notNull(),
-  openingHours: jsonb('opening_hours').$type<OpeningHours>().notNull(),
-  isAcceptNewPatients: boolean('is_accept_new_patients').notNull().default(true),
-  isAutoSmsEnabled: boolean('is_auto_sms_enabled').notNull().default(false),
-  timezone: text('timezone').notNull().default('Asia/Jerusalem'),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+export const clinics = pgTable(
+  'clinics',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    imageUrl: text('image_url'),
+    logoUrl: text('logo_url'),
+    phone: text('phone').notNull(),
+    email: text('email'),
+    street: text('street').notNull(),
+    homeNumber: text('home_number').notNull(),
+    city: text('city').notNull(),
+    openingHours: jsonb('opening_hours').$type<OpeningHours>().notNull(),
+    isAcceptNewPatients: boolean('is_accept_new_patients').notNull().default(true),
+    isAutoSmsEnabled: boolean('is_auto_sms_enabled').notNull().default(false),
+    timezone: text('timezone').notNull().default('Asia/Jerusalem'),
+    // Booking rules every caregiver inherits unless it sets its own (see `caregivers`).
+    defaultSlotStepMinutes: integer('default_slot_step_minutes').notNull().default(15),
+    defaultMinNoticeMinutes: integer('default_min_notice_minutes').notNull().default(120),
+    defaultBookingHorizonDays: integer('default_booking_horizon_days').notNull().default(60),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('clinics_default_slot_step_check', slotStepCheck(t.defaultSlotStepMinutes)),
+    check('clinics_default_min_notice_check', minNoticeCheck(t.defaultMinNoticeMinutes)),
+    check('clinics_default_booking_horizon_check', horizonCheck(t.defaultBookingHorizonDays)),
+  ],
+);
 
 export const caregivers = pgTable(
   'caregivers',
@@ -58,10 +88,19 @@ export const caregivers = pgTable(
     googleCalendarSyncCalendarId: text('google_calendar_sync_calendar_id'),
     isActive: boolean('is_active').notNull().default(true),
     sortOrder: integer('sort_order').notNull().default(0),
+    // Booking rules; null inherits the clinic's default.
+    slotStepMinutes: integer('slot_step_minutes'),
+    minNoticeMinutes: integer('min_notice_minutes'),
+    bookingHorizonDays: integer('booking_horizon_days'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('caregivers_clinic_idx').on(t.clinicId, t.sortOrder)],
+  (t) => [
+    index('caregivers_clinic_idx').on(t.clinicId, t.sortOrder),
+    check('caregivers_slot_step_check', slotStepCheck(t.slotStepMinutes)),
+    check('caregivers_min_notice_check', minNoticeCheck(t.minNoticeMinutes)),
+    check('caregivers_booking_horizon_check', horizonCheck(t.bookingHorizonDays)),
+  ],
 );
 
 export const appointmentTypes = pgTable(
@@ -153,7 +192,104 @@ export const appointments = pgTable(
   (t) => [
     index('appointments_patient_idx').on(t.patientId, t.startAt),
     index('appointments_clinic_start_idx').on(t.clinicId, t.startAt),
+    // Busy intervals of a caregiver overlapping a window [from, to): end_at > from AND start_at < to.
+    // Leading with end_at bounds the scan by the bookings after `from` (the future, for availability),
+    // where (caregiver_id, start_at) would walk the caregiver's whole history up to `to`.
+    index('appointments_caregiver_busy_idx')
+      .on(t.caregiverId, t.endAt, t.startAt)
+      .where(sql`status = 'booked'`),
     check('appointments_status_check', sql`${t.status} IN ('booked', 'cancelled')`),
     check('appointments_time_check', sql`${t.endAt} > ${t.startAt}`),
+  ],
+);
+
+/** Week days as numbers, as JavaScript and PostgreSQL's `extract(dow)` count them: 0 = Sunday. */
+const weekDay = (name: string) => smallint(name);
+const weekDayCheck = (c: AnyPgColumn) => sql`${c} BETWEEN 0 AND 6`;
+
+/** A caregiver's weekly working hours: several intervals a day, one row each. */
+export const caregiverWorkingHours = pgTable(
+  'caregiver_working_hours',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    caregiverId: integer('caregiver_id')
+      .notNull()
+      .references(() => caregivers.id, { onDelete: 'cascade' }),
+    weekDay: weekDay('week_day').notNull(),
+    startTime: timeOfDay('start_time').notNull(),
+    endTime: timeOfDay('end_time').notNull(),
+  },
+  (t) => [
+    index('caregiver_working_hours_caregiver_idx').on(t.caregiverId, t.weekDay, t.startTime),
+    check('caregiver_working_hours_week_day_check', weekDayCheck(t.weekDay)),
+    check('caregiver_working_hours_range_check', sql`${t.startTime} < ${t.endTime}`),
+    check(
+      'caregiver_working_hours_minutes_check',
+      sql`${wholeMinutes(t.startTime)} AND ${wholeMinutes(t.endTime)}`,
+    ),
+  ],
+);
+
+/** Breaks cut out of the working hours: on one week day, or every day when week_day is null. */
+export const caregiverBreaks = pgTable(
+  'caregiver_breaks',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    caregiverId: integer('caregiver_id')
+      .notNull()
+      .references(() => caregivers.id, { onDelete: 'cascade' }),
+    weekDay: weekDay('week_day'),
+    startTime: timeOfDay('start_time').notNull(),
+    endTime: timeOfDay('end_time').notNull(),
+  },
+  (t) => [
+    index('caregiver_breaks_caregiver_idx').on(t.caregiverId),
+    check('caregiver_breaks_week_day_check', weekDayCheck(t.weekDay)),
+    check('caregiver_breaks_range_check', sql`${t.startTime} < ${t.endTime}`),
+    check(
+      'caregiver_breaks_minutes_check',
+      sql`${wholeMinutes(t.startTime)} AND ${wholeMinutes(t.endTime)}`,
+    ),
+  ],
+);
+
+/**
+ * A dated exception replacing that date's weekly hours with its own
+ * (caregiver_schedule_exception_hours): no hours rows means a day off.
+ */
+export const caregiverScheduleExceptions = pgTable(
+  'caregiver_schedule_exceptions',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    caregiverId: integer('caregiver_id')
+      .notNull()
+      .references(() => caregivers.id, { onDelete: 'cascade' }),
+    /** A calendar date in the clinic's time zone. */
+    date: date('date', { mode: 'string' }).notNull(),
+    /** Why, for the clinic's staff (holiday, conference…); never sent to patients. */
+    note: text('note'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [unique('caregiver_schedule_exceptions_caregiver_date_unique').on(t.caregiverId, t.date)],
+);
+
+export const caregiverScheduleExceptionHours = pgTable(
+  'caregiver_schedule_exception_hours',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    exceptionId: integer('exception_id')
+      .notNull()
+      .references(() => caregiverScheduleExceptions.id, { onDelete: 'cascade' }),
+    startTime: timeOfDay('start_time').notNull(),
+    endTime: timeOfDay('end_time').notNull(),
+  },
+  (t) => [
+    index('caregiver_schedule_exception_hours_exception_idx').on(t.exceptionId, t.startTime),
+    check('caregiver_schedule_exception_hours_range_check', sql`${t.startTime} < ${t.endTime}`),
+    check(
+      'caregiver_schedule_exception_hours_minutes_check',
+      sql`${wholeMinutes(t.startTime)} AND ${wholeMinutes(t.endTime)}`,
+    ),
   ],
 );

@@ -3,6 +3,7 @@ import Link from '@mui/material/Link';
 import { useEffect, useRef, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
+import { keepsFocus } from '../../lib/keep-focus';
 import { config } from '../config';
 import { NavigationGuard } from '../navigation-guard';
 import { TopBar } from './top-bar';
@@ -18,13 +19,13 @@ function focusMain(preferHeading: boolean) {
 
 /** After a client-side navigation, move focus to the new page's heading so screen readers announce it. */
 function useFocusOnNavigation() {
-  const { pathname } = useLocation();
+  const { pathname, state } = useLocation();
   const previous = useRef(pathname);
   useEffect(() => {
     if (previous.current === pathname) return;
     previous.current = pathname;
-    focusMain(true);
-  }, [pathname]);
+    if (!keepsFocus(state)) focusMain(true);
+  }, [pathname, state]);
 }
 
 function SkipLink() {

@@ -1,0 +1,216 @@
+import { and, asc, eq, gt, gte, inArray, lt, type SQL } from 'drizzle-orm';
+import type { Database } from '../../platform/db/client.js';
+import {
+  appointments,
+  caregiverBreaks,
+  caregivers,
+  caregiverScheduleExceptionHours,
+  caregiverScheduleExceptions,
+  caregiverWorkingHours,
+  clinics,
+  isStoredId,
+} from '../../platform/db/schema.js';
+import type { Interval } from './availability-engine.js';
+import type {
+  BookingRuleDefaults,
+  BookingRuleOverrides,
+  BreakRow,
+  ExceptionRow,
+  ScheduleRows,
+  WorkingHoursRow,
+} from './marpe-rules.js';
+
+/** What the availability calls need to know about a clinic and one of its caregivers. */
+export interface BookingContext {
+  clinic: { id: number; timezone: string; defaults: BookingRuleDefaults };
+  /** null when the caregiver is not one of this clinic's. */
+  caregiver: { id: number; isActive: boolean; rules: BookingRuleOverrides } | null;
+}
+
+/** Whose schedules to read: a clinic's active caregivers, or one caregiver. */
+export type ScheduleOwners = { clinicId: number } | { caregiverId: number };
+
+export function createAvailabilityRepository(db: Database) {
+  const ownedBy = (owners: ScheduleOwners): SQL | undefined =>
+    'clinicId' in owners
+      ? and(eq(caregivers.clinicId, owners.clinicId), eq(caregivers.isActive, true))
+      : eq(caregivers.id, owners.caregiverId);
+
+  return {
+    /** One query; null when the clinic does not exist. */
+    async findBookingContext(
+      clinicId: number,
+      caregiverId: number,
+    ): Promise<BookingContext | null> {
+      if (!isStoredId(clinicId)) return null;
+      const [row] = await db
+        .select({
+          clinicId: clinics.id,
+          timezone: clinics.timezone,
+          defaultSlotStepMinutes: clinics.defaultSlotStepMinutes,
+          defaultMinNoticeMinutes: clinics.defaultMinNoticeMinutes,
+          defaultBookingHorizonDays: clinics.defaultBookingHorizonDays,
+          caregiverId: caregivers.id,
+          isActive: caregivers.isActive,
+          slotStepMinutes: caregivers.slotStepMinutes,
+          minNoticeMinutes: caregivers.minNoticeMinutes,
+          bookingHorizonDays: caregivers.bookingHorizonDays,
+        })
+        .from(clinics)
+        .leftJoin(
+          caregivers,
+          and(
+            eq(caregivers.clinicId, clinics.id),
+            eq(caregivers.id, isStoredId(caregiverId) ? caregiverId : 0),
+          ),
+        )
+        .where(eq(clinics.id, clinicId));
+      if (!row) return null;
+      return {
+        clinic: {
+          id: row.clinicId,
+          timezone: row.timezone,
+          defaults: {
+            slotStepMinutes: row.defaultSlotStepMinutes,
+            minNoticeMinutes: row.defaultMinNoticeMinutes,
+            bookingHorizonDays: row.defaultBookingHorizonDays,
+          },
+        },
+        caregiver:
+          row.caregiverId === null
+            ? null
+            : {
+                id: row.caregiverId,
+                isActive: row.isActive ?? false,
+                rules: {
+                  slotStepMinutes: row.slotStepMinutes,
+                  minNoticeMinutes: row.minNoticeMinutes,
+                  bookingHorizonDays: row.bookingHorizonDays,
+                },
+              },
+      };
+    },
+
+    /**
+     * Working hours, breaks and the exceptions dated `fromDate` or later, per caregiver, in three
+     * queries whatever the number of caregivers. Caregivers without any row are absent.
+     */
+    async listSchedules(
+      owners: ScheduleOwners,
+      fromDate: string,
+    ): Promise<Map<number, ScheduleRows>> {
+      const where = ownedBy(owners);
+      const [hours, breaks, exceptions] = await Promise.all([
+        db
+          .select({
+            caregiverId: caregiverWorkingHours.caregiverId,
+            weekDay: caregiverWorkingHours.weekDay,
+            startTime: caregiverWorkingHours.startTime,
+            endTime: caregiverWorkingHours.endTime,
+          })
+          .from(caregiverWorkingHours)
+          .innerJoin(caregivers, eq(caregivers.id, caregiverWorkingHours.caregiverId))
+          .where(where)
+          .orderBy(
+            asc(caregiverWorkingHours.caregiverId),
+            asc(caregiverWorkingHours.weekDay),
+            asc(caregiverWorkingHours.startTime),
+          ),
+        db
+          .select({
+            caregiverId: caregiverBreaks.caregiverId,
+            weekDay: caregiverBreaks.weekDay,
+            startTime: caregiverBreaks.startTime,
+            endTime: caregiverBreaks.endTime,
+          })
+          .from(caregiverBreaks)
+          .innerJoin(caregivers, eq(caregivers.id, caregiverBreaks.caregiverId))
+          .where(where),
+        db
+          .select({
+            caregiverId: caregiverScheduleExceptions.caregiverId,
+            date: caregiverScheduleExceptions.date,
+            startTime: caregiverScheduleExceptionHours.startTime,
+            endTime: caregiverScheduleExceptionHours.endTime,
+          })
+          .from(caregiverScheduleExceptions)
+          .innerJoin(caregivers, eq(caregivers.id, caregiverScheduleExceptions.caregiverId))
+          .leftJoin(
+            caregiverScheduleExceptionHours,
+            eq(caregiverScheduleExceptionHours.exceptionId, caregiverScheduleExceptions.id),
+          )
+          .where(and(where, gte(caregiverScheduleExceptions.date, fromDate)))
+          .orderBy(
+            asc(caregiverScheduleExceptions.caregiverId),
+            asc(caregiverScheduleExceptions.date),
+            asc(caregiverScheduleExceptionHours.startTime),
+          ),
+      ]);
+
+      const schedules = new Map<
+        number,
+        { workingHours: WorkingHoursRow[]; breaks: BreakRow[]; exceptions: ExceptionRow[] }
+      >();
+      const of = (caregiverId: number) => {
+        let schedule = schedules.get(caregiverId);
+        if (!schedule) {
+          schedule = { workingHours: [], breaks: [], exceptions: [] };
+          schedules.set(caregiverId, schedule);
+        }
+        return schedule;
+      };
+      for (const { caregiverId, ...row } of hours) of(caregiverId).workingHours.push(row);
+      for (const { caregiverId, ...row } of breaks) of(caregiverId).breaks.push(row);
+      for (const { caregiverId, date, startTime, endTime } of exceptions) {
+        const list = of(caregiverId).exceptions;
+        let exception = list[list.length - 1];
+        if (exception?.date !== date) {
+          exception = { date, hours: [] };
+          list.push(exception);
+        }
+        // A day off has no hours row: the left join gives nulls.
+        if (startTime !== null && endTime !== null) exception.hours.push({ startTime, endTime });
+      }
+      return schedules;
+    },
+
+    /**
+     * Booked appointments of these caregivers overlapping [from, to) (epoch ms), by start; never
+     * more than the window (index appointments_caregiver_busy_idx).
+     */
+    async listBusy(
+      caregiverIds: readonly number[],
+      window: { from: number; to: number },
+    ): Promise<Map<number, Interval[]>> {
+      const busy = new Map<number, Interval[]>();
+      if (caregiverIds.length === 0 || window.to <= window.from) return busy;
+      const rows = await db
+        .select({
+          caregiverId: appointments.caregiverId,
+          startAt: appointments.startAt,
+          endAt: appointments.endAt,
+        })
+        .from(appointments)
+        .where(
+          and(
+            inArray(appointments.caregiverId, [...caregiverIds]),
+            eq(appointments.status, 'booked'),
+            gt(appointments.endAt, new Date(window.from)),
+            lt(appointments.startAt, new Date(window.to)),
+          ),
+        )
+        .orderBy(asc(appointments.caregiverId), asc(appointments.startAt));
+      for (const row of rows) {
+        let list = busy.get(row.caregiverId);
+        if (!list) {
+          list = [];
+          busy.set(row.caregiverId, list);
+        }
+        list.push({ start: row.startAt.getTime(), end: row.endAt.getTime() });
+      }
+      return busy;
+    },
+  };
+}
+
+export type AvailabilityRepository = ReturnType<typeof createAvailabilityRepository>;

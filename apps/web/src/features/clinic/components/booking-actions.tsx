@@ -1,0 +1,50 @@
+import type { Caregiver, Clinic } from '@marpe/shared';
+import EventOutlinedIcon from '@mui/icons-material/EventOutlined';
+import PhoneOutlinedIcon from '@mui/icons-material/PhoneOutlined';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import { telHref } from '../format';
+
+export function BookingActions({
+  clinic,
+  caregivers,
+}: {
+  clinic: Clinic;
+  caregivers: Caregiver[];
+}) {
+  const { t } = useTranslation();
+  const canBook = caregivers.some((caregiver) => caregiver.first_available_slot !== null);
+  return (
+    <Stack spacing={1.5}>
+      {canBook ? (
+        <Button
+          component={RouterLink}
+          to={`/login/${clinic.id}`}
+          variant="contained"
+          size="large"
+          fullWidth
+          startIcon={<EventOutlinedIcon />}
+          sx={{ minHeight: 52, fontSize: '1.0625rem' }}
+        >
+          {t('clinic.book')}
+        </Button>
+      ) : (
+        // A standing notice, not an announcement: no live region.
+        <Alert severity="info" role="note">
+          {t('clinic.noAppointments')}
+        </Alert>
+      )}
+      <Button
+        href={telHref(clinic.phone)}
+        variant="outlined"
+        fullWidth
+        startIcon={<PhoneOutlinedIcon />}
+      >
+        {t('clinic.call')}
+      </Button>
+    </Stack>
+  );
+}

@@ -1,0 +1,26 @@
+import Alert from '@mui/material/Alert';
+import Snackbar from '@mui/material/Snackbar';
+import { useTranslation } from 'react-i18next';
+import { useBookingConfirmation } from '../../../lib/booking-confirmation';
+
+/** SPEC § 2: shown for 3 s when the booking flow set the flag; closing clears it for good. */
+export function BookingConfirmedSnackbar() {
+  const { t } = useTranslation();
+  const open = useBookingConfirmation((state) => state.displayConfirmation);
+  const clear = useBookingConfirmation((state) => state.clearConfirmation);
+  return (
+    <Snackbar
+      open={open}
+      autoHideDuration={3000}
+      onClose={(_event, reason) => {
+        // A click elsewhere on the page must not cut the message short.
+        if (reason !== 'clickaway') clear();
+      }}
+      anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+    >
+      <Alert severity="success" variant="filled" sx={{ width: '100%' }}>
+        {t('clinic.bookingConfirmed')}
+      </Alert>
+    </Snackbar>
+  );
+}

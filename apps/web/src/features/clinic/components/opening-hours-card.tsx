@@ -1,0 +1,50 @@
+import { weekDays, type OpeningHours } from '@marpe/shared';
+import Box from '@mui/material/Box';
+import { useTranslation } from 'react-i18next';
+import { SideCard } from './side-card';
+import { ClinicText, Ltr } from './text-runs';
+
+export function OpeningHoursCard({ openingHours }: { openingHours: OpeningHours }) {
+  const { t } = useTranslation();
+  return (
+    <SideCard
+      title={
+        openingHours.title ? (
+          <ClinicText>{openingHours.title}</ClinicText>
+        ) : (
+          t('clinic.openingHours')
+        )
+      }
+    >
+      {(headingId) => (
+        <Box
+          component="table"
+          aria-labelledby={headingId}
+          sx={{
+            width: '100%',
+            borderCollapse: 'collapse',
+            typography: 'body1',
+            '& th, & td': { py: 0.75, textAlign: 'start', verticalAlign: 'top' },
+            '& th': { fontWeight: 400, paddingInlineEnd: 2 },
+            '& td': { textAlign: 'end' },
+            '& tr + tr > *': { borderTop: 1, borderColor: 'divider' },
+          }}
+        >
+          <tbody>
+            {weekDays.map((day) => {
+              const hours = openingHours.days[day];
+              return (
+                <tr key={day}>
+                  <th scope="row">{t(`clinic.days.${day}`)}</th>
+                  <Box component="td" sx={hours ? undefined : { color: 'text.secondary' }}>
+                    {hours ? <Ltr>{`${hours.start} - ${hours.end}`}</Ltr> : t('clinic.closed')}
+                  </Box>
+                </tr>
+              );
+            })}
+          </tbody>
+        </Box>
+      )}
+    </SideCard>
+  );
+}

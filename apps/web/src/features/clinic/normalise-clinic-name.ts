@@ -1,0 +1,9 @@
+/**
+ * The clinic name as it appears in the page address (SPEC § 2): spaces, plain or still
+ * percent-encoded, become hyphens, and gershayim are dropped (the Hebrew ״ and the ASCII " typed
+ * in its place, as in ד"ר), so shared links read cleanly.
+ */
+export function normaliseClinicName(name: string): string {
+  // Quotes first, so one between '%2' and '0' cannot leave a '%20' behind.
+  return name.replace(/["\u05F4]/g, '').replace(/%20|\s/g, '-');
+}
