@@ -1,15 +1,11 @@
 import { describe, inject, it } from 'vitest';
-import { expectNoAxeViolations, useBrowser, newPage, type Viewport } from './support/browser';
+import { axeCases, expectNoAxeViolations, newPage, useBrowser } from './support/browser';
 
 const baseUrl = inject('baseUrl');
 const browser = useBrowser();
 
 const pages = ['/', '/privacy', '/terms', '/accessibility', '/completed', '/expired'];
-const cases = (['he', 'en'] as const).flatMap((lang) =>
-  (['mobile', 'desktop'] as Viewport[]).flatMap((viewport) =>
-    pages.map((path) => ({ path, lang, viewport })),
-  ),
-);
+const cases = axeCases(pages);
 
 describe('axe (WCAG 2.1 A/AA and best practices)', () => {
   it.each(cases)(

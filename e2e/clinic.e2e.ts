@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { expectNoAxeViolations, newPage, useBrowser, type Viewport } from './support/browser';
+import { axeCases, expectNoAxeViolations, newPage, useBrowser } from './support/browser';
 import { PUBLIC_ORIGIN } from './support/constants';
 
 const baseUrl = inject('baseUrl');
@@ -177,14 +177,10 @@ describe('clinic page', () => {
   );
 });
 
-const axeCases = (['he', 'en'] as const).flatMap((lang) =>
-  (['mobile', 'desktop'] as Viewport[]).flatMap((viewport) =>
-    ['/clinic/1', '/clinic/2', '/clinic/999'].map((path) => ({ path, lang, viewport })),
-  ),
-);
+const clinicAxeCases = axeCases(['/clinic/1', '/clinic/2', '/clinic/999']);
 
 describe('clinic page: axe (WCAG 2.1 A/AA and best practices)', () => {
-  it.each(axeCases)(
+  it.each(clinicAxeCases)(
     '$path in $lang on $viewport has no violations',
     async ({ path, lang, viewport }) => {
       const { context, page } = await newPage(browser(), { lang, viewport });

@@ -52,3 +52,12 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
   );
   expect(summary, `axe violations on ${page.url()}`).toEqual([]);
 }
+
+/** Every page in both languages at both widths: the cases an axe suite runs. */
+export function axeCases(paths: readonly string[]) {
+  return (['he', 'en'] as const).flatMap((lang) =>
+    (['mobile', 'desktop'] as const satisfies readonly Viewport[]).flatMap((viewport) =>
+      paths.map((path) => ({ path, lang, viewport })),
+    ),
+  );
+}

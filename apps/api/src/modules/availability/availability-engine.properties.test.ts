@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { MarpeRules } from '@marpe/shared';
+import { weekDays, type MarpeRules } from '@marpe/shared';
 import {
   availableDates,
   availableSlots,
@@ -23,15 +23,6 @@ import {
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-const WEEK_DAYS = [
-  'sunday',
-  'monday',
-  'tuesday',
-  'wednesday',
-  'thursday',
-  'friday',
-  'saturday',
-] as const;
 const ZONES = ['Asia/Jerusalem', 'America/New_York', 'Australia/Sydney', 'UTC', 'Asia/Kolkata'];
 /** A zone and a date a day or two before it changes its clocks. */
 const CLOCK_CHANGES: readonly (readonly [string, string])[] = [
@@ -87,7 +78,7 @@ const scenarioArb = fc
     ),
     horizon: fc.integer({ min: 1, max: 4 }),
     weekly: fc.tuple(hoursArb, hoursArb, hoursArb, hoursArb, hoursArb, hoursArb, hoursArb),
-    breaks: fc.array(fc.record({ day: fc.constantFrom(null, ...WEEK_DAYS), range: rangeArb }), {
+    breaks: fc.array(fc.record({ day: fc.constantFrom(null, ...weekDays), range: rangeArb }), {
       maxLength: 3,
     }),
     exceptions: fc.array(
@@ -158,7 +149,7 @@ function workingMinutes(rules: MarpeRules, dayNumber: number): boolean[] {
     for (let m = sh * 60 + sm; m < eh * 60 + em; m++) minutes[m] = value;
   };
   const exceptions = rules.exceptions.filter((e) => localDateToDayNumber(e.date) === dayNumber);
-  const weekDay = WEEK_DAYS[weekDayOfDayNumber(dayNumber)] as (typeof WEEK_DAYS)[number];
+  const weekDay = weekDays[weekDayOfDayNumber(dayNumber)] as (typeof weekDays)[number];
   const hours =
     exceptions.length > 0 ? exceptions.flatMap((e) => e.hours) : rules.weekly_hours[weekDay];
   for (const h of hours) mark(h.start, h.end, true);

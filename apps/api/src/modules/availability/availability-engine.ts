@@ -18,7 +18,7 @@
  * Cost: a few Intl look-ups per working interval and date, O(1) per candidate, and one pass over the
  * busy list given — O(days × slots + busy), whatever else is on file.
  */
-import type { MarpeRules } from '@marpe/shared';
+import { weekDays, type MarpeRules } from '@marpe/shared';
 import {
   dayNumberToLocalDate,
   localDateToDayNumber,
@@ -48,15 +48,6 @@ export interface AvailabilityInput {
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
-const WEEK_DAYS = [
-  'sunday',
-  'monday',
-  'tuesday',
-  'wednesday',
-  'thursday',
-  'friday',
-  'saturday',
-] as const satisfies readonly (keyof MarpeRules['weekly_hours'])[];
 
 /** [start, end) in minutes since local midnight. */
 type MinuteRange = readonly [number, number];
@@ -203,7 +194,7 @@ class Scan {
   private breaksOf(weekDay: number): MinuteRange[] {
     let cuts = this.breaks.get(weekDay);
     if (cuts === undefined) {
-      const name = WEEK_DAYS[weekDay];
+      const name = weekDays[weekDay];
       cuts = unionOf(this.rules.breaks.filter((b) => b.day === null || b.day === name));
       this.breaks.set(weekDay, cuts);
     }
@@ -227,7 +218,7 @@ class Scan {
     }
     let ranges = this.weekly.get(weekDay);
     if (ranges === undefined) {
-      const name = WEEK_DAYS[weekDay] as (typeof WEEK_DAYS)[number];
+      const name = weekDays[weekDay] as (typeof weekDays)[number];
       ranges = subtract(unionOf(this.rules.weekly_hours[name] ?? []), this.breaksOf(weekDay));
       this.weekly.set(weekDay, ranges);
     }
