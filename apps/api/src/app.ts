@@ -19,15 +19,21 @@ import { createClinicsRepository } from './modules/clinics/clinics-repository.js
 import { clinicsRoutes } from './modules/clinics/clinics-routes.js';
 import { createClinicsService } from './modules/clinics/clinics-service.js';
 import { healthRoutes } from './modules/health/health-routes.js';
+import { registerMessaging } from './modules/messaging/messaging.js';
+import { registerAuthenticate } from './modules/patient-auth/authenticate.js';
+import { createPatientAuthRepository } from './modules/patient-auth/patient-auth-repository.js';
+import { patientAuthRoutes } from './modules/patient-auth/patient-auth-routes.js';
+import { createPatientAuthService } from './modules/patient-auth/patient-auth-service.js';
 import { defaultWebDistDir } from './paths.js';
 import type { Config } from './platform/config.js';
+import { deriveKey } from './platform/crypto.js';
 import type { DatabaseHandle } from './platform/db/client.js';
 import { AppError } from './platform/errors.js';
 import { registerErrorHandler, sendNotFound } from './platform/http/error-handler.js';
 import { loggerOptions, RequestLogController } from './platform/http/logger.js';
 import { registerSecurityHeaders } from './platform/http/security-headers.js';
 import { registerWebApp } from './platform/http/web-app.js';
-import { registerXsrfCookie } from './platform/http/xsrf-cookie.js';
+import { registerXsrf } from './platform/http/xsrf.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -39,6 +45,10 @@ export interface BuildAppOptions {
   webDistDir?: string | null;
   /** Epoch milliseconds now; tests pass a fixed one. Defaults to Date.now. */
   clock?: () => number;
+  /** The per-address limit of each patient-auth route (default 60 a minute). */
+  patientAuthAttemptsPerMinute?: number;
+  /** How often the outbox worker looks for due messages; defaults to 1 s. */
+  outboxPollIntervalMs?: number;
 }
 
 export type App = FastifyInstance<
@@ -62,6 +72,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const app = Fastify({
     logger: loggerOptions(config),
     logController: requestLog,
+    // A hop count trusts that many proxies nearest to us (Fastify's types omit the number form).
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
   requestLog.useLogger(app.log);
 
@@ -82,7 +97,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         `Too many requests; retry in ${context.after}`,
       ),
   });
-  registerXsrfCookie(app, config);
+  registerXsrf(app, { config, dataKey: options.dataKey });
 
   await app.register(swagger, {
     openapi: {
@@ -115,6 +130,25 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     }),
   });
   await app.register(availabilityRoutes, { prefix: '/api', availability });
+  await registerMessaging(app, {
+    config,
+    database,
+    clock,
+    pollIntervalMs: options.outboxPollIntervalMs,
+  });
+  const patientAuth = createPatientAuthService({
+    repository: createPatientAuthRepository(database.db),
+    messaging: app.messaging,
+    clock,
+    codeKey: deriveKey(options.dataKey, 'otp'),
+    host: new URL(config.publicOrigin).hostname,
+  });
+  registerAuthenticate(app, patientAuth);
+  await app.register(patientAuthRoutes, {
+    prefix: '/api',
+    service: patientAuth,
+    attemptsPerMinute: options.patientAuthAttemptsPerMinute,
+  });
 
   const navigationFallback = await registerWebApp(app, {
     webDistDir: options.webDistDir === undefined ? defaultWebDistDir : options.webDistDir,

@@ -3,11 +3,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { App } from '../src/app.js';
 import { AppError } from '../src/platform/errors.js';
-import { buildTestApp, engines, useTestDatabase } from './helper.js';
+import { buildTestApp, engines, useTestDatabase, xsrfPair } from './helper.js';
 
 describe.each(engines)('error answers (%s)', (engine) => {
   const database = useTestDatabase(engine);
   let app: App;
+  let xsrf: Awaited<ReturnType<typeof xsrfPair>>;
+
+  /** A POST the way the SPA sends it: with the anti-forgery cookie and header. */
+  const echo = (options: { headers?: Record<string, string>; payload: unknown }) =>
+    app.inject({
+      method: 'POST',
+      url: '/api/test/echo',
+      cookies: xsrf.cookies,
+      headers: { ...xsrf.headers, ...options.headers },
+      payload: options.payload as string | object,
+    });
 
   beforeAll(async () => {
     app = await buildTestApp(database.current.handle);
@@ -42,6 +53,7 @@ describe.each(engines)('error answers (%s)', (engine) => {
       return { ok: true };
     });
     await app.ready();
+    xsrf = await xsrfPair(app);
   });
   afterAll(async () => {
     await app.close();
@@ -63,9 +75,7 @@ describe.each(engines)('error answers (%s)', (engine) => {
   });
 
   it('answers malformed JSON with 400 bad_request', async () => {
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/test/echo',
+    const response = await echo({
       headers: { 'content-type': 'application/json' },
       payload: '{"name": "ab",',
     });
@@ -74,9 +84,7 @@ describe.each(engines)('error answers (%s)', (engine) => {
   });
 
   it('answers an unsupported content type with 400 bad_request', async () => {
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/test/echo',
+    const response = await echo({
       headers: { 'content-type': 'application/xml' },
       payload: '<name>ab</name>',
     });
@@ -85,9 +93,7 @@ describe.each(engines)('error answers (%s)', (engine) => {
   });
 
   it('answers a body over the limit with 413 bad_request', async () => {
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/test/echo',
+    const response = await echo({
       headers: { 'content-type': 'application/json' },
       payload: JSON.stringify({ name: 'x'.repeat(1_100_000), address: { city: 'a' } }),
     });
@@ -96,9 +102,7 @@ describe.each(engines)('error answers (%s)', (engine) => {
   });
 
   it('answers a schema mismatch with 400 validation_failed naming each field', async () => {
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/test/echo',
+    const response = await echo({
       payload: { name: 'a', address: {} },
     });
     expect(response.statusCode).toBe(400);
@@ -111,9 +115,7 @@ describe.each(engines)('error answers (%s)', (engine) => {
   });
 
   it('lets a valid request through', async () => {
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/test/echo',
+    const response = await echo({
       payload: { name: 'Dana', address: { city: 'Haifa' } },
     });
     expect(response.statusCode).toBe(200);

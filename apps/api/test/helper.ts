@@ -101,9 +101,24 @@ export async function buildTestApp(
   options: Partial<Omit<BuildAppOptions, 'database'>> = {},
 ): Promise<App> {
   return buildApp({
+    ...options,
     config: options.config ?? testConfig(),
     database,
     dataKey: options.dataKey ?? testDataKey,
     webDistDir: options.webDistDir === undefined ? null : options.webDistDir,
   });
+}
+
+/** What a browser sends on a state-changing call: the XSRF cookie and the matching header. */
+export async function xsrfPair(app: App): Promise<{
+  cookies: Record<string, string>;
+  headers: Record<string, string>;
+}> {
+  const response = await app.inject({ method: 'GET', url: '/api/health' });
+  const cookie = [response.headers['set-cookie'] ?? []]
+    .flat()
+    .find((c) => c.startsWith('XSRF-TOKEN='));
+  const token = cookie?.split(';')[0]?.slice('XSRF-TOKEN='.length);
+  if (!token) throw new Error('no XSRF-TOKEN cookie on /api/health');
+  return { cookies: { 'XSRF-TOKEN': token }, headers: { 'x-xsrf-token': token } };
 }

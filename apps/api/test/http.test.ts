@@ -32,7 +32,7 @@ function stableHeaders(headers: Record<string, unknown>): Record<string, unknown
   const masked: Record<string, unknown> = { ...headers, date: '<date>' };
   if (typeof masked['set-cookie'] === 'string') {
     masked['set-cookie'] = masked['set-cookie'].replace(
-      /^XSRF-TOKEN=[\w-]{43};/,
+      /^XSRF-TOKEN=[\w-]{43}\.[\w-]{43};/,
       'XSRF-TOKEN=<token>;',
     );
   }
@@ -121,6 +121,7 @@ describe.each(engines)('HTTP platform (%s)', (engine) => {
           'cache-control': 'no-cache',
           'content-type': 'text/html; charset=utf-8',
           'content-length': String(Buffer.byteLength(response.body)),
+          'set-cookie': 'XSRF-TOKEN=<token>; Path=/; SameSite=Strict',
         });
       }
     });
@@ -149,6 +150,7 @@ describe.each(engines)('HTTP platform (%s)', (engine) => {
         'cache-control': 'no-cache',
         'content-type': 'text/html; charset=utf-8',
         'content-length': String(Buffer.byteLength(html.body)),
+        'set-cookie': 'XSRF-TOKEN=<token>; Path=/; Secure; SameSite=Strict',
       });
     });
 
@@ -210,7 +212,10 @@ describe.each(engines)('HTTP platform (%s)', (engine) => {
       const cookie = xsrfCookieOf(response.headers['set-cookie']);
       expect(cookie).toBeDefined();
       const value = cookie?.split(';')[0]?.slice('XSRF-TOKEN='.length) ?? '';
-      expect(Buffer.from(value, 'base64url')).toHaveLength(32);
+      // 32 random bytes and their 32-byte signature.
+      const [random = '', signature = ''] = value.split('.');
+      expect(Buffer.from(random, 'base64url')).toHaveLength(32);
+      expect(Buffer.from(signature, 'base64url')).toHaveLength(32);
       expect(cookie).toMatch(/; Path=\/(;|$)/);
       expect(cookie).toMatch(/; SameSite=Strict/);
       expect(cookie).not.toMatch(/HttpOnly/i);
@@ -232,6 +237,15 @@ describe.each(engines)('HTTP platform (%s)', (engine) => {
       expect(xsrfCookieOf(response.headers['set-cookie'])).toBeDefined();
     });
 
+    it('is set on the HTML page, so the first call of a fresh tab can carry it', async () => {
+      const response = await app.inject({
+        method: 'GET',
+        url: '/login/1',
+        headers: { accept: 'text/html' },
+      });
+      expect(xsrfCookieOf(response.headers['set-cookie'])).toBeDefined();
+    });
+
     it('is not set again when the request already carries one', async () => {
       const response = await app.inject({
         method: 'GET',
@@ -246,8 +260,8 @@ describe.each(engines)('HTTP platform (%s)', (engine) => {
       expect(xsrfCookieOf(response.headers['set-cookie'])).toMatch(/; Secure/);
     });
 
-    it('is not set outside /api', async () => {
-      const response = await app.inject({ method: 'GET', url: '/apiary' });
+    it('is not set on static files', async () => {
+      const response = await app.inject({ method: 'GET', url: '/assets/a.js' });
       expect(xsrfCookieOf(response.headers['set-cookie'])).toBeUndefined();
     });
   });

@@ -16,6 +16,14 @@ export const errorCodes = [
   'service_unavailable',
   'clinic_not_found',
   'caregiver_not_found',
+  // A state-changing call without a matching X-XSRF-TOKEN header (403).
+  'xsrf',
+  // Patient verification (SPEC § 7, § 8).
+  'invalid_phone',
+  'patient_not_found',
+  'not_accepting_new_patients',
+  'invalid_two_factor_token',
+  'wrong_code',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];
@@ -24,6 +32,8 @@ export const errorBodySchema = z.object({
   code: z.string(),
   message: z.string(),
   details: z.unknown().optional(),
+  /** invalid_phone only: the last digits of the phone on file (SPEC § 5). */
+  hint: z.string().optional(),
 });
 
 export type ErrorBody = z.infer<typeof errorBodySchema>;

@@ -5,6 +5,14 @@ import { ConfigError, loadConfig, type Env } from './config.js';
 const hexKey = 'ab'.repeat(32);
 const base64Key = Buffer.alloc(32, 7).toString('base64');
 
+/** The SMS gateway every configuration without demo mode needs. */
+const httpSms = {
+  SMS_PROVIDER: 'http',
+  SMS_HTTP_URL: 'https://sms.example.com/v1/messages',
+  SMS_HTTP_TOKEN: 'gateway-token',
+  SMS_SENDER: 'Marpe',
+};
+
 function problemsOf(env: Env): string[] {
   try {
     loadConfig(env, '/srv/marpe');
@@ -31,8 +39,11 @@ describe('loadConfig', () => {
       isHttps: false,
       parentSiteUrl: 'http://localhost:3000/',
       logLevel: 'info',
+      trustProxy: false,
+      sms: { provider: 'log' },
     });
     expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.sms)).toBe(true);
   });
 
   it('derives the default origin from PORT and resolves DATA_DIR against the working directory', () => {
@@ -53,6 +64,8 @@ describe('loadConfig', () => {
       PUBLIC_ORIGIN: 'https://app.example.com/',
       PARENT_SITE_URL: 'https://example.com/dental',
       LOG_LEVEL: 'silent',
+      TRUST_PROXY: '10.0.0.0/8,127.0.0.1',
+      ...httpSms,
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -66,6 +79,13 @@ describe('loadConfig', () => {
       isHttps: true,
       parentSiteUrl: 'https://example.com/dental',
       logLevel: 'silent',
+      trustProxy: ['10.0.0.0/8', '127.0.0.1'],
+      sms: {
+        provider: 'http',
+        url: 'https://sms.example.com/v1/messages',
+        token: 'gateway-token',
+        sender: 'Marpe',
+      },
     });
     expect(config.dataKey).toEqual(Buffer.from(hexKey, 'hex'));
   });
@@ -77,7 +97,7 @@ describe('loadConfig', () => {
   });
 
   it('accepts DATA_KEY as base64 and DEMO as 1/0', () => {
-    const config = loadConfig({ DATA_KEY: base64Key, DEMO: '0' });
+    const config = loadConfig({ DATA_KEY: base64Key, DEMO: '0', SMS_PROVIDER: 'log' });
     expect(config.dataKey).toEqual(Buffer.alloc(32, 7));
     expect(config.demo).toBe(false);
     expect(loadConfig({ DEMO: '1', NODE_ENV: 'test' }).demo).toBe(true);
@@ -91,7 +111,7 @@ describe('loadConfig', () => {
   });
 
   it('defaults DEMO off in production', () => {
-    expect(loadConfig({ NODE_ENV: 'production', DATA_KEY: hexKey }).demo).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', DATA_KEY: hexKey, ...httpSms }).demo).toBe(false);
   });
 
   it.each([
@@ -109,6 +129,17 @@ describe('loadConfig', () => {
     ['DEMO', { DEMO: 'yes' }, 'DEMO must be'],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of'],
     ['PARENT_SITE_URL', { PARENT_SITE_URL: 'not a url' }, 'PARENT_SITE_URL must be'],
+    ['TRUST_PROXY', { TRUST_PROXY: 'yes' }, 'TRUST_PROXY must be true, false, a hop count'],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/8,proxy.local' }, 'TRUST_PROXY must be'],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.1;10.0.0.2' }, 'TRUST_PROXY must be'],
+    ['TRUST_PROXY', { TRUST_PROXY: '-1' }, 'TRUST_PROXY must be'],
+    ['TRUST_PROXY', { TRUST_PROXY: 'abc' }, 'TRUST_PROXY must be'],
+    ['TRUST_PROXY', { TRUST_PROXY: '123' }, 'TRUST_PROXY must be'],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY must be'],
+    ['SMS_PROVIDER', { SMS_PROVIDER: 'twilio' }, 'SMS_PROVIDER must be one of log, http'],
+    ['SMS_HTTP_URL', { ...httpSms, SMS_HTTP_URL: 'sms.example.com' }, 'SMS_HTTP_URL must be'],
+    ['SMS_SENDER', { ...httpSms, SMS_SENDER: 'Marpe Dental Clinic' }, 'SMS_SENDER must be'],
+    ['SMS_SENDER', { ...httpSms, SMS_SENDER: 'מרפא' }, 'SMS_SENDER must be'],
   ])('names %s when it is bad', (_name, env, expected) => {
     const problems = problemsOf(env);
     expect(problems).toHaveLength(1);
@@ -123,14 +154,63 @@ describe('loadConfig', () => {
   });
 
   it('refuses DEMO in production', () => {
-    expect(problemsOf({ NODE_ENV: 'production', DEMO: 'true', DATA_KEY: hexKey })).toEqual([
-      'Invalid configuration: DEMO must not be enabled when NODE_ENV=production',
-    ]);
+    expect(
+      problemsOf({ NODE_ENV: 'production', DEMO: 'true', DATA_KEY: hexKey, ...httpSms }),
+    ).toEqual(['Invalid configuration: DEMO must not be enabled when NODE_ENV=production']);
   });
 
   it('requires DATA_KEY in production', () => {
-    const problems = problemsOf({ NODE_ENV: 'production' });
+    const problems = problemsOf({ NODE_ENV: 'production', ...httpSms });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain('DATA_KEY is required when NODE_ENV=production');
+  });
+
+  it.each([
+    ['true', true],
+    ['false', false],
+    ['2', 2],
+    ['10.0.0.0/8,127.0.0.1', ['10.0.0.0/8', '127.0.0.1']],
+    [' 10.0.0.0/8 , ::1 ', ['10.0.0.0/8', '::1']],
+  ])('reads TRUST_PROXY=%j', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it('does not trust proxies unless told', () => {
+    expect(loadConfig({ TRUST_PROXY: '' }).trustProxy).toBe(false);
+  });
+
+  it('uses the log SMS provider in demo mode and the HTTP one otherwise', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).sms).toEqual({ provider: 'log' });
+    expect(loadConfig({ NODE_ENV: 'production', DATA_KEY: hexKey, ...httpSms }).sms).toEqual({
+      provider: 'http',
+      url: 'https://sms.example.com/v1/messages',
+      token: 'gateway-token',
+      sender: 'Marpe',
+    });
+    // The gateway can be tried from a demo too.
+    expect(loadConfig({ ...httpSms, SMS_SENDER: '+972501234567' }).sms).toMatchObject({
+      provider: 'http',
+      sender: '+972501234567',
+    });
+    // Without demo mode outside production the log provider is a choice.
+    expect(loadConfig({ DEMO: 'false', SMS_PROVIDER: 'log' }).sms).toEqual({ provider: 'log' });
+  });
+
+  it('requires the gateway settings for the HTTP SMS provider, the default without demo mode', () => {
+    expect(problemsOf({ NODE_ENV: 'production', DATA_KEY: hexKey })).toEqual([
+      'Invalid configuration: SMS_HTTP_URL is required when SMS_PROVIDER=http',
+      'Invalid configuration: SMS_HTTP_TOKEN is required when SMS_PROVIDER=http',
+      'Invalid configuration: SMS_SENDER is required when SMS_PROVIDER=http',
+    ]);
+    expect(problemsOf({ SMS_PROVIDER: 'http', SMS_HTTP_URL: 'https://sms.example.com' })).toEqual([
+      'Invalid configuration: SMS_HTTP_TOKEN is required when SMS_PROVIDER=http',
+      'Invalid configuration: SMS_SENDER is required when SMS_PROVIDER=http',
+    ]);
+  });
+
+  it('refuses the log SMS provider in production', () => {
+    expect(problemsOf({ NODE_ENV: 'production', DATA_KEY: hexKey, SMS_PROVIDER: 'log' })).toEqual([
+      'Invalid configuration: SMS_PROVIDER=log only prints messages; it is refused when NODE_ENV=production',
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -25,7 +26,28 @@ export interface Config {
   readonly isHttps: boolean;
   readonly parentSiteUrl: string;
   readonly logLevel: LogLevel;
+  /**
+   * Fastify's `trustProxy`: false (default) uses the socket's address as the client's; true, a
+   * hop count or a list of addresses/CIDRs trusts X-Forwarded-For from those proxies. The per-client
+   * limits (SMS sends) need the real client address behind a reverse proxy.
+   */
+  readonly trustProxy: boolean | number | string[];
+  readonly sms: SmsConfig;
 }
+
+export const smsProviders = ['log', 'http'] as const;
+export type SmsProviderName = (typeof smsProviders)[number];
+
+/** `log` (demo: prints and records); `http`: the gateway at `url` (see modules/messaging). */
+export type SmsConfig =
+  | { readonly provider: 'log' }
+  | {
+      readonly provider: 'http';
+      readonly url: string;
+      readonly token: string;
+      /** The sender name or number the gateway shows. */
+      readonly sender: string;
+    };
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -49,6 +71,15 @@ function parseHttpUrl(value: string): URL | null {
   } catch {
     return null;
   }
+}
+
+/** An IPv4/IPv6 address, optionally with a prefix length: what proxy-addr accepts. */
+function isAddressOrCidr(value: string): boolean {
+  const [address = '', prefix, ...rest] = value.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
 function isBareOrigin(value: string): boolean {
@@ -109,6 +140,30 @@ const envSchema = z.object({
     z.string().refine((v) => parseHttpUrl(v) !== null, 'must be an http:// or https:// URL'),
   ),
   LOG_LEVEL: optional(z.enum(logLevels, `must be one of ${logLevels.join(', ')}`)),
+  TRUST_PROXY: optional(
+    z.string().transform((v, ctx) => {
+      const text = v.trim();
+      if (text === 'true' || text === 'false') return text === 'true';
+      if (/^\d{1,2}$/.test(text)) return Number(text);
+      const list = text.split(',').map((s) => s.trim());
+      if (list.every(isAddressOrCidr)) return list;
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be true, false, a hop count, or comma-separated addresses/CIDRs',
+      });
+      return z.NEVER;
+    }),
+  ),
+  SMS_PROVIDER: optional(z.enum(smsProviders, `must be one of ${smsProviders.join(', ')}`)),
+  SMS_HTTP_URL: optional(
+    z.string().refine((v) => parseHttpUrl(v) !== null, 'must be an http:// or https:// URL'),
+  ),
+  SMS_HTTP_TOKEN: optional(z.string()),
+  SMS_SENDER: optional(
+    z
+      .string()
+      .regex(/^([A-Za-z0-9 ]{1,11}|\+?\d{3,15})$/, 'must be 1-11 letters/digits or a number'),
+  ),
 });
 
 /** Decodes a 32-byte key written as 64 hex characters or as base64 / base64url. */
@@ -143,7 +198,26 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       'DATA_KEY is required when NODE_ENV=production (32 bytes as base64 or 64 hex characters)',
     );
   }
+  const demo = e.DEMO ?? !production;
+  const smsProvider = e.SMS_PROVIDER ?? (demo ? 'log' : 'http');
+  if (smsProvider === 'log' && production) {
+    problems.push('SMS_PROVIDER=log only prints messages; it is refused when NODE_ENV=production');
+  }
+  if (smsProvider === 'http') {
+    for (const name of ['SMS_HTTP_URL', 'SMS_HTTP_TOKEN', 'SMS_SENDER'] as const) {
+      if (!e[name]) problems.push(`${name} is required when SMS_PROVIDER=http`);
+    }
+  }
   if (problems.length > 0) throw new ConfigError(problems);
+  const sms: SmsConfig =
+    smsProvider === 'http'
+      ? Object.freeze({
+          provider: 'http',
+          url: e.SMS_HTTP_URL ?? '',
+          token: e.SMS_HTTP_TOKEN ?? '',
+          sender: e.SMS_SENDER ?? '',
+        })
+      : Object.freeze({ provider: 'log' });
 
   const port = e.PORT ?? 3000;
   const publicOrigin = e.PUBLIC_ORIGIN ? new URL(e.PUBLIC_ORIGIN).origin : null;
@@ -155,12 +229,14 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     dataDir: path.resolve(cwd, e.DATA_DIR ?? './data'),
     databaseUrl: e.DATABASE_URL ?? null,
     nodeEnv,
-    demo: e.DEMO ?? !production,
+    demo,
     dataKey: e.DATA_KEY ?? null,
     publicOrigin: origin,
     publicOriginIsDefault: publicOrigin === null,
     isHttps: origin.startsWith('https:'),
     parentSiteUrl: e.PARENT_SITE_URL ?? `${origin}/`,
     logLevel: e.LOG_LEVEL ?? 'info',
+    trustProxy: e.TRUST_PROXY ?? false,
+    sms,
   });
 }

@@ -10,6 +10,8 @@ export class AppError extends Error {
     readonly status: number,
     message: string,
     readonly details?: unknown,
+    /** Sent at the top level of the answer; only invalid_phone has one (SPEC § 5). */
+    readonly hint?: string,
   ) {
     super(message);
     this.name = 'AppError';

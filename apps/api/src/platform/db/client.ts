@@ -15,6 +15,12 @@ export type Schema = typeof schema;
 /** The drizzle database every repository takes, whichever engine is underneath. */
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 
+/** A transaction opened with `db.transaction(async (tx) => …)`. */
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+/** Where a repository function may run: the database, or a transaction the caller opened. */
+export type Executor = Database | Transaction;
+
 export type DatabaseEngine = 'pglite' | 'postgres';
 
 export interface ListenHandlers {

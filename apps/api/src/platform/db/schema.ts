@@ -293,3 +293,119 @@ export const caregiverScheduleExceptionHours = pgTable(
     ),
   ],
 );
+
+export const authChallengePurposes = ['login', 'sign_up'] as const;
+export type AuthChallengePurpose = (typeof authChallengePurposes)[number];
+export const authChallengeStatuses = ['pending', 'used', 'replaced', 'dead'] as const;
+export type AuthChallengeStatus = (typeof authChallengeStatuses)[number];
+
+/**
+ * One one-time code sent by SMS, answered with `POST /api/patient-auth/two-factor`. Holds only
+ * hashes of the code and of the two-factor token. Each row is one SMS sent: the send limits
+ * count rows by phone and by client address. Rows older than a day are deleted.
+ */
+export const authChallenges = pgTable(
+  'auth_challenges',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    /** SHA-256 (hex) of the two-factor token. */
+    tokenHash: text('token_hash').notNull(),
+    clinicId: integer('clinic_id')
+      .notNull()
+      .references(() => clinics.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').$type<AuthChallengePurpose>().notNull(),
+    /** The patient logging in; null for a sign-up (the row is created on verification). */
+    patientId: integer('patient_id').references(() => patients.id, { onDelete: 'cascade' }),
+    idNumber: text('id_number').notNull(),
+    phone: text('phone').notNull(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    /** HMAC-SHA-256 (hex) of the code, keyed from DATA_KEY and bound to this challenge's token. */
+    codeHash: text('code_hash').notNull(),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    status: text('status').$type<AuthChallengeStatus>().notNull().default('pending'),
+    clientAddress: text('client_address').notNull(),
+    createdAt: instant('created_at').notNull(),
+    expiresAt: instant('expires_at').notNull(),
+  },
+  (t) => [
+    unique('auth_challenges_token_hash_unique').on(t.tokenHash),
+    index('auth_challenges_patient_idx').on(t.clinicId, t.idNumber, t.createdAt),
+    index('auth_challenges_phone_idx').on(t.phone, t.createdAt),
+    index('auth_challenges_client_idx').on(t.clientAddress, t.createdAt),
+    check('auth_challenges_purpose_check', sql`${t.purpose} IN ('login', 'sign_up')`),
+    check(
+      'auth_challenges_status_check',
+      sql`${t.status} IN ('pending', 'used', 'replaced', 'dead')`,
+    ),
+  ],
+);
+
+/** One wrong code, for the per-patient limit that survives resends (patient = clinic + ID number). */
+export const authFailures = pgTable(
+  'auth_failures',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    clinicId: integer('clinic_id')
+      .notNull()
+      .references(() => clinics.id, { onDelete: 'cascade' }),
+    idNumber: text('id_number').notNull(),
+    createdAt: instant('created_at').notNull(),
+  },
+  (t) => [index('auth_failures_patient_idx').on(t.clinicId, t.idNumber, t.createdAt)],
+);
+
+/** A patient's session; the bearer token itself is never stored, only its SHA-256. */
+export const patientSessions = pgTable(
+  'patient_sessions',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    tokenHash: text('token_hash').notNull(),
+    patientId: integer('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    createdAt: instant('created_at').notNull(),
+    lastSeenAt: instant('last_seen_at').notNull(),
+    /** The absolute end, whatever the activity. */
+    expiresAt: instant('expires_at').notNull(),
+    revokedAt: instant('revoked_at'),
+  },
+  (t) => [
+    unique('patient_sessions_token_hash_unique').on(t.tokenHash),
+    index('patient_sessions_patient_idx').on(t.patientId),
+  ],
+);
+
+export const outboxStatuses = ['pending', 'sent', 'failed', 'expired'] as const;
+export type OutboxStatus = (typeof outboxStatuses)[number];
+
+/**
+ * Work to do after a change commits (SMS, WhatsApp, webhooks), written in the change's own
+ * transaction and claimed by workers with FOR UPDATE SKIP LOCKED. The payload is encrypted
+ * (it may hold a one-time code or health details) and erased once the work is done.
+ */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    topic: text('topic').notNull(),
+    /** AES-256-GCM ciphertext of the JSON payload (platform/crypto.ts); null once processed. */
+    payload: text('payload'),
+    status: text('status').$type<OutboxStatus>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: instant('next_attempt_at').notNull(),
+    /** A claim by a worker; past it, another worker may take the row again. */
+    lockedUntil: instant('locked_until'),
+    /** Past this, the work is pointless (a one-time code that has expired): not sent. */
+    expiresAt: instant('expires_at'),
+    lastError: text('last_error'),
+    createdAt: instant('created_at').notNull(),
+    processedAt: instant('processed_at'),
+  },
+  (t) => [
+    index('outbox_pending_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'pending'`),
+    check('outbox_status_check', sql`${t.status} IN ('pending', 'sent', 'failed', 'expired')`),
+  ],
+);

@@ -31,6 +31,7 @@ export function toErrorReply(error: unknown): ErrorReply {
   if (error instanceof AppError) {
     const body: ErrorBody = { code: error.code, message: error.message };
     if (error.details !== undefined) body.details = error.details;
+    if (error.hint !== undefined) body.hint = error.hint;
     return { status: error.status, body };
   }
   if (!(error instanceof Error)) return internalError;
@@ -97,6 +98,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     } else if (status === 409 && !(error instanceof AppError)) {
       request.log.info({ err: error }, 'database conflict');
     }
+    const retryAfter = (body.details as { retryAfterSeconds?: unknown } | undefined)
+      ?.retryAfterSeconds;
+    if (status === 429 && typeof retryAfter === 'number') reply.header('retry-after', retryAfter);
     return reply.status(status).send(body);
   });
 }

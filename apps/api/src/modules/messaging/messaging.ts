@@ -1,0 +1,87 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Config } from '../../platform/config.js';
+import { deriveKey } from '../../platform/crypto.js';
+import type { DatabaseHandle, Executor } from '../../platform/db/client.js';
+import { createOutbox } from '../../platform/outbox/outbox.js';
+import { devRoutes } from '../dev/dev-routes.js';
+import { createHttpSmsProvider } from './http-sms-provider.js';
+import { createDevMessageLog, createLogSmsProvider } from './log-sms-provider.js';
+import type { SmsProvider } from './sms-provider.js';
+
+export const SMS_TOPIC = 'sms';
+
+const smsPayloadSchema = z.object({ to: z.string(), body: z.string() });
+
+export interface QueuedSms {
+  /** The national Israeli mobile number as stored: `05XXXXXXXX`. */
+  to: string;
+  body: string;
+  /** Not sent after this (a one-time code that has expired). */
+  expiresAt?: Date;
+}
+
+export interface Messaging {
+  /**
+   * Writes the message to the outbox in the caller's transaction: it leaves only if that commits.
+   * Call `kick()` after the commit so it goes at once rather than at the next poll.
+   */
+  queueSms(executor: Executor, message: QueuedSms): Promise<void>;
+  kick(): void;
+  /** Sends everything due now, after any run under way; resolves with how many rows it took. */
+  runOutbox(): Promise<number>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    messaging: Messaging;
+  }
+}
+
+export interface RegisterMessagingOptions {
+  config: Pick<Config, 'sms' | 'demo'>;
+  database: Pick<DatabaseHandle, 'db'>;
+  clock: () => number;
+  pollIntervalMs?: number;
+}
+
+/**
+ * Exposes `app.messaging`, runs the outbox worker from `ready` to `close`, and in demo mode
+ * serves the messages the log provider recorded at GET /api/dev/messages.
+ */
+export async function registerMessaging(
+  app: FastifyInstance,
+  { config, database, clock, pollIntervalMs }: RegisterMessagingOptions,
+): Promise<Messaging> {
+  const devMessages = createDevMessageLog();
+  const sms: SmsProvider =
+    config.sms.provider === 'http'
+      ? createHttpSmsProvider(config.sms)
+      : createLogSmsProvider({ messages: devMessages, clock });
+
+  const outbox = createOutbox({
+    db: database.db,
+    key: deriveKey(app.dataKey, 'outbox'),
+    clock,
+    log: app.log,
+    handlers: {
+      [SMS_TOPIC]: async (payload) => sms.send(smsPayloadSchema.parse(payload)),
+    },
+    pollIntervalMs,
+  });
+
+  const messaging: Messaging = {
+    async queueSms(executor, { to, body, expiresAt }) {
+      if (!/^05\d{8}$/.test(to)) throw new Error('queueSms: `to` must be stored as 05XXXXXXXX');
+      await outbox.enqueue(executor, { topic: SMS_TOPIC, payload: { to, body }, expiresAt });
+    },
+    kick: outbox.kick,
+    runOutbox: outbox.runOnce,
+  };
+  app.decorate('messaging', messaging);
+  app.addHook('onReady', async () => outbox.start());
+  app.addHook('onClose', async () => outbox.stop());
+
+  if (config.demo) await app.register(devRoutes, { prefix: '/api', messages: devMessages });
+  return messaging;
+}

@@ -1,0 +1,349 @@
+import { randomInt } from 'node:crypto';
+import { PHONE_HINT_DIGITS, type Patient } from '@marpe/shared';
+import type { Executor } from '../../platform/db/client.js';
+import { hmacHex, randomToken, safeEqual, sha256Hex } from '../../platform/crypto.js';
+import { AppError } from '../../platform/errors.js';
+import { otpMessage } from './otp-message.js';
+import type { PatientAuthRepository, PatientRow, WindowCount } from './patient-auth-repository.js';
+import { patientAuthRules, type PatientAuthRules } from './patient-auth-rules.js';
+
+/** What the service needs of messaging: queue an SMS in a transaction, wake the sender after. */
+export interface SmsQueue {
+  queueSms(ex: Executor, message: { to: string; body: string; expiresAt?: Date }): Promise<void>;
+  kick(): void;
+}
+
+export interface PatientAuthServiceDeps {
+  repository: PatientAuthRepository;
+  messaging: SmsQueue;
+  /** Epoch milliseconds. */
+  clock: () => number;
+  /** Keys the code hashes (derived from DATA_KEY): a stolen table does not give the codes away. */
+  codeKey: Buffer;
+  /** The host of the WebOTP line. */
+  host: string;
+  rules?: PatientAuthRules;
+}
+
+export interface CodeRequest {
+  clinicId: number;
+  /** Normalised: 9 digits. */
+  idNumber: string;
+  /** Normalised: 05XXXXXXXX. */
+  phone: string;
+}
+
+export interface SignUpRequest extends CodeRequest {
+  firstName: string;
+  lastName: string;
+}
+
+/** The session behind a bearer token. */
+export interface PatientSession {
+  sessionId: number;
+  patient: PatientRow;
+}
+
+export function toPatient(row: PatientRow): Patient {
+  return {
+    id: row.id,
+    id_number: row.idNumber,
+    first_name: row.firstName,
+    last_name: row.lastName,
+    phone: row.phone,
+  };
+}
+
+function tooManyRequests(window: WindowCount, windowMs: number, now: number): AppError {
+  const until = (window.oldest?.getTime() ?? now) + windowMs;
+  const retryAfter = Math.max(1, Math.ceil((until - now) / 1000));
+  return new AppError('too_many_requests', 429, 'Too many requests; try again later', {
+    retryAfterSeconds: retryAfter,
+  });
+}
+
+function generateCode(): string {
+  return String(randomInt(0, 1_000_000)).padStart(6, '0');
+}
+
+/**
+ * Patient verification: a code by SMS for a known patient (login) or a new one (sign-up), then
+ * a session for whoever proves they hold the phone. Wrong-code answers are written before the
+ * error is thrown, outside the rolled-back path, so no failure goes uncounted.
+ */
+export function createPatientAuthService(deps: PatientAuthServiceDeps) {
+  const { repository, messaging, clock, codeKey, host } = deps;
+  const rules = deps.rules ?? patientAuthRules;
+  const hashCode = (tokenHash: string, code: string) => hmacHex(codeKey, `${tokenHash}:${code}`);
+  let lastPrune = 0;
+
+  async function pruneNowAndThen(now: number) {
+    if (now - lastPrune < 10 * 60_000) return;
+    lastPrune = now;
+    await repository.prune({
+      challenges: new Date(now - rules.challengeRetentionMs),
+      failures: new Date(now - rules.failureWindowMs),
+      sessions: new Date(now - rules.challengeRetentionMs),
+    });
+  }
+
+  async function findClinic(clinicId: number) {
+    const clinic = await repository.findClinic(clinicId);
+    if (!clinic) throw new AppError('clinic_not_found', 404, 'Clinic not found');
+    return clinic;
+  }
+
+  function invalidPhone(phoneOnFile: string): AppError {
+    return new AppError(
+      'invalid_phone',
+      400,
+      'This ID number is registered with a different phone',
+      undefined,
+      phoneOnFile.slice(-PHONE_HINT_DIGITS),
+    );
+  }
+
+  /** Checks the limits, replaces the earlier code, stores the new one and queues its SMS. */
+  async function sendCode(
+    request: CodeRequest & { clinicName: string; clientAddress: string },
+    challenge: {
+      purpose: 'login' | 'sign_up';
+      patientId: number | null;
+      firstName?: string;
+      lastName?: string;
+    },
+  ): Promise<string> {
+    const now = clock();
+    await pruneNowAndThen(now);
+    const token = randomToken();
+    const tokenHash = sha256Hex(token);
+    const code = generateCode();
+
+    await repository.db.transaction(async (tx) => {
+      await repository.lockSendLimits(tx, request.phone, request.clientAddress);
+      const failures = await repository.failuresSince(
+        tx,
+        request.clinicId,
+        request.idNumber,
+        new Date(now - rules.failureWindowMs),
+      );
+      if (failures.count >= rules.maxFailuresPerPatient) {
+        throw tooManyRequests(failures, rules.failureWindowMs, now);
+      }
+      const since = new Date(now - rules.sendWindowMs);
+      const toPhone = await repository.sendsToPhoneSince(tx, request.phone, since);
+      if (toPhone.count >= rules.maxSendsPerPhone) {
+        throw tooManyRequests(toPhone, rules.sendWindowMs, now);
+      }
+      const fromClient = await repository.sendsFromClientSince(tx, request.clientAddress, since);
+      if (fromClient.count >= rules.maxSendsPerClient) {
+        throw tooManyRequests(fromClient, rules.sendWindowMs, now);
+      }
+
+      await repository.replacePendingChallenges(tx, request.clinicId, request.idNumber);
+      const expiresAt = new Date(now + rules.codeTtlMs);
+      await repository.insertChallenge(tx, {
+        tokenHash,
+        clinicId: request.clinicId,
+        purpose: challenge.purpose,
+        patientId: challenge.patientId,
+        idNumber: request.idNumber,
+        phone: request.phone,
+        firstName: challenge.firstName ?? null,
+        lastName: challenge.lastName ?? null,
+        codeHash: hashCode(tokenHash, code),
+        clientAddress: request.clientAddress,
+        createdAt: new Date(now),
+        expiresAt,
+      });
+      await messaging.queueSms(tx, {
+        to: request.phone,
+        body: otpMessage({
+          code,
+          clinicName: request.clinicName,
+          host,
+          validMinutes: rules.codeTtlMs / 60_000,
+        }),
+        expiresAt,
+      });
+    });
+    messaging.kick();
+    return token;
+  }
+
+  async function createSession(ex: Executor, patientId: number, now: number): Promise<string> {
+    const token = randomToken();
+    await repository.insertSession(ex, {
+      tokenHash: sha256Hex(token),
+      patientId,
+      createdAt: new Date(now),
+      lastSeenAt: new Date(now),
+      expiresAt: new Date(now + rules.sessionAbsoluteMs),
+    });
+    return token;
+  }
+
+  type Verification =
+    { kind: 'ok'; patient: PatientRow; token: string } | { kind: 'error'; error: AppError };
+
+  return {
+    /** `POST /patient-auth/login`. */
+    async login(request: CodeRequest & { clientAddress: string }): Promise<string> {
+      const clinic = await findClinic(request.clinicId);
+      const patient = await repository.findPatient(
+        repository.db,
+        request.clinicId,
+        request.idNumber,
+      );
+      // The same answer whatever the phone: an unknown ID number tells nothing more.
+      if (!patient) throw new AppError('patient_not_found', 404, 'Patient not found');
+      if (patient.phone !== request.phone) throw invalidPhone(patient.phone);
+      return sendCode(
+        { ...request, clinicName: clinic.name },
+        { purpose: 'login', patientId: patient.id },
+      );
+    },
+
+    /**
+     * `POST /patient-auth/sign-up`: the patient is created only once the code is verified. An ID
+     * number that is already a patient is a login (the names are not theirs to change here).
+     */
+    async signUp(request: SignUpRequest & { clientAddress: string }): Promise<string> {
+      const clinic = await findClinic(request.clinicId);
+      const patient = await repository.findPatient(
+        repository.db,
+        request.clinicId,
+        request.idNumber,
+      );
+      if (patient) {
+        if (patient.phone !== request.phone) throw invalidPhone(patient.phone);
+        return sendCode(
+          { ...request, clinicName: clinic.name },
+          { purpose: 'login', patientId: patient.id },
+        );
+      }
+      if (!clinic.isAcceptNewPatients) {
+        throw new AppError(
+          'not_accepting_new_patients',
+          403,
+          'The clinic does not accept new patients online',
+        );
+      }
+      return sendCode(
+        { ...request, clinicName: clinic.name },
+        {
+          purpose: 'sign_up',
+          patientId: null,
+          firstName: request.firstName,
+          lastName: request.lastName,
+        },
+      );
+    },
+
+    /** `POST /patient-auth/two-factor`. */
+    async verify(request: {
+      idNumber: string;
+      code: string;
+      twoFactorToken: string;
+    }): Promise<{ patient: Patient; token: string }> {
+      const now = clock();
+      const tokenHash = sha256Hex(request.twoFactorToken);
+      const invalidToken = new AppError(
+        'invalid_two_factor_token',
+        400,
+        'The code has expired or was replaced; request a new one',
+      );
+
+      const result = await repository.db.transaction(async (tx): Promise<Verification> => {
+        const challenge = await repository.lockChallenge(tx, tokenHash);
+        if (
+          !challenge ||
+          !safeEqual(challenge.idNumber, request.idNumber) ||
+          challenge.status === 'used' ||
+          challenge.status === 'replaced' ||
+          challenge.expiresAt.getTime() <= now
+        ) {
+          return { kind: 'error', error: invalidToken };
+        }
+        const dead = new AppError(
+          'too_many_requests',
+          429,
+          'Too many wrong codes; request a new code later',
+        );
+        if (challenge.status === 'dead') return { kind: 'error', error: dead };
+
+        const failures = await repository.failuresSince(
+          tx,
+          challenge.clinicId,
+          challenge.idNumber,
+          new Date(now - rules.failureWindowMs),
+        );
+        if (failures.count >= rules.maxFailuresPerPatient) {
+          return { kind: 'error', error: tooManyRequests(failures, rules.failureWindowMs, now) };
+        }
+
+        if (!safeEqual(hashCode(tokenHash, request.code), challenge.codeHash)) {
+          const failedAttempts = challenge.failedAttempts + 1;
+          const isDead = failedAttempts > rules.maxWrongCodesPerChallenge;
+          await repository.updateChallenge(tx, challenge.id, {
+            failedAttempts,
+            ...(isDead ? { status: 'dead' as const } : {}),
+          });
+          await repository.recordFailure(tx, challenge.clinicId, challenge.idNumber, new Date(now));
+          return {
+            kind: 'error',
+            error: isDead ? dead : new AppError('wrong_code', 404, 'Wrong code'),
+          };
+        }
+
+        await repository.updateChallenge(tx, challenge.id, { status: 'used' });
+        let patient: PatientRow | null;
+        if (challenge.purpose === 'login' && challenge.patientId !== null) {
+          patient = await repository.findPatientById(tx, challenge.patientId);
+        } else {
+          patient =
+            (await repository.insertPatient(tx, {
+              clinicId: challenge.clinicId,
+              idNumber: challenge.idNumber,
+              firstName: challenge.firstName ?? '',
+              lastName: challenge.lastName ?? '',
+              phone: challenge.phone,
+            })) ?? (await repository.findPatient(tx, challenge.clinicId, challenge.idNumber));
+        }
+        // The patient record changed since the code was sent (deleted, or its phone changed,
+        // or a concurrent sign-up with another phone): the code proves nothing about it.
+        if (!patient || patient.phone !== challenge.phone) {
+          return { kind: 'error', error: invalidToken };
+        }
+        await repository.clearFailures(tx, challenge.clinicId, challenge.idNumber);
+        const token = await createSession(tx, patient.id, now);
+        return { kind: 'ok', patient, token };
+      });
+
+      if (result.kind === 'error') throw result.error;
+      return { patient: toPatient(result.patient), token: result.token };
+    },
+
+    /** The live session of a bearer token, or null; keeps an active session alive. */
+    async authenticate(token: string): Promise<PatientSession | null> {
+      if (token.length < 20 || token.length > 200) return null;
+      const now = clock();
+      const session = await repository.findLiveSession(
+        sha256Hex(token),
+        new Date(now),
+        new Date(now - rules.sessionIdleMs),
+      );
+      if (!session) return null;
+      if (now - session.lastSeenAt.getTime() >= rules.sessionTouchEveryMs) {
+        await repository.touchSession(session.sessionId, new Date(now));
+      }
+      return { sessionId: session.sessionId, patient: session.patient };
+    },
+
+    async logout(sessionId: number): Promise<void> {
+      await repository.revokeSession(sessionId, new Date(clock()));
+    },
+  };
+}
+
+export type PatientAuthService = ReturnType<typeof createPatientAuthService>;

@@ -1,0 +1,285 @@
+import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { decryptText, encryptText } from '../crypto.js';
+import type { Database, Executor } from '../db/client.js';
+import { outbox } from '../db/schema.js';
+
+// Home-made rather than pg-boss or graphile-worker: both expect a PostgreSQL server reached through
+// `pg` (their own schema, LISTEN, advisory locks, several connections), which PGlite's single
+// in-process connection does not offer, and neither can enqueue inside a drizzle transaction on
+// both engines. One table and one claim statement do the job. See docs/decisions/005-outbox.md.
+
+/**
+ * Does the work of one row. Throwing means "try again later"; the error's text is stored in
+ * `last_error`, so it must not quote the payload (codes, phone numbers).
+ */
+export type OutboxHandler = (payload: unknown) => Promise<void>;
+
+export interface OutboxItem {
+  topic: string;
+  /** Anything JSON can hold; stored encrypted and erased once processed. */
+  payload: unknown;
+  /** Past this instant the work is pointless: the row is marked 'expired' instead. */
+  expiresAt?: Date;
+}
+
+export interface Outbox {
+  /** Adds a row in the caller's transaction; call `kick()` once that transaction has committed. */
+  enqueue(executor: Executor, item: OutboxItem): Promise<void>;
+  /** Runs the worker now instead of at the next poll. Does nothing unless started. */
+  kick(): void;
+  /**
+   * Processes every row due now, batch after batch, after any run of this outbox under way (so
+   * what a kick started is done too); resolves with how many rows this run took.
+   */
+  runOnce(): Promise<number>;
+  /** Polls every `pollIntervalMs`, and runs at once. */
+  start(): void;
+  /** Stops polling and waits for the run under way. */
+  stop(): Promise<void>;
+}
+
+export interface OutboxOptions {
+  db: Database;
+  /** Encrypts payloads at rest: `deriveKey(dataKey, 'outbox')`. */
+  key: Buffer;
+  /** Epoch milliseconds. */
+  clock: () => number;
+  log: FastifyBaseLogger;
+  handlers: Readonly<Record<string, OutboxHandler>>;
+  pollIntervalMs?: number;
+  batchSize?: number;
+  /**
+   * How long a claim holds a row. A worker that dies mid-batch leaves its rows to others after
+   * this; a batch's handlers must finish well within it (the SMS provider times out at 10 s).
+   */
+  leaseMs?: number;
+}
+
+export const OUTBOX_FIRST_RETRY_MS = 1000;
+export const OUTBOX_MAX_RETRY_MS = 10 * 60_000;
+/** A row not done this long after it was written is given up ('failed'). */
+export const OUTBOX_GIVE_UP_MS = 48 * 3600_000;
+const DEFAULT_LEASE_MS = 5 * 60_000;
+const LAST_ERROR_MAX_LENGTH = 200;
+
+/**
+ * The delay before the next try after `attempts` tries: 1 s, 2 s, 4 s… capped at 10 minutes,
+ * less up to a quarter at random so that rows failed together do not all come back together.
+ */
+export function outboxRetryDelayMs(attempts: number, random: () => number = Math.random): number {
+  const exponent = Math.min(Math.max(attempts - 1, 0), 30);
+  const delay = Math.min(OUTBOX_FIRST_RETRY_MS * 2 ** exponent, OUTBOX_MAX_RETRY_MS);
+  return Math.round(delay * (1 - 0.25 * random()));
+}
+
+type ClaimedRow = Pick<
+  typeof outbox.$inferSelect,
+  'id' | 'topic' | 'payload' | 'attempts' | 'expiresAt' | 'createdAt'
+>;
+
+export function createOutbox(options: OutboxOptions): Outbox {
+  const { db, key, clock, log, handlers } = options;
+  const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  const batchSize = options.batchSize ?? 10;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+
+  async function claim(): Promise<ClaimedRow[]> {
+    const now = new Date(clock());
+    // SKIP LOCKED lets several instances claim at once without waiting on or taking each other's
+    // rows; the lease (locked_until) keeps a claimed row away from them once this statement ends.
+    const due = db
+      .select({ id: outbox.id })
+      .from(outbox)
+      .where(
+        and(
+          eq(outbox.status, 'pending'),
+          lte(outbox.nextAttemptAt, now),
+          or(isNull(outbox.lockedUntil), lte(outbox.lockedUntil, now)),
+        ),
+      )
+      .orderBy(outbox.id)
+      .limit(batchSize)
+      .for('update', { skipLocked: true });
+    const rows = await db
+      .update(outbox)
+      .set({
+        lockedUntil: new Date(now.getTime() + leaseMs),
+        attempts: sql`${outbox.attempts} + 1`,
+      })
+      .where(inArray(outbox.id, due))
+      .returning({
+        id: outbox.id,
+        topic: outbox.topic,
+        payload: outbox.payload,
+        attempts: outbox.attempts,
+        expiresAt: outbox.expiresAt,
+        createdAt: outbox.createdAt,
+      });
+    return rows.sort((a, b) => a.id - b.id);
+  }
+
+  /** Writes the outcome, unless the claim was lost (lease over and the row claimed again). */
+  async function settle(row: ClaimedRow, values: Partial<typeof outbox.$inferInsert>) {
+    await db
+      .update(outbox)
+      .set(values)
+      .where(
+        and(eq(outbox.id, row.id), eq(outbox.status, 'pending'), eq(outbox.attempts, row.attempts)),
+      );
+  }
+
+  async function done(row: ClaimedRow, status: 'sent' | 'expired' | 'failed', lastError?: string) {
+    const values: Partial<typeof outbox.$inferInsert> = {
+      status,
+      payload: null,
+      lockedUntil: null,
+      processedAt: new Date(clock()),
+    };
+    if (lastError !== undefined) values.lastError = lastError;
+    await settle(row, values);
+  }
+
+  async function retryLater(row: ClaimedRow, lastError: string) {
+    await settle(row, {
+      nextAttemptAt: new Date(clock() + outboxRetryDelayMs(row.attempts)),
+      lockedUntil: null,
+      lastError,
+    });
+  }
+
+  async function handleRow(row: ClaimedRow): Promise<void> {
+    const now = clock();
+    if (row.expiresAt && row.expiresAt.getTime() <= now) {
+      await done(row, 'expired');
+      return;
+    }
+    const handler = Object.hasOwn(handlers, row.topic) ? handlers[row.topic] : undefined;
+    if (!handler) {
+      // A newer instance (rolling deploy) may know the topic: leave it to it.
+      log.warn({ outboxId: row.id, topic: row.topic }, 'outbox: no handler for this topic yet');
+      await retryLater(row, `No handler for topic ${row.topic}`);
+      return;
+    }
+    let payload: unknown;
+    try {
+      payload = JSON.parse(decryptText(key, row.payload ?? ''));
+      await handler(payload);
+    } catch (error) {
+      const lastError = describeError(error, payload);
+      if (clock() - row.createdAt.getTime() >= OUTBOX_GIVE_UP_MS) {
+        log.error({ outboxId: row.id, topic: row.topic }, 'outbox: given up after 48 hours');
+        await done(row, 'failed', lastError);
+      } else {
+        log.warn(
+          { outboxId: row.id, topic: row.topic, attempts: row.attempts },
+          'outbox: attempt failed, will retry',
+        );
+        await retryLater(row, lastError);
+      }
+      return;
+    }
+    await done(row, 'sent');
+  }
+
+  async function runBatches(): Promise<number> {
+    let handled = 0;
+    for (;;) {
+      const rows = await claim();
+      for (const row of rows) await handleRow(row);
+      handled += rows.length;
+      if (rows.length < batchSize) return handled;
+    }
+  }
+
+  // One run at a time in this process; other processes are kept off by the claims.
+  let lastRun: Promise<unknown> = Promise.resolve();
+  function runOnce(): Promise<number> {
+    const run = lastRun.then(runBatches);
+    lastRun = run.catch(() => {});
+    return run;
+  }
+
+  let started = false;
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let runAgain = false;
+
+  function kick(): void {
+    if (!started || stopped) return;
+    if (running) {
+      runAgain = true;
+      return;
+    }
+    running = (async () => {
+      do {
+        runAgain = false;
+        try {
+          await runOnce();
+        } catch (error) {
+          log.error({ err: withoutQueryParams(error) }, 'outbox: run failed');
+        }
+      } while (runAgain && !stopped);
+    })().finally(() => {
+      running = null;
+    });
+  }
+
+  return {
+    async enqueue(executor, item) {
+      const json = JSON.stringify(item.payload);
+      if (json === undefined) throw new TypeError('The outbox payload must be JSON');
+      const now = new Date(clock());
+      await executor.insert(outbox).values({
+        topic: item.topic,
+        payload: encryptText(key, json),
+        status: 'pending',
+        nextAttemptAt: now,
+        expiresAt: item.expiresAt ?? null,
+        createdAt: now,
+      });
+    },
+    kick,
+    runOnce,
+    start() {
+      if (started || stopped) return;
+      started = true;
+      timer = setInterval(kick, pollIntervalMs);
+      timer.unref();
+      kick();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      timer = null;
+      await running;
+      await lastRun;
+    },
+  };
+}
+
+/** A short text for `last_error`: the error's name and message, any payload string blanked out. */
+function describeError(error: unknown, payload: unknown): string {
+  let text =
+    error instanceof Error ? `${error.name}: ${withoutQueryParams(error).message}` : String(error);
+  for (const secret of stringsIn(payload)) {
+    if (secret.length >= 4) text = text.split(secret).join('[redacted]');
+  }
+  return text.slice(0, LAST_ERROR_MAX_LENGTH);
+}
+
+function stringsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value === 'number') return [String(value)];
+  if (value && typeof value === 'object') return Object.values(value).flatMap(stringsIn);
+  return [];
+}
+
+/** Drizzle's query errors quote the query's parameters; the driver's error (cause) does not. */
+function withoutQueryParams(error: unknown): Error {
+  if (error instanceof Error && 'params' in error && error.cause instanceof Error) {
+    return error.cause;
+  }
+  return error instanceof Error ? error : new Error(String(error));
+}

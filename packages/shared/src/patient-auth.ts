@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { isValidIsraeliId, normaliseIdNumber, normaliseIsraeliMobile } from './identity.js';
+
+/** SPEC § 9. */
+export const OTP_LENGTH = 6;
+/** Seconds before the code can be sent again (SPEC § 9). */
+export const OTP_RESEND_SECONDS = 60;
+/** How many of the phone's last digits an invalid_phone answer reveals (SPEC § 9). */
+export const PHONE_HINT_DIGITS = 3;
+
+/** The texts the server answers with are the English of SPEC § 5; the web translates by code. */
+const idNumberSchema = z
+  .string({ error: 'Invalid ID number' })
+  .refine(isValidIsraeliId, 'Invalid ID number')
+  .transform(normaliseIdNumber);
+
+const phoneSchema = z.string({ error: 'Invalid phone number' }).transform((value, ctx) => {
+  const phone = normaliseIsraeliMobile(value);
+  if (phone === null) {
+    ctx.addIssue({ code: 'custom', message: 'Invalid phone number' });
+    return z.NEVER;
+  }
+  return phone;
+});
+
+// Control, format and unassigned characters have no place in a name (and could hide text).
+const nameSchema = z
+  .string({ error: 'Required field' })
+  .transform((value) => value.replace(/[\p{Cc}\p{Cf}\p{Cn}]/gu, '').trim())
+  .pipe(z.string().min(1, 'Required field').max(50, 'At most 50 characters'));
+
+const clinicIdSchema = z
+  .number({ error: 'Expected a clinic id' })
+  .int('Expected a clinic id')
+  .positive('Expected a clinic id')
+  .max(2_147_483_647, 'Expected a clinic id');
+
+/** `POST /api/patient-auth/login`. */
+export const loginBodySchema = z.object({
+  clinicId: clinicIdSchema,
+  phone: phoneSchema,
+  idNumber: idNumberSchema,
+});
+export type LoginBody = z.input<typeof loginBodySchema>;
+
+/** `POST /api/patient-auth/sign-up`. */
+export const signUpBodySchema = loginBodySchema.extend({
+  firstName: nameSchema,
+  lastName: nameSchema,
+});
+export type SignUpBody = z.input<typeof signUpBodySchema>;
+
+/** The answer of login and sign-up: the code was sent. */
+export const twoFactorTokenResponseSchema = z.object({ twoFactorToken: z.string() });
+export type TwoFactorTokenResponse = z.infer<typeof twoFactorTokenResponseSchema>;
+
+/** `POST /api/patient-auth/two-factor`. */
+export const twoFactorBodySchema = z.object({
+  idNumber: idNumberSchema,
+  code: z
+    .string({ error: 'Required field' })
+    .regex(new RegExp(`^\\d{${OTP_LENGTH}}$`), `Expected ${OTP_LENGTH} digits`),
+  twoFactorToken: z.string({ error: 'Required field' }).min(1, 'Required field').max(200),
+});
+export type TwoFactorBody = z.input<typeof twoFactorBodySchema>;
+
+/** SPEC § 3 Patient. `phone` is national, `05XXXXXXXX`; `id_number` 9 digits. */
+export const patientSchema = z.object({
+  id: z.number().int(),
+  id_number: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  phone: z.string(),
+});
+export type Patient = z.infer<typeof patientSchema>;
+
+/** The answer of two-factor: the patient and the session token (a bearer token). */
+export const twoFactorResponseSchema = z.object({ patient: patientSchema, token: z.string() });
+export type TwoFactorResponse = z.infer<typeof twoFactorResponseSchema>;
+
+/** `GET /api/patient-auth/logout`. */
+export const logoutResponseSchema = z.object({ status: z.literal('ok') });
