@@ -4,7 +4,7 @@ import { axeCases, expectNoAxeViolations, newPage, useBrowser } from './support/
 const baseUrl = inject('baseUrl');
 const browser = useBrowser();
 
-const pages = ['/', '/privacy', '/terms', '/accessibility', '/completed', '/expired'];
+const pages = ['/', '/privacy', '/terms', '/accessibility', '/completed', '/expired', '/login/1'];
 const cases = axeCases(pages);
 
 describe('axe (WCAG 2.1 A/AA and best practices)', () => {

@@ -6,9 +6,15 @@ import { config } from './app/config';
 import { initI18n } from './app/i18n/init';
 import { AppProviders } from './app/providers';
 import { createAppRouter } from './app/router';
-import { configureApiClient } from './lib/api-client';
+import { configureApiClient, tokenStorageKey } from './lib/api-client';
 
 configureApiClient({ baseUrl: config.apiBase });
+// SPEC § 4: a stored session is checked on load. Its code (and zod) loads only when there is one.
+if (window.localStorage.getItem(tokenStorageKey)) {
+  void import('./lib/patient-auth/auth-store').then(({ useAuthStore }) =>
+    useAuthStore.getState().fetchPatient(),
+  );
+}
 const i18n = initI18n();
 const router = createAppRouter(config);
 

@@ -77,6 +77,12 @@ export function createRoutes(config: Pick<AppConfig, 'parentSiteUrl'>): RouteObj
               }),
             },
             {
+              path: 'login/:clinicId',
+              ...page('login-page', 'patientAuth.title', async () => {
+                return (await import('../features/patient-auth/login-page')).LoginPage;
+              }),
+            },
+            {
               path: 'completed',
               ...page('completed-page', 'status.completed.heading', async () => {
                 return (await import('../features/status-pages/completed-page')).CompletedPage;

@@ -75,6 +75,35 @@ export function createAppTheme(direction: Direction): Theme {
           },
         },
       },
+      // A focused field's label and outline are cyan: the text shade, so the label stays legible.
+      MuiFormLabel: {
+        styleOverrides: {
+          root: {
+            variants: [
+              {
+                props: { color: 'primary' },
+                style: { '&.Mui-focused:not(.Mui-error)': { color: textCyan } },
+              },
+            ],
+          },
+        },
+      },
+      MuiOutlinedInput: {
+        styleOverrides: {
+          root: {
+            variants: [
+              {
+                props: { color: 'primary' },
+                style: {
+                  '&.Mui-focused:not(.Mui-error) .MuiOutlinedInput-notchedOutline': {
+                    borderColor: textCyan,
+                  },
+                },
+              },
+            ],
+          },
+        },
+      },
       MuiMenuItem: {
         styleOverrides: { root: { minHeight: 44 } },
       },

@@ -151,4 +151,75 @@ describe('apiRequest', () => {
     expect(localStorage.getItem('token')).toBeNull();
     expect(reload).toHaveBeenCalledOnce();
   });
+
+  it('leaves the token and the page alone on 401 when the caller handles it', async () => {
+    localStorage.setItem('token', 'expired');
+    fetchMock.mockResolvedValue(json(401, { code: 'unauthorized', message: 'Unauthorized' }));
+
+    await expect(
+      apiRequest('GET', '/patient-auth/logout', { reloadOnUnauthorized: false }),
+    ).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
+
+    expect(localStorage.getItem('token')).toBe('expired');
+    expect(reload).not.toHaveBeenCalled();
+  });
+
+  it('keeps the hint of an invalid_phone answer', async () => {
+    fetchMock.mockResolvedValue(
+      json(400, { code: 'invalid_phone', message: 'Invalid phone', hint: '567' }),
+    );
+
+    await expect(apiRequest('POST', '/patient-auth/login', { body: {} })).rejects.toMatchObject({
+      status: 400,
+      code: 'invalid_phone',
+      hint: '567',
+    });
+  });
+
+  it('retries once after a 403 xsrf, with the fresh cookie the refusal set', async () => {
+    document.cookie = 'XSRF-TOKEN=stale';
+    fetchMock
+      .mockImplementationOnce(async () => {
+        document.cookie = 'XSRF-TOKEN=fresh';
+        return json(403, { code: 'xsrf', message: 'Missing or invalid anti-forgery token' });
+      })
+      .mockResolvedValueOnce(json(200, { twoFactorToken: 't' }));
+
+    const result = await apiRequest('POST', '/patient-auth/login', { body: { clinicId: 1 } });
+
+    expect(result).toEqual({ twoFactorToken: 't' });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    const [first, second] = fetchMock.mock.calls.map(([url, init]) => ({
+      url,
+      init,
+      xsrf: new Headers(init?.headers).get('X-XSRF-TOKEN'),
+    }));
+    expect(first?.xsrf).toBe('stale');
+    expect(second?.xsrf).toBe('fresh');
+    expect(second?.url).toBe('/api/patient-auth/login');
+    expect(second?.init?.method).toBe('POST');
+    expect(second?.init?.body).toBe('{"clinicId":1}');
+  });
+
+  it('retries an xsrf refusal only once', async () => {
+    fetchMock.mockImplementation(async () =>
+      json(403, { code: 'xsrf', message: 'Missing or invalid anti-forgery token' }),
+    );
+
+    await expect(apiRequest('POST', '/patient-auth/login', { body: {} })).rejects.toMatchObject({
+      status: 403,
+      code: 'xsrf',
+    });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it('does not retry another 403', async () => {
+    fetchMock.mockResolvedValue(json(403, { code: 'forbidden', message: 'Forbidden' }));
+
+    await expect(apiRequest('GET', '/clinic')).rejects.toMatchObject({
+      status: 403,
+      code: 'forbidden',
+    });
+    expect(fetchMock).toHaveBeenCalledOnce();
+  });
 });

@@ -12,20 +12,32 @@ export interface RequestOptions<T> {
   query?: Record<string, string | number | boolean | null | undefined>;
   schema?: ResponseSchema<T>;
   signal?: AbortSignal;
+  /**
+   * `false`: the caller handles a 401 itself; the stored token is kept and the page is not
+   * reloaded (checking a stored session, logging out of one that already expired).
+   */
+  reloadOnUnauthorized?: boolean;
+}
+
+export interface ApiErrorOptions extends ErrorOptions {
+  /** invalid_phone only: the last digits of the phone on file. */
+  hint?: string;
 }
 
 /** The one error every call rejects with. `status` 0 means the request never got an answer. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
+  readonly hint?: string;
 
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
     readonly details?: unknown,
-    options?: ErrorOptions,
+    options?: ApiErrorOptions,
   ) {
     super(message, options);
+    if (options?.hint !== undefined) this.hint = options.hint;
   }
 
   get isNetworkError(): boolean {
@@ -48,7 +60,8 @@ export type ApiRequest = <T = unknown>(
   options?: RequestOptions<T>,
 ) => Promise<T>;
 
-const tokenKey = 'token';
+/** Where the session token is kept (SPEC § 3 "Auth state"). */
+export const tokenStorageKey = 'token';
 
 function readCookie(cookies: string, name: string): string | undefined {
   for (const part of cookies.split(';')) {
@@ -80,23 +93,32 @@ function parseJson(text: string): unknown {
   return text === '' ? undefined : JSON.parse(text);
 }
 
+function errorCodeOf(text: string): string | undefined {
+  try {
+    const body = parseJson(text);
+    return isErrorBody(body) ? body.code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function createApiClient(deps: ApiClientDeps): ApiRequest {
-  return async function apiRequest<T>(
+  async function send(
     method: HttpMethod,
-    path: string,
-    { body, query, schema, signal }: RequestOptions<T> = {},
-  ): Promise<T> {
+    url: string,
+    body: unknown,
+    signal: AbortSignal | undefined,
+  ): Promise<Response> {
     const headers = new Headers({ Accept: 'application/json' });
     // SPEC § 6: the header is always sent, with an empty token when there is none.
-    headers.set('Authorization', `Bearer ${deps.storage.getItem(tokenKey) ?? ''}`);
+    headers.set('Authorization', `Bearer ${deps.storage.getItem(tokenStorageKey) ?? ''}`);
     const xsrf = readCookie(deps.readCookies(), 'XSRF-TOKEN');
     if (xsrf) headers.set('X-XSRF-TOKEN', xsrf);
     // Only with a body: Fastify rejects an empty body declared as JSON.
     if (body !== undefined) headers.set('Content-Type', 'application/json');
 
-    let response: Response;
     try {
-      response = await deps.fetch(buildUrl(deps.baseUrl, path, query), {
+      return await deps.fetch(url, {
         method,
         headers,
         credentials: 'include',
@@ -109,12 +131,27 @@ export function createApiClient(deps: ApiClientDeps): ApiRequest {
         cause: error,
       });
     }
+  }
 
-    const text = response.status === 204 ? '' : await response.text();
+  return async function apiRequest<T>(
+    method: HttpMethod,
+    path: string,
+    { body, query, schema, signal, reloadOnUnauthorized = true }: RequestOptions<T> = {},
+  ): Promise<T> {
+    const url = buildUrl(deps.baseUrl, path, query);
+    let response = await send(method, url, body, signal);
+    let text = response.status === 204 ? '' : await response.text();
+
+    // The anti-forgery cookie was missing or stale (first visit, cleared cookies): the refusal
+    // carries a fresh one, so one more try succeeds.
+    if (response.status === 403 && errorCodeOf(text) === 'xsrf') {
+      response = await send(method, url, body, signal);
+      text = response.status === 204 ? '' : await response.text();
+    }
 
     if (!response.ok) {
-      if (response.status === 401) {
-        deps.storage.removeItem(tokenKey);
+      if (response.status === 401 && reloadOnUnauthorized) {
+        deps.storage.removeItem(tokenStorageKey);
         deps.reload();
       }
       let errorBody: unknown;
@@ -124,7 +161,13 @@ export function createApiClient(deps: ApiClientDeps): ApiRequest {
         // A proxy's HTML error page, for instance: fall through to the generic error.
       }
       if (isErrorBody(errorBody)) {
-        throw new ApiError(response.status, errorBody.code, errorBody.message, errorBody.details);
+        throw new ApiError(
+          response.status,
+          errorBody.code,
+          errorBody.message,
+          errorBody.details,
+          typeof errorBody.hint === 'string' ? { hint: errorBody.hint } : undefined,
+        );
       }
       throw new ApiError(
         response.status,

@@ -7,13 +7,18 @@ import { AppProviders } from '../app/providers';
 
 interface Options {
   language?: Language;
+  /** For fake timers: `{ advanceTimers: vi.advanceTimersByTime }`. */
+  userOptions?: Parameters<typeof userEvent.setup>[0];
 }
 
 /** Renders with the real providers (i18n, theme, RTL cache, query client). */
-export function renderWithProviders(ui: ReactElement, { language = 'he' }: Options = {}) {
+export function renderWithProviders(
+  ui: ReactElement,
+  { language = 'he', userOptions }: Options = {},
+) {
   window.localStorage.setItem('lang', language);
   const i18n = initI18n();
-  const user = userEvent.setup();
+  const user = userEvent.setup(userOptions);
   return { i18n, user, ...render(<AppProviders i18n={i18n}>{ui}</AppProviders>) };
 }
 

@@ -5,10 +5,10 @@ import type { RouteObject } from 'react-router';
 import { createRoutes } from '../../app/router';
 import { configureApiClient } from '../../lib/api-client';
 import { useBookingConfirmation } from '../../lib/booking-confirmation';
+import { useClinicStore } from '../../lib/clinic/clinic-store';
+import { clinicFixture } from '../../test/clinic-fixture';
 import { renderRoutes } from '../../test/render';
-import { clinicFixture } from './clinic-fixture';
 import { ClinicPage } from './clinic-page';
-import { useClinicStore } from './stores/clinic-store';
 
 const routes: RouteObject[] = [
   { path: '/', element: <h1>Home</h1> },

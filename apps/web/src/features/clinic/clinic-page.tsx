@@ -5,21 +5,21 @@ import { useEffect, useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { generatePath, useLocation, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../lib/api-client';
+import { ClinicNotFound } from '../../lib/clinic/clinic-not-found';
+import { useClinicStore } from '../../lib/clinic/clinic-store';
+import { parseClinicId, useClinic } from '../../lib/clinic/get-clinic';
 import { ErrorView } from '../../lib/error-view';
 import { keepFocusState } from '../../lib/keep-focus';
 import { LoadingView } from '../../lib/loading-view';
 import { usePageTitle } from '../../lib/page-title';
-import { parseClinicId, useClinic } from './api/get-clinic';
 import { AppointmentTypeList } from './components/appointment-type-list';
 import { BookingActions } from './components/booking-actions';
 import { BookingConfirmedSnackbar } from './components/booking-confirmed-snackbar';
 import { CaregiverList } from './components/caregiver-list';
 import { ClinicHeader } from './components/clinic-header';
-import { ClinicNotFound } from './components/clinic-not-found';
 import { ContactCard } from './components/contact-card';
 import { OpeningHoursCard } from './components/opening-hours-card';
 import { normaliseClinicName } from './normalise-clinic-name';
-import { useClinicStore } from './stores/clinic-store';
 
 export const clinicPath = '/clinic/:clinicId/:clinicName?';
 

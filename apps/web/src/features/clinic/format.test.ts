@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatSlotStart, telHref } from './format';
+import { formatSlotStart } from './format';
 
 describe('formatSlotStart', () => {
   it('shows the time on the clinic clock, whatever the offset it was written with', () => {
@@ -11,12 +11,5 @@ describe('formatSlotStart', () => {
   it('follows daylight saving time (Israel: +02:00 in winter, +03:00 in summer)', () => {
     expect(formatSlotStart('2027-01-10T07:30:00Z', 'Asia/Jerusalem')).toBe('10.01.27 09:30');
     expect(formatSlotStart('2027-07-10T06:30:00Z', 'Asia/Jerusalem')).toBe('10.07.27 09:30');
-  });
-});
-
-describe('telHref', () => {
-  it('keeps digits and a leading plus', () => {
-    expect(telHref('03-5551234')).toBe('tel:035551234');
-    expect(telHref('+972 3 555 1234')).toBe('tel:+97235551234');
   });
 });

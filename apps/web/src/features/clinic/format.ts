@@ -9,8 +9,3 @@ dayjs.extend(timezone);
 export function formatSlotStart(start: string, clinicTimeZone: string): string {
   return dayjs(start).tz(clinicTimeZone).format('DD.MM.YY HH:mm');
 }
-
-/** The tel: address of a phone number as clinics write it ('03-5551234', '+972 3 555 1234'). */
-export function telHref(phone: string): string {
-  return `tel:${phone.replace(/[^\d+]/g, '')}`;
-}

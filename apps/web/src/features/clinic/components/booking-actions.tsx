@@ -6,7 +6,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import { telHref } from '../format';
+import { telHref } from '../../../lib/clinic/tel-href';
 
 export function BookingActions({
   clinic,

@@ -6,7 +6,7 @@ import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { telHref } from '../format';
+import { telHref } from '../../../lib/clinic/tel-href';
 import { SideCard } from './side-card';
 import { ClinicText, Ltr, VisuallyHidden } from './text-runs';
 

@@ -1,0 +1,150 @@
+import { screen, waitFor } from '@testing-library/react';
+import type { RouteObject } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createRoutes } from '../../app/router';
+import { configureApiClient } from '../../lib/api-client';
+import { useClinicStore } from '../../lib/clinic/clinic-store';
+import { initialAuthState, useAuthStore } from '../../lib/patient-auth/auth-store';
+import { clinicFixture } from '../../test/clinic-fixture';
+import { apiError, json, stubApi } from '../../test/fake-api';
+import { renderRoutes } from '../../test/render';
+import { LoginPage } from './login-page';
+
+const routes: RouteObject[] = [
+  { path: 'login/:clinicId', element: <LoginPage /> },
+  { path: 'clinic/:clinicId', element: <h1>Clinic</h1> },
+  { path: 'appointments/:clinicId', element: <h1>Appointments</h1> },
+  { path: 'booking/:clinicId', element: <h1>Booking</h1> },
+];
+
+const patient = { id: 7, id_number: '039845125', first_name: 'דנה', last_name: 'לוי', phone: '' };
+const reload = vi.fn();
+
+/** A page load: the auth store starts from storage, as it does when the app starts. */
+function load(path = '/login/1') {
+  useAuthStore.setState(initialAuthState());
+  return renderRoutes(routes, { initialEntries: [path] });
+}
+
+beforeEach(() => {
+  configureApiClient({ baseUrl: '/api', reload });
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  reload.mockReset();
+  sessionStorage.clear();
+  useClinicStore.setState({ clinic: null, caregivers: [], appointmentTypes: [] });
+  document.title = '';
+});
+
+describe('login page', () => {
+  it('shows the back link to the clinic, its logo and name, the heading and the form', async () => {
+    stubApi({ 'GET /api/clinic/1': () => json(clinicFixture()) });
+    load();
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'הזדהות' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'חזרה למרפאה' })).toHaveAttribute('href', '/clinic/1');
+    expect(screen.getByText('מרפאת שיניים לב העיר')).toBeVisible();
+    expect(document.querySelector('img[src="/img/logo.png"]')).toHaveAttribute('alt', '');
+    expect(screen.getByRole('form', { name: 'תעודת זהות וטלפון' })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'מספר תעודת זהות' })).toBeInTheDocument();
+    await waitFor(() => expect(useClinicStore.getState().clinic?.id).toBe(1));
+  });
+
+  it('in the app: a lazy route titled for verification', async () => {
+    stubApi({ 'GET /api/clinic/1': () => json(clinicFixture()) });
+    useAuthStore.setState(initialAuthState());
+    renderRoutes(createRoutes({ parentSiteUrl: 'https://marpe.example/' }), {
+      initialEntries: ['/login/1'],
+      language: 'en',
+    });
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Patient verification' }),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('Patient verification'));
+    document.head.querySelector('link[rel="canonical"]')?.remove();
+  });
+
+  it('an unknown clinic is not found', async () => {
+    const { callsTo } = stubApi({
+      'GET /api/clinic/999': () => apiError(404, 'clinic_not_found'),
+    });
+    load('/login/999');
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'המרפאה לא נמצאה' }),
+    ).toBeInTheDocument();
+    expect(callsTo('GET /api/clinic/999')).toHaveLength(1);
+    expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
+  });
+
+  it('an impossible clinic id is not found without asking the server', async () => {
+    const { fetchMock } = stubApi({});
+    load('/login/abc');
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'המרפאה לא נמצאה' }),
+    ).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('a patient already signed in goes straight on to their appointments', async () => {
+    localStorage.setItem('token', 'session-token');
+    const { callsTo } = stubApi({
+      'GET /api/clinic/1': () => json(clinicFixture()),
+      'GET /api/patient-auth': () => json(patient),
+    });
+    const { router } = load();
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Appointments' }),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/appointments/1');
+    expect(router.state.historyAction).toBe('REPLACE');
+    expect(callsTo('GET /api/patient-auth')[0]?.headers.get('Authorization')).toBe(
+      'Bearer session-token',
+    );
+  });
+
+  it('a patient without an id goes on to booking', async () => {
+    localStorage.setItem('token', 'session-token');
+    stubApi({
+      'GET /api/clinic/1': () => json(clinicFixture()),
+      'GET /api/patient-auth': () => json({ ...patient, id: 0 }),
+    });
+    const { router } = load();
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Booking' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/booking/1');
+  });
+
+  it('a stored token the server refuses is dropped silently, and the form shows', async () => {
+    localStorage.setItem('token', 'expired');
+    stubApi({
+      'GET /api/clinic/1': () => json(clinicFixture()),
+      'GET /api/patient-auth': () => apiError(401, 'unauthorized'),
+    });
+    load();
+
+    expect(await screen.findByRole('textbox', { name: 'מספר תעודת זהות' })).toBeInTheDocument();
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(reload).not.toHaveBeenCalled();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('a clinic that fails to load offers to try again', async () => {
+    stubApi({
+      'GET /api/clinic/1': [
+        () => apiError(500, 'internal_error'),
+        () => apiError(500, 'internal_error'),
+        () => json(clinicFixture()),
+      ],
+    });
+    const { user } = load();
+
+    await user.click(await screen.findByRole('button', { name: 'טעינה מחדש' }, { timeout: 4000 }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'הזדהות' })).toBeInTheDocument();
+  });
+});

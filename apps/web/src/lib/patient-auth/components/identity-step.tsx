@@ -1,0 +1,120 @@
+import Link from '@mui/material/Link';
+import { useTheme } from '@mui/material/styles';
+import TextField from '@mui/material/TextField';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { telHref } from '../../clinic/tel-href';
+import type { FieldError, StepError } from '../verification-rules';
+import { StepForm } from './step-form';
+
+export interface IdentityValues {
+  idNumber: string;
+  phone: string;
+}
+
+interface IdentityStepProps {
+  title: string;
+  values: IdentityValues;
+  /** The errors to show now (after a blur with a value, or an attempt to continue). */
+  errors: Record<keyof IdentityValues, FieldError | null>;
+  /** The invalid_phone hint (SPEC § 5), shown under the phone until the ID changes. */
+  hint: string | null;
+  ids: Record<keyof IdentityValues, string>;
+  canSubmit: boolean;
+  busy: boolean;
+  error: StepError | null;
+  /** The clinic takes no new patients and these details are not a patient's (ADR 006). */
+  notAcceptingNewPatients: boolean;
+  clinicPhone: string | null;
+  onChange: (field: keyof IdentityValues, value: string) => void;
+  onBlur: (field: keyof IdentityValues) => void;
+  onSubmit: () => void;
+}
+
+/** Step 1: ID number and phone. */
+export function IdentityStep({
+  title,
+  values,
+  errors,
+  hint,
+  ids,
+  canSubmit,
+  busy,
+  error,
+  notAcceptingNewPatients,
+  clinicPhone,
+  onChange,
+  onBlur,
+  onSubmit,
+}: IdentityStepProps) {
+  const { t } = useTranslation();
+  const theme = useTheme();
+
+  let message: ReactNode = error ? t(error) : null;
+  if (notAcceptingNewPatients) {
+    message = (
+      <>
+        {t('patientAuth.notAcceptingNewPatients')}
+        {clinicPhone && (
+          <>
+            {' '}
+            <Link href={telHref(clinicPhone)} color="inherit" sx={{ fontWeight: 500 }}>
+              {t('clinic.call')}
+            </Link>
+          </>
+        )}
+      </>
+    );
+  }
+
+  const phoneMessage = errors.phone
+    ? t(errors.phone, { hint })
+    : hint
+      ? t('errors.invalid_phone', { hint })
+      : null;
+
+  return (
+    <StepForm
+      title={title}
+      submitLabel={t('patientAuth.continue')}
+      canSubmit={canSubmit}
+      busy={busy}
+      onSubmit={onSubmit}
+      error={message}
+    >
+      <TextField
+        id={ids.idNumber}
+        label={t('patientAuth.idNumber')}
+        value={values.idNumber}
+        onChange={(event) => onChange('idNumber', event.target.value)}
+        onBlur={() => onBlur('idNumber')}
+        required
+        fullWidth
+        error={errors.idNumber !== null}
+        helperText={errors.idNumber ? t(errors.idNumber) : undefined}
+        slotProps={{ htmlInput: { inputMode: 'numeric', autoComplete: 'off' } }}
+      />
+      <TextField
+        id={ids.phone}
+        label={t('patientAuth.phone')}
+        type="tel"
+        value={values.phone}
+        onChange={(event) => onChange('phone', event.target.value)}
+        onBlur={() => onBlur('phone')}
+        required
+        fullWidth
+        error={errors.phone !== null}
+        helperText={phoneMessage}
+        // The hint arrives from the server: focus then moves here, and the field describes it.
+        slotProps={{
+          htmlInput: {
+            autoComplete: 'tel',
+            // '+972 50…' keeps its order on the Hebrew page, aligned with the other fields.
+            dir: 'ltr',
+            style: { textAlign: theme.direction === 'rtl' ? 'right' : 'left' },
+          },
+        }}
+      />
+    </StepForm>
+  );
+}

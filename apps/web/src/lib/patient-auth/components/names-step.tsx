@@ -1,0 +1,71 @@
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import type { FieldError, StepError } from '../verification-rules';
+import { StepForm } from './step-form';
+
+export interface NameValues {
+  firstName: string;
+  lastName: string;
+}
+
+interface NamesStepProps {
+  title: string;
+  values: NameValues;
+  errors: Record<keyof NameValues, FieldError | null>;
+  ids: Record<keyof NameValues, string>;
+  canSubmit: boolean;
+  busy: boolean;
+  error: StepError | null;
+  onChange: (field: keyof NameValues, value: string) => void;
+  onBlur: (field: keyof NameValues) => void;
+  onSubmit: () => void;
+  onBack: () => void;
+}
+
+/** Sign-up step (SPEC § 2): a new patient's first and last name. */
+export function NamesStep({
+  title,
+  values,
+  errors,
+  ids,
+  canSubmit,
+  busy,
+  error,
+  onChange,
+  onBlur,
+  onSubmit,
+  onBack,
+}: NamesStepProps) {
+  const { t } = useTranslation();
+  return (
+    <StepForm
+      title={title}
+      submitLabel={t('patientAuth.continue')}
+      canSubmit={canSubmit}
+      busy={busy}
+      onSubmit={onSubmit}
+      onBack={onBack}
+      error={error ? t(error) : null}
+    >
+      <Typography>{t('patientAuth.newPatient')}</Typography>
+      {(['firstName', 'lastName'] as const).map((field) => (
+        <TextField
+          key={field}
+          id={ids[field]}
+          label={t(`patientAuth.${field}`)}
+          value={values[field]}
+          onChange={(event) => onChange(field, event.target.value)}
+          onBlur={() => onBlur(field)}
+          required
+          fullWidth
+          error={errors[field] !== null}
+          helperText={errors[field] ? t(errors[field]) : undefined}
+          slotProps={{
+            htmlInput: { autoComplete: field === 'firstName' ? 'given-name' : 'family-name' },
+          }}
+        />
+      ))}
+    </StepForm>
+  );
+}

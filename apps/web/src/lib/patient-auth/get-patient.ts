@@ -1,0 +1,16 @@
+import { patientSchema, type Patient } from '@marpe/shared';
+import { apiRequest } from '../api-client';
+
+export type { Patient };
+
+/**
+ * `GET /api/patient-auth` (SPEC § 7): the patient of the stored session. A 401 is the caller's to
+ * handle (a stale token is dropped silently, SPEC § 4), not a reason to reload the page.
+ */
+export function getPatient(signal?: AbortSignal): Promise<Patient> {
+  return apiRequest('GET', '/patient-auth', {
+    schema: patientSchema,
+    signal,
+    reloadOnUnauthorized: false,
+  });
+}

@@ -1,0 +1,19 @@
+import {
+  twoFactorTokenResponseSchema,
+  type LoginBody,
+  type TwoFactorTokenResponse,
+} from '@marpe/shared';
+import { apiRequest } from '../api-client';
+
+export type { LoginBody, TwoFactorTokenResponse };
+
+/**
+ * `POST /api/patient-auth/login` (SPEC § 7): sends a code to a known patient. Rejects with
+ * `invalid_phone` (and a `hint`) when the ID number is known with another phone.
+ */
+export function login(body: LoginBody): Promise<TwoFactorTokenResponse> {
+  return apiRequest('POST', '/patient-auth/login', {
+    body,
+    schema: twoFactorTokenResponseSchema,
+  });
+}

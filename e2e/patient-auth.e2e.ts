@@ -1,0 +1,302 @@
+import { isValidIsraeliId, type DevMessage } from '@marpe/shared';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import { expectNoAxeViolations, newPage, useBrowser } from './support/browser';
+
+const baseUrl = inject('baseUrl');
+const browser = useBrowser();
+
+// The server allows 5 codes per phone and 30 per client address an hour, shared by the whole
+// suite: each journey has its own phone and sends as few codes as it can (6 in this file).
+
+/** Demo patients of clinic 1 (apps/api/src/demo/demo-clinic.ts); ID numbers get a check digit. */
+const dana = { idBase: '03984512', phone: '0501234567', firstName: 'דנה' };
+const yossi = { idBase: '20547718', phone: '0527654321' };
+const merav = { idBase: '31266904', phone: '0541112233' };
+const uri = { idBase: '05873341', phone: '0589876543' };
+
+function withCheckDigit(base: string): string {
+  for (let digit = 0; digit < 10; digit++) {
+    if (isValidIsraeliId(`${base}${digit}`)) return `${base}${digit}`;
+  }
+  throw new Error(`no check digit makes ${base} valid`);
+}
+
+const heading = {
+  he: { identity: 'תעודת זהות וטלפון', names: 'פרטים אישיים', code: 'קוד אימות' },
+  en: { identity: 'ID and phone', names: 'Personal details', code: 'Verification code' },
+};
+const label = {
+  he: {
+    idNumber: 'מספר תעודת זהות',
+    phone: 'טלפון נייד',
+    firstName: 'שם פרטי',
+    lastName: 'שם משפחה',
+    code: 'קוד אימות',
+    continue: 'המשך',
+  },
+  en: {
+    idNumber: 'ID number',
+    phone: 'Mobile phone',
+    firstName: 'First name',
+    lastName: 'Last name',
+    code: 'Verification code',
+    continue: 'Continue',
+  },
+};
+
+async function messagesTo(phone: string): Promise<DevMessage[]> {
+  const response = await fetch(`${baseUrl}/api/dev/messages`);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as DevMessage[]).filter((message) => message.to === phone);
+}
+
+/** The code of the SMS sent after `before` messages to that phone (newest first, WebOTP line last). */
+async function nextCode(phone: string, before: number): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const messages = await messagesTo(phone);
+    if (messages.length > before) {
+      const code = /#(\d{6})\s*$/.exec(messages[0]?.body ?? '')?.[1];
+      if (!code) throw new Error(`no code in ${JSON.stringify(messages[0]?.body)}`);
+      return code;
+    }
+    if (Date.now() > deadline) throw new Error(`no new SMS to ${phone}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function stepHeading(page: Page, name: string) {
+  await page.getByRole('heading', { level: 2, name, exact: true }).waitFor();
+}
+
+async function fillIdentity(page: Page, lang: 'he' | 'en', idNumber: string, phone: string) {
+  await page.getByRole('textbox', { name: label[lang].idNumber }).fill(idNumber);
+  await page.getByRole('textbox', { name: label[lang].phone }).fill(phone);
+}
+
+async function switchLanguage(page: Page, to: 'he' | 'en') {
+  await page.getByRole('button', { name: to === 'en' ? 'שפה' : 'Language' }).click();
+  await page.getByRole('menuitemradio', { name: to === 'en' ? 'English' : 'עברית' }).click();
+  await page.getByRole('menu').waitFor({ state: 'detached' });
+  await page.locator(`html[lang="${to}"]`).waitFor();
+}
+
+/** The session the page stored answers for the patient. */
+async function sessionPatient(page: Page): Promise<{ first_name: string; id: number }> {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  expect(token).toBeTruthy();
+  const response = await fetch(`${baseUrl}/api/patient-auth`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as { first_name: string; id: number };
+}
+
+/** After success the page goes on to the appointments, which the router sends home for now. */
+async function expectAuthenticated(page: Page, text: string) {
+  await page.getByRole('status').filter({ hasText: text }).waitFor();
+  await page.waitForURL(`${baseUrl}/`);
+}
+
+describe('patient verification (login/:clinicId)', () => {
+  it('a new patient signs up and is authenticated; axe on every step in both languages', async () => {
+    const phone = '0509000001';
+    const idNumber = withCheckDigit('31415926');
+    const { context, page } = await newPage(browser(), { viewport: 'desktop' });
+    await page.goto(`${baseUrl}/login/1`);
+
+    // Step 1, the page around it.
+    await page.getByRole('heading', { level: 1, name: 'הזדהות' }).waitFor();
+    expect(await page.title()).toBe('הזדהות');
+    expect(await page.getByRole('link', { name: 'חזרה למרפאה' }).getAttribute('href')).toBe(
+      '/clinic/1',
+    );
+    await page.getByText('מרפאת שיניים לב העיר').first().waitFor();
+    await stepHeading(page, heading.he.identity);
+    const next = page.getByRole('button', { name: label.he.continue });
+    expect(await next.isDisabled()).toBe(true);
+    await expectNoAxeViolations(page);
+    await switchLanguage(page, 'en');
+    await stepHeading(page, heading.en.identity);
+    await expectNoAxeViolations(page);
+    await switchLanguage(page, 'he');
+
+    // Not a patient of the clinic: the names step.
+    await fillIdentity(page, 'he', idNumber, phone);
+    await next.click();
+    await stepHeading(page, heading.he.names);
+    await expectNoAxeViolations(page);
+    await switchLanguage(page, 'en');
+    await stepHeading(page, heading.en.names);
+    await expectNoAxeViolations(page);
+
+    const before = (await messagesTo(phone)).length;
+    await page.getByRole('textbox', { name: label.en.firstName }).fill('Noa');
+    await page.getByRole('textbox', { name: label.en.lastName }).fill('Peretz');
+    await page.getByRole('button', { name: label.en.continue }).click();
+    await stepHeading(page, heading.en.code);
+    const code = await nextCode(phone, before);
+    await expectNoAxeViolations(page);
+
+    // A reload keeps the code step, in the language chosen.
+    await page.evaluate(() => localStorage.setItem('lang', 'he'));
+    await page.reload();
+    await stepHeading(page, heading.he.code);
+    await page.getByRole('button', { name: /^שליחת קוד חדש בעוד 0:\d\d$/ }).waitFor();
+    await expectNoAxeViolations(page);
+
+    await page.getByRole('textbox', { name: label.he.code }).fill(code);
+    await expectAuthenticated(page, 'האימות הצליח');
+    expect((await sessionPatient(page)).first_name).toBe('Noa');
+    expect(await page.evaluate(() => sessionStorage.getItem('verification'))).toBeNull();
+    await context.close();
+  }, 90_000);
+
+  it('an existing patient logs in, and is sent on when they come back', async () => {
+    const idNumber = withCheckDigit(dana.idBase);
+    const { context, page } = await newPage(browser(), { lang: 'en' });
+    await page.goto(`${baseUrl}/login/1`);
+    await stepHeading(page, heading.en.identity);
+
+    const before = (await messagesTo(dana.phone)).length;
+    // As people type it: dashes are fine.
+    await fillIdentity(page, 'en', idNumber, '050-123-4567');
+    await page.getByRole('button', { name: label.en.continue }).click();
+    await stepHeading(page, heading.en.code);
+    const code = await nextCode(dana.phone, before);
+    const input = page.getByRole('textbox', { name: label.en.code });
+    expect(await input.getAttribute('autocomplete')).toBe('one-time-code');
+    expect(await input.getAttribute('inputmode')).toBe('numeric');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('autocomplete'))).toBe(
+      'one-time-code',
+    );
+    expect(await page.getByText(/ending in 567\.$/).count()).toBe(1);
+
+    // Typed digit by digit: the sixth submits.
+    await input.pressSequentially(code);
+    await expectAuthenticated(page, 'Successfully Authenticated');
+    expect((await sessionPatient(page)).first_name).toBe(dana.firstName);
+
+    await page.goto(`${baseUrl}/login/1`);
+    await page.waitForURL(`${baseUrl}/`);
+    await context.close();
+  }, 60_000);
+
+  it('a wrong code says Wrong Code and restarts the countdown', async () => {
+    const idNumber = withCheckDigit(yossi.idBase);
+    const { context, page } = await newPage(browser(), { lang: 'en' });
+    await page.clock.install();
+    await page.goto(`${baseUrl}/login/1`);
+    await stepHeading(page, heading.en.identity);
+
+    const before = (await messagesTo(yossi.phone)).length;
+    await fillIdentity(page, 'en', idNumber, yossi.phone);
+    await page.keyboard.press('Enter');
+    await stepHeading(page, heading.en.code);
+    const code = await nextCode(yossi.phone, before);
+    await page.clock.fastForward(30_000);
+    await page.getByRole('button', { name: /^Resend code in 0:(30|2\d)$/ }).waitFor();
+
+    const wrong = code === '000000' ? '111111' : '000000';
+    await page.getByRole('textbox', { name: label.en.code }).fill(wrong);
+    await page.getByRole('alert').filter({ hasText: 'Wrong Code' }).waitFor();
+    expect(await page.getByRole('textbox', { name: label.en.code }).inputValue()).toBe('');
+    await page.getByRole('button', { name: /^Resend code in (1:00|0:59)$/ }).waitFor();
+    await expectNoAxeViolations(page);
+
+    // The right code still works after a wrong one.
+    await page.getByRole('textbox', { name: label.en.code }).fill(code);
+    await expectAuthenticated(page, 'Successfully Authenticated');
+    await context.close();
+  }, 60_000);
+
+  it('counts down 60 s before a code can be sent again; the new code replaces the old', async () => {
+    const idNumber = withCheckDigit(merav.idBase);
+    const { context, page } = await newPage(browser());
+    await page.clock.install();
+    await page.goto(`${baseUrl}/login/1`);
+    await stepHeading(page, heading.he.identity);
+
+    const before = (await messagesTo(merav.phone)).length;
+    await fillIdentity(page, 'he', idNumber, merav.phone);
+    await page.getByRole('button', { name: label.he.continue }).click();
+    await stepHeading(page, heading.he.code);
+    const first = await nextCode(merav.phone, before);
+
+    const waiting = page.getByRole('button', { name: /^שליחת קוד חדש בעוד (1:00|0:59)$/ });
+    expect(await waiting.isDisabled()).toBe(true);
+    await page.clock.fastForward(55_000);
+    await page.getByRole('button', { name: /^שליחת קוד חדש בעוד 0:0\d$/ }).waitFor();
+    expect(await page.getByRole('button', { name: /^שליחת קוד חדש/ }).isDisabled()).toBe(true);
+    await page.clock.fastForward(6_000);
+    const resend = page.getByRole('button', { name: 'שליחת קוד חדש', exact: true });
+    await resend.waitFor();
+    expect(await resend.isEnabled()).toBe(true);
+
+    await page.getByRole('textbox', { name: label.he.code }).fill('12');
+    await resend.click();
+    await page.getByRole('status').filter({ hasText: 'נשלח קוד חדש.' }).waitFor();
+    expect(await page.getByRole('textbox', { name: label.he.code }).inputValue()).toBe('');
+    await page.getByRole('button', { name: /^שליחת קוד חדש בעוד (1:00|0:59)$/ }).waitFor();
+    const second = await nextCode(merav.phone, before + 1);
+    await expectNoAxeViolations(page);
+
+    if (second !== first) {
+      // The first code was replaced by the second.
+      await page.getByRole('textbox', { name: label.he.code }).fill(first);
+      await page
+        .getByRole('alert')
+        .filter({ hasText: /קוד שגוי|נסו שוב/ })
+        .waitFor();
+    }
+    await page.getByRole('textbox', { name: label.he.code }).fill(second);
+    await expectAuthenticated(page, 'האימות הצליח');
+    await context.close();
+  }, 60_000);
+
+  it('an ID number known with another phone hints at its last 3 digits', async () => {
+    const idNumber = withCheckDigit(uri.idBase);
+    const { context, page } = await newPage(browser());
+    await page.goto(`${baseUrl}/login/1`);
+    await stepHeading(page, heading.he.identity);
+
+    const before = (await messagesTo(uri.phone)).length;
+    await fillIdentity(page, 'he', idNumber, '0501112222');
+    const next = page.getByRole('button', { name: label.he.continue });
+    await next.click();
+
+    const hint = 'קיים מספר תעודת זהות עם טלפון אחר שמסתיים בספרות 543';
+    await page.getByText(hint).waitFor();
+    const phoneField = page.getByRole('textbox', { name: label.he.phone });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('tel');
+    expect(await phoneField.getAttribute('aria-invalid')).toBe('true');
+    expect(await next.isDisabled()).toBe(true);
+    await stepHeading(page, heading.he.identity);
+    await expectNoAxeViolations(page);
+
+    // Ends with 543 but is not the phone on file: the server hints again, and sends nothing.
+    await phoneField.fill('0500000543');
+    expect(await next.isEnabled()).toBe(true);
+    await next.click();
+    await page.getByText(hint).waitFor();
+    await stepHeading(page, heading.he.identity);
+
+    await phoneField.fill(uri.phone);
+    await next.click();
+    await stepHeading(page, heading.he.code);
+    await nextCode(uri.phone, before);
+    expect(await messagesTo(uri.phone)).toHaveLength(before + 1);
+    expect(await messagesTo('0500000543')).toHaveLength(0);
+
+    // Back on step 1 the hint still holds for this ID number; another ID number clears it.
+    await page.getByRole('button', { name: 'חזרה', exact: true }).click();
+    await stepHeading(page, heading.he.identity);
+    await phoneField.fill('0501112222');
+    await page.getByText(hint).waitFor();
+    await page.getByRole('textbox', { name: label.he.idNumber }).fill(withCheckDigit('31415927'));
+    expect(await page.getByText(hint).count()).toBe(0);
+    expect(await next.isEnabled()).toBe(true);
+    await context.close();
+  }, 60_000);
+});
