@@ -2,6 +2,7 @@
 // Runs under tsx so the availability engine is measured from its TypeScript source.
 import os from 'node:os';
 import { engineBench } from './availability-engine.ts';
+import { bookingRace } from './booking-race.mjs';
 import { bundleSizes } from './bundle-size.mjs';
 import { httpThroughput } from './http-throughput.mjs';
 
@@ -21,6 +22,13 @@ console.log(
 const rows = await httpThroughput(paths, { engine: 'pglite' });
 if (postgresUrl) rows.push(...(await httpThroughput(paths, { engine: 'postgres', postgresUrl })));
 console.table(rows);
+
+console.log(
+  '\nBooking race: 100 logged-in patients POST /api/appointment for one slot at once (a new slot each round):',
+);
+const race = await bookingRace({ engine: 'pglite' });
+if (postgresUrl) race.push(...(await bookingRace({ engine: 'postgres', postgresUrl })));
+console.table(race);
 
 console.log('\nJavaScript fetched on the first load of each route (compressed as served):');
 console.table(

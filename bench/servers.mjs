@@ -55,12 +55,21 @@ async function createDatabase(serverUrl) {
 
 /**
  * The production build on a fresh database (embedded PGlite, or a new database on the PostgreSQL
- * server at `postgresUrl`), with its demo data, logging as it would in production.
+ * server at `postgresUrl`), with its demo data, logging as it would in production. `prepare`, if
+ * given, runs before the server starts with `{ dataDir, databaseUrl }` (databaseUrl null for
+ * PGlite): the one moment another process may open the embedded database.
  */
-export async function startMarpe({ postgresUrl } = {}) {
+export async function startMarpe({ postgresUrl, prepare } = {}) {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marpe-bench-'));
   const database = postgresUrl ? await createDatabase(postgresUrl) : null;
+  try {
+    await prepare?.({ dataDir, databaseUrl: database?.url ?? null });
+  } catch (error) {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await database?.drop();
+    throw error;
+  }
   const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
   if (database) env.DATABASE_URL = database.url;
   const child = spawn(process.execPath, [path.join(repoRoot, 'apps/api/dist/main.js')], {

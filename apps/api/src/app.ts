@@ -11,6 +11,9 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { createAppointmentsRepository } from './modules/appointments/appointments-repository.js';
+import { appointmentsRoutes } from './modules/appointments/appointments-routes.js';
+import { createAppointmentsService } from './modules/appointments/appointments-service.js';
 import { createAvailabilityRepository } from './modules/availability/availability-repository.js';
 import { availabilityRoutes } from './modules/availability/availability-routes.js';
 import { createAvailabilityService } from './modules/availability/availability-service.js';
@@ -148,6 +151,16 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     prefix: '/api',
     service: patientAuth,
     attemptsPerMinute: options.patientAuthAttemptsPerMinute,
+  });
+  await app.register(appointmentsRoutes, {
+    prefix: '/api',
+    service: createAppointmentsService({
+      repository: createAppointmentsRepository(database.db),
+      availability,
+      messaging: app.messaging,
+      cache: clinicDataCache,
+      clock,
+    }),
   });
 
   const navigationFallback = await registerWebApp(app, {

@@ -24,6 +24,12 @@ export const errorCodes = [
   'not_accepting_new_patients',
   'invalid_two_factor_token',
   'wrong_code',
+  // Booking and my appointments (SPEC § 7, § 8). existingAppointment is the UI key of SPEC § 8.
+  'existingAppointment',
+  'slot_taken',
+  'not_cancellable',
+  'appointment_not_found',
+  'appointment_type_not_found',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

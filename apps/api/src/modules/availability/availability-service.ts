@@ -144,6 +144,32 @@ export function createAvailabilityService({ availability, clock }: AvailabilityS
     },
 
     /**
+     * Would the engine offer exactly [start, end) (epoch ms) for this length now, were the
+     * caregiver free? On the slot grid, within working hours, past the minimum notice and within
+     * the horizon. Bookings are left out on purpose: whether the interval is still free is decided
+     * by the booking's own transaction and the database's constraints. 404 as the other calls.
+     */
+    async isOfferedSlot(query: {
+      clinicId: number;
+      caregiverId: number;
+      durationMinutes: number;
+      start: number;
+      end: number;
+    }): Promise<{ offered: boolean; timezone: string }> {
+      const now = clock();
+      const { timezone, rules } = await loadCaregiver(query.clinicId, query.caregiverId, now);
+      if (query.end - query.start !== query.durationMinutes * MINUTE) {
+        return { offered: false, timezone };
+      }
+      const slots = availableSlots(
+        { timezone, rules, busy: [], durationMinutes: query.durationMinutes, now },
+        { from: query.start, to: query.start },
+      );
+      const offered = slots.some((s) => s.start === query.start && s.end === query.end);
+      return { offered, timezone };
+    },
+
+    /**
      * Each caregiver's earliest bookable slot at `now`, reading bookings in at most two queries for
      * them all. A slot found with bookings read up to `to` is right when it ends by `to`: every
      * booking that could overlap it was read. No slot with fewer bookings than the truth means no

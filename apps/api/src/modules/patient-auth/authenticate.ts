@@ -4,7 +4,7 @@ import type { PatientAuthService, PatientSession } from './patient-auth-service.
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** preHandler of every patient route: 401 unless the bearer token is a live session. */
+    /** onRequest hook of every patient route: 401 unless the bearer token is a live session (checked before the body is even read). */
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }
   interface FastifyRequest {

@@ -84,7 +84,7 @@ export const patientAuthRoutes: FastifyPluginAsyncZod<PatientAuthRoutesOptions> 
   app.get(
     '/patient-auth',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['patient-auth'],
         summary: 'The logged-in patient',
@@ -97,7 +97,7 @@ export const patientAuthRoutes: FastifyPluginAsyncZod<PatientAuthRoutesOptions> 
   app.get(
     '/patient-auth/logout',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['patient-auth'],
         summary: 'Revokes the session',

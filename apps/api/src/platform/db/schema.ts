@@ -65,6 +65,8 @@ export const clinics = pgTable(
     defaultSlotStepMinutes: integer('default_slot_step_minutes').notNull().default(15),
     defaultMinNoticeMinutes: integer('default_min_notice_minutes').notNull().default(120),
     defaultBookingHorizonDays: integer('default_booking_horizon_days').notNull().default(60),
+    /** A patient may cancel online until this long before the start (default 24 hours). */
+    cancelNoticeMinutes: integer('cancel_notice_minutes').notNull().default(1440),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -72,6 +74,7 @@ export const clinics = pgTable(
     check('clinics_default_slot_step_check', slotStepCheck(t.defaultSlotStepMinutes)),
     check('clinics_default_min_notice_check', minNoticeCheck(t.defaultMinNoticeMinutes)),
     check('clinics_default_booking_horizon_check', horizonCheck(t.defaultBookingHorizonDays)),
+    check('clinics_cancel_notice_check', sql`${t.cancelNoticeMinutes} BETWEEN 0 AND 43200`),
   ],
 );
 
@@ -188,6 +191,8 @@ export const appointments = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     cancelledAt: instant('cancelled_at'),
+    /** Details SMS queued for it (automatic and on request): a cap stops SMS flooding. */
+    detailsSmsCount: integer('details_sms_count').notNull().default(0),
   },
   (t) => [
     index('appointments_patient_idx').on(t.patientId, t.startAt),
@@ -200,6 +205,7 @@ export const appointments = pgTable(
       .where(sql`status = 'booked'`),
     check('appointments_status_check', sql`${t.status} IN ('booked', 'cancelled')`),
     check('appointments_time_check', sql`${t.endAt} > ${t.startAt}`),
+    check('appointments_details_sms_count_check', sql`${t.detailsSmsCount} >= 0`),
   ],
 );
 

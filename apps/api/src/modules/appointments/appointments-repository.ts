@@ -1,0 +1,331 @@
+import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../../platform/db/client.js';
+import {
+  appointments,
+  appointmentTypes,
+  caregiverAppointmentTypes,
+  caregivers,
+  clinics,
+  isStoredId,
+} from '../../platform/db/schema.js';
+
+/** What an appointment's details SMS names. */
+export interface AppointmentDetails {
+  clinicName: string;
+  street: string;
+  homeNumber: string;
+  city: string;
+  timezone: string;
+  caregiverName: string;
+  typeName: string;
+}
+
+/** The clinic, caregiver and type a booking names; each null when not found in that clinic. */
+export interface BookingSubject {
+  clinic: {
+    id: number;
+    name: string;
+    street: string;
+    homeNumber: string;
+    city: string;
+    timezone: string;
+    isAutoSmsEnabled: boolean;
+  };
+  caregiver: { id: number; name: string; isActive: boolean } | null;
+  type: { id: number; name: string; durationMinutes: number } | null;
+  /** The caregiver offers the type (caregiver_appointment_types). */
+  offersType: boolean;
+}
+
+export type NewAppointment = Pick<
+  typeof appointments.$inferInsert,
+  | 'clinicId'
+  | 'caregiverId'
+  | 'patientId'
+  | 'appointmentTypeId'
+  | 'startAt'
+  | 'endAt'
+  | 'localDate'
+  | 'detailsSmsCount'
+>;
+
+// drizzle/0001_booking-constraints.sql
+const NO_OVERLAP_CONSTRAINT = 'appointments_no_overlap';
+const ONE_PER_DATE_INDEX = 'appointments_one_per_patient_date';
+
+/** The driver's error under drizzle's wrapper: SQLSTATE and constraint name. */
+function sqlErrorOf(error: unknown): { code: string; constraint?: string } | null {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const { code, constraint } = e as { code?: unknown; constraint?: unknown };
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
+      return { code, constraint: typeof constraint === 'string' ? constraint : undefined };
+    }
+  }
+  return null;
+}
+
+/**
+ * Which booking rule the database refused: the caregiver's EXCLUDE constraint (the interval
+ * overlaps a booked one) or the patient's one-booking-per-date index. null for anything else.
+ */
+export function bookingConflictOf(error: unknown): 'slot_taken' | 'existingAppointment' | null {
+  const sqlError = sqlErrorOf(error);
+  if (sqlError?.code === '23P01' && sqlError.constraint === NO_OVERLAP_CONSTRAINT) {
+    return 'slot_taken';
+  }
+  if (sqlError?.code === '23505' && sqlError.constraint === ONE_PER_DATE_INDEX) {
+    return 'existingAppointment';
+  }
+  return null;
+}
+
+/**
+ * A deadlock (40P01) or serialization failure (40001): the transaction was chosen to give way and
+ * may simply be run again. Exclusion constraints can deadlock two concurrent inserters that each
+ * wait for the other's conflicting row (PostgreSQL's execIndexing.c says so).
+ */
+export function isRetryableConflict(error: unknown): boolean {
+  const code = sqlErrorOf(error)?.code;
+  return code === '40P01' || code === '40001';
+}
+
+const detailsColumns = {
+  clinicName: clinics.name,
+  street: clinics.street,
+  homeNumber: clinics.homeNumber,
+  city: clinics.city,
+  timezone: clinics.timezone,
+  caregiverName: caregivers.name,
+  typeName: appointmentTypes.name,
+};
+
+export function createAppointmentsRepository(db: Database) {
+  return {
+    db,
+
+    /** One query; null when the clinic does not exist. */
+    async findBookingSubject(
+      clinicId: number,
+      caregiverId: number,
+      appointmentTypeId: number,
+    ): Promise<BookingSubject | null> {
+      if (!isStoredId(clinicId)) return null;
+      const [row] = await db
+        .select({
+          id: clinics.id,
+          name: clinics.name,
+          street: clinics.street,
+          homeNumber: clinics.homeNumber,
+          city: clinics.city,
+          timezone: clinics.timezone,
+          isAutoSmsEnabled: clinics.isAutoSmsEnabled,
+          caregiverId: caregivers.id,
+          caregiverName: caregivers.name,
+          caregiverActive: caregivers.isActive,
+          typeId: appointmentTypes.id,
+          typeName: appointmentTypes.name,
+          durationMinutes: appointmentTypes.durationMinutes,
+          offeredBy: caregiverAppointmentTypes.caregiverId,
+        })
+        .from(clinics)
+        .leftJoin(
+          caregivers,
+          and(
+            eq(caregivers.clinicId, clinics.id),
+            eq(caregivers.id, isStoredId(caregiverId) ? caregiverId : 0),
+          ),
+        )
+        .leftJoin(
+          appointmentTypes,
+          and(
+            eq(appointmentTypes.clinicId, clinics.id),
+            eq(appointmentTypes.id, isStoredId(appointmentTypeId) ? appointmentTypeId : 0),
+          ),
+        )
+        .leftJoin(
+          caregiverAppointmentTypes,
+          and(
+            eq(caregiverAppointmentTypes.caregiverId, caregivers.id),
+            eq(caregiverAppointmentTypes.appointmentTypeId, appointmentTypes.id),
+          ),
+        )
+        .where(eq(clinics.id, clinicId));
+      if (!row) return null;
+      return {
+        clinic: {
+          id: row.id,
+          name: row.name,
+          street: row.street,
+          homeNumber: row.homeNumber,
+          city: row.city,
+          timezone: row.timezone,
+          isAutoSmsEnabled: row.isAutoSmsEnabled,
+        },
+        caregiver:
+          row.caregiverId === null
+            ? null
+            : {
+                id: row.caregiverId,
+                name: row.caregiverName ?? '',
+                isActive: row.caregiverActive ?? false,
+              },
+        type:
+          row.typeId === null
+            ? null
+            : {
+                id: row.typeId,
+                name: row.typeName ?? '',
+                durationMinutes: row.durationMinutes ?? 0,
+              },
+        offersType: row.offeredBy !== null,
+      };
+    },
+
+    /** The patient's booked appointment on that date (clinic time), if any: one per date. */
+    async findBookingOnDate(ex: Executor, clinicId: number, patientId: number, localDate: string) {
+      const [row] = await ex
+        .select({ id: appointments.id })
+        .from(appointments)
+        .where(
+          and(
+            eq(appointments.clinicId, clinicId),
+            eq(appointments.patientId, patientId),
+            eq(appointments.localDate, localDate),
+            eq(appointments.status, 'booked'),
+          ),
+        )
+        .limit(1);
+      return row ?? null;
+    },
+
+    /** A booked appointment of the caregiver overlapping [start, end), if any. */
+    async findOverlapping(ex: Executor, caregiverId: number, start: Date, end: Date) {
+      const [row] = await ex
+        .select({ id: appointments.id })
+        .from(appointments)
+        .where(
+          and(
+            eq(appointments.caregiverId, caregiverId),
+            eq(appointments.status, 'booked'),
+            gt(appointments.endAt, start),
+            lt(appointments.startAt, end),
+          ),
+        )
+        .limit(1);
+      return row ?? null;
+    },
+
+    /** Throws the database's refusal as is; see `bookingConflictOf`. */
+    async insertAppointment(ex: Executor, values: NewAppointment) {
+      const [row] = await ex
+        .insert(appointments)
+        .values({ ...values, status: 'booked' })
+        .returning({ id: appointments.id });
+      if (!row) throw new Error('insertAppointment: no row returned');
+      return row;
+    },
+
+    /** The patient's booked appointments ending after `now`, by start, with what the list shows. */
+    async listUpcoming(patientId: number, clinicId: number, now: Date) {
+      return db
+        .select({
+          id: appointments.id,
+          startAt: appointments.startAt,
+          endAt: appointments.endAt,
+          caregiverName: caregivers.name,
+          typeName: appointmentTypes.name,
+          timezone: clinics.timezone,
+          cancelNoticeMinutes: clinics.cancelNoticeMinutes,
+        })
+        .from(appointments)
+        .innerJoin(caregivers, eq(caregivers.id, appointments.caregiverId))
+        .innerJoin(appointmentTypes, eq(appointmentTypes.id, appointments.appointmentTypeId))
+        .innerJoin(clinics, eq(clinics.id, appointments.clinicId))
+        .where(
+          and(
+            eq(appointments.patientId, patientId),
+            eq(appointments.clinicId, clinicId),
+            eq(appointments.status, 'booked'),
+            gt(appointments.endAt, now),
+          ),
+        )
+        .orderBy(asc(appointments.startAt), asc(appointments.id));
+    },
+
+    /** The patient's own appointment, locked until the transaction ends; null if not theirs. */
+    async lockOwnAppointment(tx: Executor, appointmentId: number, patientId: number) {
+      if (!isStoredId(appointmentId)) return null;
+      const [row] = await tx
+        .select({
+          id: appointments.id,
+          clinicId: appointments.clinicId,
+          status: appointments.status,
+          startAt: appointments.startAt,
+          cancelNoticeMinutes: clinics.cancelNoticeMinutes,
+        })
+        .from(appointments)
+        .innerJoin(clinics, eq(clinics.id, appointments.clinicId))
+        .where(and(eq(appointments.id, appointmentId), eq(appointments.patientId, patientId)))
+        .for('update', { of: appointments });
+      return row ?? null;
+    },
+
+    async cancelAppointment(tx: Executor, appointmentId: number, at: Date) {
+      await tx
+        .update(appointments)
+        .set({ status: 'cancelled', cancelledAt: at })
+        .where(eq(appointments.id, appointmentId));
+    },
+
+    /** The patient's booked appointment of exactly this interval that has not ended, with its details. */
+    async findOwnUpcoming(
+      patientId: number,
+      match: {
+        clinicId: number;
+        caregiverId: number;
+        appointmentTypeId: number;
+        start: Date;
+        end: Date;
+      },
+      now: Date,
+    ): Promise<({ id: number; startAt: Date; endAt: Date } & AppointmentDetails) | null> {
+      const [row] = await db
+        .select({
+          id: appointments.id,
+          startAt: appointments.startAt,
+          endAt: appointments.endAt,
+          ...detailsColumns,
+        })
+        .from(appointments)
+        .innerJoin(clinics, eq(clinics.id, appointments.clinicId))
+        .innerJoin(caregivers, eq(caregivers.id, appointments.caregiverId))
+        .innerJoin(appointmentTypes, eq(appointmentTypes.id, appointments.appointmentTypeId))
+        .where(
+          and(
+            eq(appointments.patientId, patientId),
+            eq(appointments.clinicId, match.clinicId),
+            eq(appointments.caregiverId, match.caregiverId),
+            eq(appointments.appointmentTypeId, match.appointmentTypeId),
+            eq(appointments.startAt, match.start),
+            eq(appointments.endAt, match.end),
+            eq(appointments.status, 'booked'),
+            gt(appointments.endAt, now),
+          ),
+        )
+        .limit(1);
+      return row ?? null;
+    },
+
+    /** Counts one more details SMS unless `limit` were sent already; false when refused. */
+    async takeSmsAllowance(ex: Executor, appointmentId: number, limit: number): Promise<boolean> {
+      const rows = await ex
+        .update(appointments)
+        .set({ detailsSmsCount: sql`${appointments.detailsSmsCount} + 1` })
+        .where(and(eq(appointments.id, appointmentId), lt(appointments.detailsSmsCount, limit)))
+        .returning({ id: appointments.id });
+      return rows.length > 0;
+    },
+  };
+}
+
+export type AppointmentsRepository = ReturnType<typeof createAppointmentsRepository>;

@@ -1,0 +1,112 @@
+import {
+  appointmentActionResponseSchema,
+  bookAppointmentBodySchema,
+  bookedAppointmentSchema,
+  cancelAppointmentBodySchema,
+  errorBodySchema,
+  patientAppointmentsSchema,
+  sendAppointmentSmsBodySchema,
+} from '@marpe/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sessionOf } from '../patient-auth/authenticate.js';
+import type { AppointmentsService } from './appointments-service.js';
+
+export interface AppointmentsRoutesOptions {
+  service: Pick<AppointmentsService, 'book' | 'listUpcoming' | 'cancel' | 'sendSms'>;
+}
+
+// 401 without a live session; 403 also for a missing X-XSRF-TOKEN on the writes.
+const authErrors = { 401: errorBodySchema, 403: errorBodySchema };
+
+export const appointmentsRoutes: FastifyPluginAsyncZod<AppointmentsRoutesOptions> = async (
+  app,
+  { service },
+) => {
+  app.post(
+    '/appointment',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['appointments'],
+        summary:
+          'Books a slot that available-slots offers now for the type (201); 409 existingAppointment (one per date) or slot_taken; 400 not a slot on offer; 403 another clinic',
+        body: bookAppointmentBodySchema,
+        response: {
+          201: bookedAppointmentSchema,
+          400: errorBodySchema,
+          ...authErrors,
+          404: errorBodySchema,
+          409: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const booked = await service.book(sessionOf(request).patient, request.body);
+      return reply.status(201).send(booked);
+    },
+  );
+
+  app.post(
+    '/appointment/send-sms',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['appointments'],
+        summary:
+          "Sends the details of the patient's own upcoming appointment (same body as booking) by SMS; 404 appointment_not_found, 429 after 3 for one appointment",
+        body: sendAppointmentSmsBodySchema,
+        response: {
+          200: appointmentActionResponseSchema,
+          400: errorBodySchema,
+          ...authErrors,
+          404: errorBodySchema,
+          429: errorBodySchema,
+        },
+      },
+    },
+    async (request) => {
+      await service.sendSms(sessionOf(request).patient, request.body);
+      return { status: 'ok' as const };
+    },
+  );
+
+  app.get(
+    '/appointment/patient-appointments',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['appointments'],
+        summary: "The patient's upcoming booked appointments, by start",
+        response: { 200: patientAppointmentsSchema, 401: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return service.listUpcoming(sessionOf(request).patient);
+    },
+  );
+
+  app.put(
+    '/appointment/patient-appointments',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['appointments'],
+        summary:
+          "Cancels the patient's own appointment; 404 appointment_not_found, 409 not_cancellable (within the clinic's cancellation notice, or cancelled)",
+        body: cancelAppointmentBodySchema,
+        response: {
+          200: appointmentActionResponseSchema,
+          400: errorBodySchema,
+          ...authErrors,
+          404: errorBodySchema,
+          409: errorBodySchema,
+        },
+      },
+    },
+    async (request) => {
+      await service.cancel(sessionOf(request).patient, request.body.appointmentId);
+      return { status: 'ok' as const };
+    },
+  );
+};

@@ -1,0 +1,289 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  APPOINTMENT_SMS_LIMIT,
+  type BookAppointmentBody,
+  type BookedAppointment,
+  type PatientAppointment,
+  type SendAppointmentSmsBody,
+  type ValidationDetails,
+} from '@marpe/shared';
+import type { Transaction } from '../../platform/db/client.js';
+import { AppError, isAppError } from '../../platform/errors.js';
+import { clinicNotFound, type AvailabilityService } from '../availability/availability-service.js';
+import { formatZonedIso, zonedDate } from '../availability/zoned-time.js';
+import type { ClinicDataCache } from '../clinics/clinic-data-cache.js';
+import type { Messaging } from '../messaging/messaging.js';
+import type { PatientRow } from '../patient-auth/patient-auth-repository.js';
+import { appointmentSmsMessage } from './appointment-sms.js';
+import {
+  bookingConflictOf,
+  isRetryableConflict,
+  type AppointmentsRepository,
+} from './appointments-repository.js';
+
+const MINUTE = 60_000;
+
+export interface AppointmentsServiceDeps {
+  repository: Pick<
+    AppointmentsRepository,
+    | 'db'
+    | 'findBookingSubject'
+    | 'findBookingOnDate'
+    | 'findOverlapping'
+    | 'insertAppointment'
+    | 'listUpcoming'
+    | 'lockOwnAppointment'
+    | 'cancelAppointment'
+    | 'findOwnUpcoming'
+    | 'takeSmsAllowance'
+  >;
+  availability: Pick<AvailabilityService, 'isOfferedSlot'>;
+  messaging: Pick<Messaging, 'queueSms' | 'kick'>;
+  /** The clinic page's first available slots change with every booking and cancellation. */
+  cache: Pick<ClinicDataCache, 'invalidate'>;
+  /** Epoch milliseconds. */
+  clock: () => number;
+  /** Runs of a booking transaction that lost a deadlock before answering slot_taken (default 5). */
+  maxBookingAttempts?: number;
+}
+
+/** The patient of the session: patients belong to one clinic. */
+export type SessionPatient = Pick<PatientRow, 'id' | 'clinicId' | 'phone'>;
+
+/** The clinic's cancellation notice has not begun: start − now ≥ notice. */
+export function isCancellable(startMs: number, cancelNoticeMinutes: number, now: number): boolean {
+  return startMs - now >= cancelNoticeMinutes * MINUTE;
+}
+
+function invalidField(path: string, message: string): AppError {
+  const details: ValidationDetails = { issues: [{ path, message }] };
+  return new AppError('validation_failed', 400, `Invalid request: ${path}`, details);
+}
+
+const otherClinic = () =>
+  new AppError('forbidden', 403, "Appointments are booked at the patient's own clinic only");
+
+const slotTaken = () =>
+  new AppError('slot_taken', 409, 'The slot was taken meanwhile; choose another one');
+
+const existingAppointment = () =>
+  new AppError(
+    'existingAppointment',
+    409,
+    'It is not possible to book more than one appointment on the same date',
+  );
+
+const appointmentNotFound = () =>
+  new AppError('appointment_not_found', 404, 'Appointment not found');
+
+/**
+ * Booking, the patient's upcoming appointments, cancellation and the details SMS. Whether a slot
+ * is free is decided inside the booking transaction and, in a race, by the database: the
+ * caregiver's EXCLUDE constraint and the one-booking-per-date index (drizzle/0001).
+ */
+export function createAppointmentsService(deps: AppointmentsServiceDeps) {
+  const { repository, availability, messaging, cache, clock } = deps;
+  const maxAttempts = deps.maxBookingAttempts ?? 5;
+
+  /** Runs the booking transaction, answering the database's refusals as 409s. */
+  async function inBookingTransaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await repository.db.transaction(work);
+      } catch (error) {
+        if (isAppError(error)) throw error;
+        const conflict = bookingConflictOf(error);
+        if (conflict === 'slot_taken') throw slotTaken();
+        if (conflict === 'existingAppointment') throw existingAppointment();
+        if (!isRetryableConflict(error)) throw error;
+        // Chosen as a deadlock victim by a concurrent booking of an overlapping interval: the next
+        // run sees that booking if it committed. Still contended after several runs: it is taken.
+        if (attempt >= maxAttempts) throw slotTaken();
+        await sleep(Math.round(attempt * (5 + Math.random() * 20)));
+      }
+    }
+  }
+
+  return {
+    /** `POST /api/appointment`. */
+    async book(patient: SessionPatient, body: BookAppointmentBody): Promise<BookedAppointment> {
+      if (body.clinicId !== patient.clinicId) throw otherClinic();
+      const start = Date.parse(body.startDate);
+      const end = Date.parse(body.endDate);
+
+      const subject = await repository.findBookingSubject(
+        body.clinicId,
+        body.caregiverId,
+        body.appointmentTypeId,
+      );
+      if (!subject) throw clinicNotFound(body.clinicId);
+      const { clinic, caregiver, type } = subject;
+      if (!caregiver?.isActive) {
+        throw new AppError(
+          'caregiver_not_found',
+          404,
+          `Caregiver ${body.caregiverId} not found in clinic ${clinic.id}`,
+        );
+      }
+      if (!type) {
+        throw new AppError(
+          'appointment_type_not_found',
+          404,
+          `Appointment type ${body.appointmentTypeId} not found in clinic ${clinic.id}`,
+        );
+      }
+      if (!subject.offersType) {
+        throw invalidField(
+          'appointmentTypeId',
+          'The caregiver does not offer this appointment type',
+        );
+      }
+      if (end - start !== type.durationMinutes * MINUTE) {
+        throw invalidField(
+          'endDate',
+          `This appointment type lasts ${type.durationMinutes} minutes: endDate must be startDate plus that`,
+        );
+      }
+      const { offered } = await availability.isOfferedSlot({
+        clinicId: clinic.id,
+        caregiverId: caregiver.id,
+        durationMinutes: type.durationMinutes,
+        start,
+        end,
+      });
+      if (!offered) {
+        throw invalidField(
+          'startDate',
+          'Not a slot the caregiver offers now; choose one from available-slots',
+        );
+      }
+
+      const localDate = zonedDate(start, clinic.timezone);
+      const sms = clinic.isAutoSmsEnabled
+        ? appointmentSmsMessage({
+            clinicName: clinic.name,
+            street: clinic.street,
+            homeNumber: clinic.homeNumber,
+            city: clinic.city,
+            timezone: clinic.timezone,
+            caregiverName: caregiver.name,
+            typeName: type.name,
+            start,
+          })
+        : null;
+
+      const id = await inBookingTransaction(async (tx) => {
+        // The common refusals, answered without an error from the database; in a race the
+        // constraints still have the last word.
+        if (await repository.findBookingOnDate(tx, clinic.id, patient.id, localDate)) {
+          throw existingAppointment();
+        }
+        if (await repository.findOverlapping(tx, caregiver.id, new Date(start), new Date(end))) {
+          throw slotTaken();
+        }
+        const row = await repository.insertAppointment(tx, {
+          clinicId: clinic.id,
+          caregiverId: caregiver.id,
+          patientId: patient.id,
+          appointmentTypeId: type.id,
+          startAt: new Date(start),
+          endAt: new Date(end),
+          localDate,
+          detailsSmsCount: sms === null ? 0 : 1,
+        });
+        // In the booking's transaction: the details go out once, and only if it commits.
+        if (sms !== null) {
+          await messaging.queueSms(tx, { to: patient.phone, body: sms, expiresAt: new Date(end) });
+        }
+        return row.id;
+      });
+      cache.invalidate(clinic.id);
+      if (sms !== null) messaging.kick();
+
+      return {
+        id,
+        clinic_id: clinic.id,
+        caregiver_id: caregiver.id,
+        appointment_type_id: type.id,
+        start_date: formatZonedIso(start, clinic.timezone),
+        end_date: formatZonedIso(end, clinic.timezone),
+        sms_sent: sms !== null,
+      };
+    },
+
+    /** `GET /api/appointment/patient-appointments`: booked, not yet ended, by start. */
+    async listUpcoming(patient: SessionPatient): Promise<PatientAppointment[]> {
+      const now = clock();
+      const rows = await repository.listUpcoming(patient.id, patient.clinicId, new Date(now));
+      return rows.map((row) => ({
+        id: row.id,
+        caregiver_name: row.caregiverName,
+        type_name: row.typeName,
+        start_date: formatZonedIso(row.startAt.getTime(), row.timezone),
+        end_date: formatZonedIso(row.endAt.getTime(), row.timezone),
+        is_marpe_cancellable: isCancellable(row.startAt.getTime(), row.cancelNoticeMinutes, now),
+      }));
+    },
+
+    /** `PUT /api/appointment/patient-appointments`: the slot is free again once this returns. */
+    async cancel(patient: SessionPatient, appointmentId: number): Promise<void> {
+      const now = clock();
+      const clinicId = await repository.db.transaction(async (tx) => {
+        const row = await repository.lockOwnAppointment(tx, appointmentId, patient.id);
+        if (!row) throw appointmentNotFound();
+        if (row.status !== 'booked') {
+          throw new AppError('not_cancellable', 409, 'The appointment is already cancelled');
+        }
+        if (!isCancellable(row.startAt.getTime(), row.cancelNoticeMinutes, now)) {
+          throw new AppError(
+            'not_cancellable',
+            409,
+            'The appointment can no longer be cancelled online; please contact the clinic',
+          );
+        }
+        await repository.cancelAppointment(tx, row.id, new Date(now));
+        return row.clinicId;
+      });
+      cache.invalidate(clinicId);
+    },
+
+    /** `POST /api/appointment/send-sms`: the details of the patient's own upcoming appointment. */
+    async sendSms(patient: SessionPatient, body: SendAppointmentSmsBody): Promise<void> {
+      if (body.clinicId !== patient.clinicId) throw otherClinic();
+      const now = clock();
+      const appointment = await repository.findOwnUpcoming(
+        patient.id,
+        {
+          clinicId: body.clinicId,
+          caregiverId: body.caregiverId,
+          appointmentTypeId: body.appointmentTypeId,
+          start: new Date(Date.parse(body.startDate)),
+          end: new Date(Date.parse(body.endDate)),
+        },
+        new Date(now),
+      );
+      if (!appointment) throw appointmentNotFound();
+      const message = appointmentSmsMessage({
+        ...appointment,
+        start: appointment.startAt.getTime(),
+      });
+      await repository.db.transaction(async (tx) => {
+        if (!(await repository.takeSmsAllowance(tx, appointment.id, APPOINTMENT_SMS_LIMIT))) {
+          throw new AppError(
+            'too_many_requests',
+            429,
+            `The details of this appointment were sent ${APPOINTMENT_SMS_LIMIT} times already`,
+          );
+        }
+        await messaging.queueSms(tx, {
+          to: patient.phone,
+          body: message,
+          expiresAt: appointment.endAt,
+        });
+      });
+      messaging.kick();
+    },
+  };
+}
+
+export type AppointmentsService = ReturnType<typeof createAppointmentsService>;

@@ -1,0 +1,841 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  isValidIsraeliId,
+  type BookedAppointment,
+  type ClinicData,
+  type DevMessage,
+  type PatientAppointment,
+  type Slot,
+} from '@marpe/shared';
+import type { App } from '../src/app.js';
+import {
+  bookingConflictOf,
+  createAppointmentsRepository,
+} from '../src/modules/appointments/appointments-repository.js';
+import { formatZonedIso, zonedToEpoch } from '../src/modules/availability/zoned-time.js';
+import type { Database } from '../src/platform/db/client.js';
+import {
+  appointments,
+  appointmentTypes,
+  caregiverAppointmentTypes,
+  caregivers,
+  caregiverWorkingHours,
+  clinics,
+  outbox,
+  patients,
+} from '../src/platform/db/schema.js';
+import { closedWeek } from './fixtures.js';
+import { buildTestApp, engines, useTestDatabase, xsrfPair } from './helper.js';
+import { bearer, insertLoggedInPatients, type TestPatient } from './sessions.js';
+
+const TZ = 'Asia/Jerusalem';
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** Wednesday 2027-03-24, 10:00 in Israel. Clocks go forward on Friday 2027-03-26 at 02:00. */
+const NOW = Date.parse('2027-03-24T10:00:00+02:00');
+
+/** Clinic wall time 'YYYY-MM-DD HH:mm' → epoch ms. */
+const at = (local: string) => zonedToEpoch(local, TZ);
+
+/** The slot as available-slots spells it: ISO with the clinic's offset. */
+function slot(local: string, minutes = 30): { startDate: string; endDate: string } {
+  const start = at(local);
+  return {
+    startDate: formatZonedIso(start, TZ),
+    endDate: formatZonedIso(start + minutes * MINUTE, TZ),
+  };
+}
+
+interface Fixture {
+  clinicId: number;
+  otherClinicId: number;
+  /** Sun–Thu 08:00–16:00, step 30, notice 60, horizon 30 days; offers the check-up only. */
+  dana: number;
+  /** Same hours; offers the check-up and the root canal. */
+  noa: number;
+  inactive: number;
+  /** Works at the other clinic. */
+  stranger: number;
+  /** 30 minutes. */
+  checkup: number;
+  /** 60 minutes, Noa only. */
+  rootCanal: number;
+  otherClinicType: number;
+}
+
+async function insertFixture(db: Database): Promise<Fixture> {
+  const clinic = (name: string) => ({
+    name,
+    phone: '03-5550000',
+    street: 'הרצל',
+    homeNumber: '12',
+    city: 'תל אביב-יפו',
+    openingHours: { title: null, days: closedWeek },
+  });
+  const [main, other] = await db
+    .insert(clinics)
+    .values([clinic('מרפאת הבדיקות'), clinic('מרפאה אחרת')])
+    .returning({ id: clinics.id });
+  if (!main || !other) throw new Error('fixture: clinics');
+
+  const types = await db
+    .insert(appointmentTypes)
+    .values([
+      { clinicId: main.id, name: 'בדיקה תקופתית', durationMinutes: 30 },
+      { clinicId: main.id, name: 'טיפול שורש', durationMinutes: 60 },
+      { clinicId: other.id, name: 'בדיקה', durationMinutes: 30 },
+    ])
+    .returning({ id: appointmentTypes.id });
+  const [checkup, rootCanal, otherClinicType] = types.map((t) => t.id);
+  if (!checkup || !rootCanal || !otherClinicType) throw new Error('fixture: types');
+
+  const rules = { slotStepMinutes: 30, minNoticeMinutes: 60, bookingHorizonDays: 30 };
+  const staff = await db
+    .insert(caregivers)
+    .values([
+      { clinicId: main.id, name: 'ד"ר דנה', licenseNumber: '1-1', sortOrder: 0, ...rules },
+      { clinicId: main.id, name: 'ד"ר נועה', licenseNumber: '1-2', sortOrder: 1, ...rules },
+      { clinicId: main.id, name: 'Gone', licenseNumber: '1-3', isActive: false, ...rules },
+      { clinicId: other.id, name: 'Stranger', licenseNumber: '1-4', ...rules },
+    ])
+    .returning({ id: caregivers.id });
+  const [dana, noa, inactive, stranger] = staff.map((c) => c.id);
+  if (!dana || !noa || !inactive || !stranger) throw new Error('fixture: caregivers');
+
+  await db.insert(caregiverAppointmentTypes).values([
+    { caregiverId: dana, appointmentTypeId: checkup },
+    { caregiverId: noa, appointmentTypeId: checkup },
+    { caregiverId: noa, appointmentTypeId: rootCanal },
+    { caregiverId: inactive, appointmentTypeId: checkup },
+    { caregiverId: stranger, appointmentTypeId: otherClinicType },
+  ]);
+  // Sunday (0) to Thursday (4).
+  await db.insert(caregiverWorkingHours).values(
+    [dana, noa, inactive, stranger].flatMap((caregiverId) =>
+      [0, 1, 2, 3, 4].map((weekDay) => ({
+        caregiverId,
+        weekDay,
+        startTime: '08:00',
+        endTime: '16:00',
+      })),
+    ),
+  );
+  return {
+    clinicId: main.id,
+    otherClinicId: other.id,
+    dana,
+    noa,
+    inactive,
+    stranger,
+    checkup,
+    rootCanal,
+    otherClinicType,
+  };
+}
+
+describe.each(engines)('appointments (%s)', (engine) => {
+  const database = useTestDatabase(engine);
+  let app: App;
+  let db: Database;
+  let now = NOW;
+  let f: Fixture;
+  let xsrf: Awaited<ReturnType<typeof xsrfPair>>;
+
+  beforeAll(async () => {
+    app = await buildTestApp(database.current.handle, {
+      clock: () => now,
+      // The tests run the outbox themselves.
+      outboxPollIntervalMs: HOUR,
+      patientAuthAttemptsPerMinute: 100_000,
+    });
+    await app.ready();
+    db = database.current.handle.db;
+    xsrf = await xsrfPair(app);
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+  beforeEach(async () => {
+    now = NOW;
+    await database.current.reset();
+    f = await insertFixture(db);
+  });
+
+  const patientsOf = (count: number) =>
+    insertLoggedInPatients(db, { clinicId: f.clinicId, count, now });
+  async function onePatient(): Promise<TestPatient> {
+    const [patient] = await patientsOf(1);
+    if (!patient) throw new Error('no patient');
+    return patient;
+  }
+  async function twoPatients(): Promise<[TestPatient, TestPatient]> {
+    const [first, second] = await patientsOf(2);
+    if (!first || !second) throw new Error('no patients');
+    return [first, second];
+  }
+
+  const bookingBody = (overrides: Record<string, unknown> = {}) => ({
+    clinicId: f.clinicId,
+    caregiverId: f.dana,
+    appointmentTypeId: f.checkup,
+    ...slot('2027-03-25 09:00'),
+    ...overrides,
+  });
+
+  const write = (
+    method: 'POST' | 'PUT',
+    url: string,
+    token: string | null,
+    payload: object | string,
+  ) =>
+    app.inject({
+      method,
+      url,
+      payload,
+      cookies: xsrf.cookies,
+      headers: { ...xsrf.headers, ...(token ? bearer(token) : {}) },
+    });
+
+  const book = (token: string, overrides: Record<string, unknown> = {}) =>
+    write('POST', '/api/appointment', token, bookingBody(overrides));
+  const sendSms = (token: string, body: object) =>
+    write('POST', '/api/appointment/send-sms', token, body);
+  const cancel = (token: string, appointmentId: unknown) =>
+    write('PUT', '/api/appointment/patient-appointments', token, { appointmentId });
+  const list = (token: string) =>
+    app.inject({
+      method: 'GET',
+      url: '/api/appointment/patient-appointments',
+      headers: bearer(token),
+    });
+
+  const bookedRows = () =>
+    db
+      .select()
+      .from(appointments)
+      .where(eq(appointments.status, 'booked'))
+      .orderBy(appointments.startAt);
+
+  /** Every message the demo provider has sent, newest first, since this app was built. */
+  async function allMessages(): Promise<DevMessage[]> {
+    await app.messaging.runOutbox();
+    return (await app.inject({ method: 'GET', url: '/api/dev/messages' })).json();
+  }
+  let sentBefore = 0;
+  beforeEach(async () => {
+    sentBefore = (await allMessages()).length;
+  });
+  /** The messages sent during this test, newest first. */
+  async function messages(): Promise<DevMessage[]> {
+    const all = await allMessages();
+    return all.slice(0, all.length - sentBefore);
+  }
+
+  const expectInvalid = (response: Awaited<ReturnType<typeof book>>, field: string) => {
+    expect(response.statusCode, response.body).toBe(400);
+    const body = response.json<{ code: string; details: { issues: { path: string }[] } }>();
+    expect(body.code).toBe('validation_failed');
+    expect(body.details.issues.map((i) => i.path)).toContain(field);
+  };
+
+  const statusCounts = (responses: { statusCode: number }[]) => {
+    const counts: Record<number, number> = {};
+    for (const r of responses) counts[r.statusCode] = (counts[r.statusCode] ?? 0) + 1;
+    return counts;
+  };
+
+  /** An appointment written directly, as a clinic's system would. */
+  async function insertAppointment(
+    patientId: number,
+    local: string,
+    options: {
+      minutes?: number;
+      caregiverId?: number;
+      status?: 'booked' | 'cancelled';
+    } = {},
+  ): Promise<number> {
+    const start = at(local);
+    const [row] = await db
+      .insert(appointments)
+      .values({
+        clinicId: f.clinicId,
+        caregiverId: options.caregiverId ?? f.dana,
+        patientId,
+        appointmentTypeId: f.checkup,
+        startAt: new Date(start),
+        endAt: new Date(start + (options.minutes ?? 30) * MINUTE),
+        localDate: local.slice(0, 10),
+        status: options.status ?? 'booked',
+      })
+      .returning({ id: appointments.id });
+    if (!row) throw new Error('insertAppointment');
+    return row.id;
+  }
+
+  describe('POST /api/appointment', () => {
+    it('books an offered slot and answers the appointment with the clinic offset', async () => {
+      const dana = await onePatient();
+      const response = await book(dana.token);
+      expect(response.statusCode, response.body).toBe(201);
+      const booked = response.json<BookedAppointment>();
+      expect(booked).toEqual({
+        id: expect.any(Number),
+        clinic_id: f.clinicId,
+        caregiver_id: f.dana,
+        appointment_type_id: f.checkup,
+        start_date: '2027-03-25T09:00:00+02:00',
+        end_date: '2027-03-25T09:30:00+02:00',
+        sms_sent: false,
+      });
+      const rows = await bookedRows();
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({
+        id: booked.id,
+        patientId: dana.id,
+        localDate: '2027-03-25',
+        status: 'booked',
+        detailsSmsCount: 0,
+      });
+      expect(await messages()).toEqual([]);
+    });
+
+    it('takes the slot off available-slots and moves the clinic page’s first slot', async () => {
+      const firstSlot = async () => {
+        const response = await app.inject({ method: 'GET', url: `/api/clinic/${f.clinicId}` });
+        return response.json<ClinicData>().caregivers.find((c) => c.id === f.dana)
+          ?.first_available_slot;
+      };
+      // Notice 60 minutes: the first slot is today at 11:00.
+      expect(await firstSlot()).toEqual({ start: '2027-03-24T11:00:00+02:00' });
+      const patient = await onePatient();
+      expect((await book(patient.token, slot('2027-03-24 11:00'))).statusCode).toBe(201);
+      expect(await firstSlot()).toEqual({ start: '2027-03-24T11:30:00+02:00' });
+
+      const slots = await app.inject({
+        method: 'GET',
+        url: '/api/appointment/available-slots',
+        query: {
+          clinicId: String(f.clinicId),
+          caregiverId: String(f.dana),
+          duration: '30',
+          startDate: '2027-03-24 11:00',
+          endDate: '2027-03-24 11:30',
+        },
+      });
+      expect(slots.json<Slot[]>().map((s) => s.start)).toEqual(['2027-03-24T11:30:00+02:00']);
+    });
+
+    it('accepts any spelling of the slot’s instants, on either side of the clocks’ change', async () => {
+      const patient = await onePatient();
+      const winter = await book(patient.token, {
+        startDate: '2027-03-25T07:00:00Z',
+        endDate: '2027-03-25T07:30:00.000Z',
+      });
+      expect(winter.statusCode, winter.body).toBe(201);
+      expect(winter.json()).toMatchObject({ start_date: '2027-03-25T09:00:00+02:00' });
+      // Summer time from Friday: 09:00 is 06:00 UTC.
+      const summer = await book(patient.token, {
+        startDate: '2027-03-28T06:00:00Z',
+        endDate: '2027-03-28T09:30:00+03:00',
+      });
+      expect(summer.statusCode, summer.body).toBe(201);
+      expect(summer.json()).toMatchObject({
+        start_date: '2027-03-28T09:00:00+03:00',
+        end_date: '2027-03-28T09:30:00+03:00',
+      });
+      expect((await bookedRows()).map((r) => r.localDate)).toEqual(['2027-03-25', '2027-03-28']);
+    });
+
+    it.each([
+      ['off the slot grid', { ...slot('2027-03-25 09:10') }, 'startDate'],
+      ['ending after working hours', { ...slot('2027-03-25 15:45') }, 'startDate'],
+      ['outside working hours', { ...slot('2027-03-25 20:00') }, 'startDate'],
+      ['on a day off (Friday)', { ...slot('2027-03-26 09:00') }, 'startDate'],
+      ['in the past', { ...slot('2027-03-23 09:00') }, 'startDate'],
+      ['within the minimum notice', { ...slot('2027-03-24 10:30') }, 'startDate'],
+      ['beyond the booking horizon', { ...slot('2027-04-25 09:00') }, 'startDate'],
+      ['longer than the type', { ...slot('2027-03-25 09:00', 60) }, 'endDate'],
+      ['shorter than the type', { ...slot('2027-03-25 09:00', 15) }, 'endDate'],
+    ])('answers 400 for a slot %s, and books nothing', async (_label, interval, field) => {
+      const patient = await onePatient();
+      expectInvalid(await book(patient.token, interval), field);
+      expect(await bookedRows()).toEqual([]);
+    });
+
+    it('answers 400 naming appointmentTypeId when the caregiver does not offer the type', async () => {
+      const patient = await onePatient();
+      expectInvalid(
+        await book(patient.token, {
+          appointmentTypeId: f.rootCanal,
+          ...slot('2027-03-25 09:00', 60),
+        }),
+        'appointmentTypeId',
+      );
+      // Noa offers it.
+      const noa = await book(patient.token, {
+        caregiverId: f.noa,
+        appointmentTypeId: f.rootCanal,
+        ...slot('2027-03-25 09:00', 60),
+      });
+      expect(noa.statusCode, noa.body).toBe(201);
+    });
+
+    it('answers 404 for unknown, inactive or foreign caregivers and types', async () => {
+      const patient = await onePatient();
+      for (const caregiverId of [999_999, f.inactive, f.stranger]) {
+        const response = await book(patient.token, { caregiverId });
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toMatchObject({ code: 'caregiver_not_found' });
+      }
+      for (const appointmentTypeId of [999_999, f.otherClinicType]) {
+        const response = await book(patient.token, { appointmentTypeId });
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toMatchObject({ code: 'appointment_type_not_found' });
+      }
+      expect(await bookedRows()).toEqual([]);
+    });
+
+    it("answers 403 for another clinic than the patient's", async () => {
+      const patient = await onePatient();
+      const response = await book(patient.token, {
+        clinicId: f.otherClinicId,
+        caregiverId: f.stranger,
+        appointmentTypeId: f.otherClinicType,
+      });
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toMatchObject({ code: 'forbidden' });
+      expect(await bookedRows()).toEqual([]);
+    });
+
+    it.each([
+      ['a missing caregiverId', { caregiverId: undefined }, 'caregiverId'],
+      ['an id as a string', { clinicId: '1' }, 'clinicId'],
+      ['a negative id', { appointmentTypeId: -1 }, 'appointmentTypeId'],
+      ['a start without offset', { startDate: '2027-03-25T09:00:00' }, 'startDate'],
+      ['a start as clinic wall time', { startDate: '2027-03-25 09:00' }, 'startDate'],
+      ['a date that does not exist', { startDate: '2027-02-30T09:00:00+02:00' }, 'startDate'],
+      ['an end before the start', { endDate: '2027-03-25T08:30:00+02:00' }, 'endDate'],
+    ])('answers 400 for %s', async (_label, overrides, field) => {
+      const patient = await onePatient();
+      expectInvalid(await book(patient.token, overrides), field);
+    });
+
+    it('answers 400 for a body that is not JSON', async () => {
+      const patient = await onePatient();
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/appointment',
+        payload: '{"clinicId":',
+        cookies: xsrf.cookies,
+        headers: { ...xsrf.headers, ...bearer(patient.token), 'content-type': 'application/json' },
+      });
+      expect(response.statusCode).toBe(400);
+    });
+
+    it('answers 401 without a live session and 403 without the anti-forgery header', async () => {
+      const noSession = await write('POST', '/api/appointment', null, bookingBody());
+      expect(noSession.statusCode).toBe(401);
+      const badToken = await write('POST', '/api/appointment', 'x'.repeat(43), bookingBody());
+      expect(badToken.statusCode).toBe(401);
+      // The session is checked before the body: a stranger learns nothing of the validation.
+      const malformed = await write('POST', '/api/appointment', null, { clinicId: 'x' });
+      expect(malformed.statusCode).toBe(401);
+      const patient = await onePatient();
+      const noXsrf = await app.inject({
+        method: 'POST',
+        url: '/api/appointment',
+        payload: bookingBody(),
+        cookies: xsrf.cookies,
+        headers: bearer(patient.token),
+      });
+      expect(noXsrf.statusCode).toBe(403);
+      expect(noXsrf.json()).toMatchObject({ code: 'xsrf' });
+      expect(await bookedRows()).toEqual([]);
+    });
+
+    it('answers 409 slot_taken for a booked interval or one overlapping it', async () => {
+      const [first, second] = await twoPatients();
+      expect((await book(first.token)).statusCode).toBe(201);
+      const same = await book(second.token);
+      expect(same.statusCode).toBe(409);
+      expect(same.json()).toMatchObject({ code: 'slot_taken' });
+
+      // Noa 09:30 is booked; an hour from 09:00 would overlap it.
+      expect(
+        (await book(first.token, { caregiverId: f.noa, ...slot('2027-03-28 09:30') })).statusCode,
+      ).toBe(201);
+      const overlapping = await book(second.token, {
+        caregiverId: f.noa,
+        appointmentTypeId: f.rootCanal,
+        ...slot('2027-03-28 09:00', 60),
+      });
+      expect(overlapping.statusCode).toBe(409);
+      expect(overlapping.json()).toMatchObject({ code: 'slot_taken' });
+      expect(await bookedRows()).toHaveLength(2);
+    });
+
+    it('answers 409 existingAppointment for a second booking on the same date', async () => {
+      const patient = await onePatient();
+      expect((await book(patient.token)).statusCode).toBe(201);
+      const sameDate = await book(patient.token, {
+        caregiverId: f.noa,
+        ...slot('2027-03-25 14:00'),
+      });
+      expect(sameDate.statusCode).toBe(409);
+      expect(sameDate.json()).toMatchObject({
+        code: 'existingAppointment',
+        message: 'It is not possible to book more than one appointment on the same date',
+      });
+      // A cancelled appointment does not count; another date is fine.
+      const otherDate = await book(patient.token, slot('2027-03-29 09:00'));
+      expect(otherDate.statusCode).toBe(201);
+      expect(await bookedRows()).toHaveLength(2);
+    });
+
+    it('lets exactly one of 100 patients racing for one slot book it, five times over', async () => {
+      const racers = await patientsOf(100);
+      const dates = ['2027-03-25', '2027-03-28', '2027-03-29', '2027-03-30', '2027-03-31'];
+      for (const date of dates) {
+        const interval = slot(`${date} 09:00`);
+        const responses = await Promise.all(racers.map((p) => book(p.token, interval)));
+        expect(statusCounts(responses), date).toEqual({ 201: 1, 409: 99 });
+        const codes = new Set(
+          responses.filter((r) => r.statusCode === 409).map((r) => r.json().code),
+        );
+        expect([...codes]).toEqual(['slot_taken']);
+        const rows = await db
+          .select()
+          .from(appointments)
+          .where(and(eq(appointments.localDate, date), eq(appointments.status, 'booked')));
+        expect(rows).toHaveLength(1);
+        const winner = responses.find((r) => r.statusCode === 201)?.json<BookedAppointment>();
+        expect(rows[0]?.id).toBe(winner?.id);
+      }
+    });
+
+    it('lets one patient booking two slots of one date at once get only one', async () => {
+      const patient = await onePatient();
+      const pairs: [Record<string, unknown>, Record<string, unknown>][] = [
+        [slot('2027-03-25 09:00'), { caregiverId: f.noa, ...slot('2027-03-25 11:00') }],
+        [slot('2027-03-28 09:00'), slot('2027-03-28 10:00')],
+        [
+          { caregiverId: f.noa, appointmentTypeId: f.rootCanal, ...slot('2027-03-29 09:00', 60) },
+          slot('2027-03-29 09:00'),
+        ],
+      ];
+      for (const [a, b] of pairs) {
+        const responses = await Promise.all([book(patient.token, a), book(patient.token, b)]);
+        expect(statusCounts(responses)).toEqual({ 201: 1, 409: 1 });
+        expect(responses.find((r) => r.statusCode === 409)?.json()).toMatchObject({
+          code: 'existingAppointment',
+        });
+      }
+      expect(await bookedRows()).toHaveLength(3);
+    });
+  });
+
+  it('tells which constraint refused a booking, on this engine', async () => {
+    // The service checks first; this is the database's own last word when two requests race.
+    const repository = createAppointmentsRepository(db);
+    const [first, second] = await twoPatients();
+    const values = (patientId: number, local: string, caregiverId = f.dana) => ({
+      clinicId: f.clinicId,
+      caregiverId,
+      patientId,
+      appointmentTypeId: f.checkup,
+      startAt: new Date(at(local)),
+      endAt: new Date(at(local) + 30 * MINUTE),
+      localDate: local.slice(0, 10),
+      detailsSmsCount: 0,
+    });
+    await repository.insertAppointment(db, values(first.id, '2027-03-25 09:00'));
+    const overlap = await repository
+      .insertAppointment(db, values(second.id, '2027-03-25 09:15'))
+      .catch((error: unknown) => error);
+    expect(bookingConflictOf(overlap)).toBe('slot_taken');
+    const sameDate = await repository
+      .insertAppointment(db, values(first.id, '2027-03-25 11:00', f.noa))
+      .catch((error: unknown) => error);
+    expect(bookingConflictOf(sameDate)).toBe('existingAppointment');
+    // Touching is not overlapping.
+    await repository.insertAppointment(db, values(second.id, '2027-03-25 09:30'));
+  });
+
+  describe('GET /api/appointment/patient-appointments', () => {
+    it("lists the patient's upcoming booked appointments, by start, with the cancel flag", async () => {
+      const [patient, other] = await twoPatients();
+      await insertAppointment(patient.id, '2027-03-23 09:00'); // past
+      await insertAppointment(patient.id, '2027-03-29 09:00', { status: 'cancelled' });
+      const sunday = await insertAppointment(patient.id, '2027-03-28 09:00', {
+        caregiverId: f.noa,
+      });
+      // Exactly 24 hours ahead: still cancellable. 23.5 hours ahead: not.
+      const tomorrow = await insertAppointment(patient.id, '2027-03-25 10:00');
+      // Under way: listed until it ends.
+      const ongoing = await insertAppointment(patient.id, '2027-03-24 09:45', {
+        caregiverId: f.noa,
+      });
+      await insertAppointment(other.id, '2027-03-30 09:00');
+      const soon = await insertAppointment(other.id, '2027-03-25 09:30');
+
+      const response = await list(patient.token);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.json<PatientAppointment[]>()).toEqual([
+        {
+          id: ongoing,
+          caregiver_name: 'ד"ר נועה',
+          type_name: 'בדיקה תקופתית',
+          start_date: '2027-03-24T09:45:00+02:00',
+          end_date: '2027-03-24T10:15:00+02:00',
+          is_marpe_cancellable: false,
+        },
+        {
+          id: tomorrow,
+          caregiver_name: 'ד"ר דנה',
+          type_name: 'בדיקה תקופתית',
+          start_date: '2027-03-25T10:00:00+02:00',
+          end_date: '2027-03-25T10:30:00+02:00',
+          is_marpe_cancellable: true,
+        },
+        {
+          id: sunday,
+          caregiver_name: 'ד"ר נועה',
+          type_name: 'בדיקה תקופתית',
+          start_date: '2027-03-28T09:00:00+03:00',
+          end_date: '2027-03-28T09:30:00+03:00',
+          is_marpe_cancellable: true,
+        },
+      ]);
+      const others = (await list(other.token)).json<PatientAppointment[]>();
+      expect(others.map((a) => [a.id, a.is_marpe_cancellable])).toEqual([
+        [soon, false],
+        [expect.any(Number), true],
+      ]);
+    });
+
+    it("follows the clinic's cancellation notice", async () => {
+      const patient = await onePatient();
+      await insertAppointment(patient.id, '2027-03-25 09:30');
+      await insertAppointment(patient.id, '2027-03-28 09:00');
+      const flags = async () =>
+        (await list(patient.token)).json<PatientAppointment[]>().map((a) => a.is_marpe_cancellable);
+      expect(await flags()).toEqual([false, true]);
+      await db.update(clinics).set({ cancelNoticeMinutes: 0 }).where(eq(clinics.id, f.clinicId));
+      expect(await flags()).toEqual([true, true]);
+      // Four days: Sunday 09:00 is 94 hours away.
+      await db
+        .update(clinics)
+        .set({ cancelNoticeMinutes: 4 * 24 * 60 })
+        .where(eq(clinics.id, f.clinicId));
+      expect(await flags()).toEqual([false, false]);
+    });
+
+    it('refuses a cancellation notice out of range', async () => {
+      await expect(
+        db.update(clinics).set({ cancelNoticeMinutes: 43_201 }).where(eq(clinics.id, f.clinicId)),
+      ).rejects.toThrow();
+    });
+
+    it('answers 401 without a session', async () => {
+      const response = await app.inject({
+        method: 'GET',
+        url: '/api/appointment/patient-appointments',
+      });
+      expect(response.statusCode).toBe(401);
+    });
+  });
+
+  describe('PUT /api/appointment/patient-appointments', () => {
+    it('cancels, and the freed slot can be booked again at once', async () => {
+      const [patient, other] = await twoPatients();
+      const booked = (
+        await book(patient.token, slot('2027-03-28 09:00'))
+      ).json<BookedAppointment>();
+      expect((await book(other.token, slot('2027-03-28 09:00'))).statusCode).toBe(409);
+
+      const response = await cancel(patient.token, booked.id);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toEqual({ status: 'ok' });
+      const [row] = await db.select().from(appointments).where(eq(appointments.id, booked.id));
+      expect(row).toMatchObject({ status: 'cancelled', cancelledAt: new Date(NOW) });
+      expect((await list(patient.token)).json()).toEqual([]);
+
+      const again = await book(other.token, slot('2027-03-28 09:00'));
+      expect(again.statusCode, again.body).toBe(201);
+      // The patient may book that date again too (another slot).
+      expect((await book(patient.token, slot('2027-03-28 10:00'))).statusCode).toBe(201);
+    });
+
+    it('answers 409 not_cancellable within the notice or when already cancelled', async () => {
+      const patient = await onePatient();
+      const soon = await insertAppointment(patient.id, '2027-03-25 09:30');
+      const late = await cancel(patient.token, soon);
+      expect(late.statusCode).toBe(409);
+      expect(late.json()).toMatchObject({ code: 'not_cancellable' });
+
+      const later = await insertAppointment(patient.id, '2027-03-29 09:00');
+      expect((await cancel(patient.token, later)).statusCode).toBe(200);
+      const twice = await cancel(patient.token, later);
+      expect(twice.statusCode).toBe(409);
+      expect(twice.json()).toMatchObject({ code: 'not_cancellable' });
+      expect((await bookedRows()).map((r) => r.id)).toEqual([soon]);
+    });
+
+    it("answers 404 for another patient's appointment or an unknown one, and 400 for a bad id", async () => {
+      const [patient, other] = await twoPatients();
+      const theirs = await insertAppointment(other.id, '2027-03-29 09:00');
+      for (const id of [theirs, 999_999]) {
+        const response = await cancel(patient.token, id);
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toMatchObject({ code: 'appointment_not_found' });
+      }
+      expect((await list(patient.token)).json()).toEqual([]);
+      expect((await bookedRows()).map((r) => r.id)).toEqual([theirs]);
+      for (const id of [0, 'x', 1.5, 2_147_483_648]) {
+        expectInvalid(await cancel(patient.token, id), 'appointmentId');
+      }
+    });
+
+    it('answers 403 without the anti-forgery header', async () => {
+      const patient = await onePatient();
+      const id = await insertAppointment(patient.id, '2027-03-29 09:00');
+      const response = await app.inject({
+        method: 'PUT',
+        url: '/api/appointment/patient-appointments',
+        payload: { appointmentId: id },
+        headers: bearer(patient.token),
+      });
+      expect(response.statusCode).toBe(403);
+      expect((await bookedRows()).map((r) => r.id)).toEqual([id]);
+    });
+  });
+
+  describe('details SMS', () => {
+    const expectedText = [
+      'פרטי התור שלך במרפאת הבדיקות:',
+      'בדיקה תקופתית עם ד"ר דנה',
+      'בתאריך 28/03/2027 בשעה 09:00',
+      'כתובת: הרצל 12, תל אביב-יפו',
+    ].join('\n');
+
+    it('goes out exactly once, with the booking, when the clinic sends it automatically', async () => {
+      await db.update(clinics).set({ isAutoSmsEnabled: true }).where(eq(clinics.id, f.clinicId));
+      const racers = await patientsOf(10);
+      const responses = await Promise.all(
+        racers.map((p) => book(p.token, slot('2027-03-28 09:00'))),
+      );
+      expect(statusCounts(responses)).toEqual({ 201: 1, 409: 9 });
+      const won = responses.findIndex((r) => r.statusCode === 201);
+      expect(responses[won]?.json()).toMatchObject({ sms_sent: true });
+      const phone = racers[won]?.phone;
+
+      const sent = await messages();
+      expect(sent.map((m) => [m.to, m.body])).toEqual([[phone, expectedText]]);
+      const [{ count }] = (await db.select({ count: sql<number>`count(*)::int` }).from(outbox)) as [
+        { count: number },
+      ];
+      expect(count).toBe(1);
+    });
+
+    it('is sent on request for the patient’s own appointment, matched as instants', async () => {
+      const [patient, other] = await twoPatients();
+      const body = bookingBody(slot('2027-03-28 09:00'));
+      expect((await book(patient.token, body)).json()).toMatchObject({ sms_sent: false });
+      expect(await messages()).toEqual([]);
+
+      const response = await sendSms(patient.token, body);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toEqual({ status: 'ok' });
+      expect((await messages()).map((m) => [m.to, m.body])).toEqual([
+        [patient.phone, expectedText],
+      ]);
+
+      const utc = await sendSms(patient.token, {
+        ...body,
+        startDate: '2027-03-28T06:00:00Z',
+        endDate: '2027-03-28T06:30:00Z',
+      });
+      expect(utc.statusCode).toBe(200);
+
+      // Not theirs, or not that appointment: 404.
+      for (const [token, wrong] of [
+        [other.token, body],
+        [patient.token, { ...body, ...slot('2027-03-28 09:30') }],
+        [patient.token, { ...body, caregiverId: f.noa }],
+      ] as const) {
+        const refused = await sendSms(token, wrong);
+        expect(refused.statusCode).toBe(404);
+        expect(refused.json()).toMatchObject({ code: 'appointment_not_found' });
+      }
+      const foreign = await sendSms(patient.token, { ...body, clinicId: f.otherClinicId });
+      expect(foreign.statusCode).toBe(403);
+      expect(await messages()).toHaveLength(2);
+    });
+
+    it('stops at three for one appointment, the automatic one included', async () => {
+      await db.update(clinics).set({ isAutoSmsEnabled: true }).where(eq(clinics.id, f.clinicId));
+      const patient = await onePatient();
+      const body = bookingBody(slot('2027-03-28 09:00'));
+      expect((await book(patient.token, body)).statusCode).toBe(201);
+      expect((await sendSms(patient.token, body)).statusCode).toBe(200);
+      expect((await sendSms(patient.token, body)).statusCode).toBe(200);
+      const fourth = await sendSms(patient.token, body);
+      expect(fourth.statusCode).toBe(429);
+      expect(fourth.json()).toMatchObject({ code: 'too_many_requests' });
+      expect(await messages()).toHaveLength(3);
+    });
+
+    it('is not sent for a cancelled or past appointment', async () => {
+      const patient = await onePatient();
+      const body = bookingBody(slot('2027-03-28 09:00'));
+      const booked = (await book(patient.token, body)).json<BookedAppointment>();
+      expect((await cancel(patient.token, booked.id)).statusCode).toBe(200);
+      expect((await sendSms(patient.token, body)).statusCode).toBe(404);
+
+      await insertAppointment(patient.id, '2027-03-24 08:00');
+      const past = await sendSms(patient.token, bookingBody(slot('2027-03-24 08:00')));
+      expect(past.statusCode).toBe(404);
+      expect(await messages()).toEqual([]);
+    });
+  });
+
+  it('works end to end for a patient who logs in by SMS code', async () => {
+    const idNumber = [...'0123456789']
+      .map((d) => `03141592${d}`)
+      .find((id) => isValidIsraeliId(id)) as string;
+    const phone = '0521234567';
+    await db.insert(patients).values({
+      clinicId: f.clinicId,
+      idNumber,
+      firstName: 'רות',
+      lastName: 'כהן',
+      phone,
+    });
+    const login = await write('POST', '/api/patient-auth/login', null, {
+      clinicId: f.clinicId,
+      idNumber,
+      phone,
+    });
+    expect(login.statusCode, login.body).toBe(200);
+    const code = /#(\d{6})$/.exec((await messages())[0]?.body ?? '')?.[1] ?? '';
+    const verified = await write('POST', '/api/patient-auth/two-factor', null, {
+      idNumber,
+      code,
+      twoFactorToken: login.json().twoFactorToken,
+    });
+    expect(verified.statusCode, verified.body).toBe(200);
+    const token: string = verified.json().token;
+
+    const booked = await book(token, slot('2027-03-29 09:00'));
+    expect(booked.statusCode, booked.body).toBe(201);
+    const listed = (await list(token)).json<PatientAppointment[]>();
+    expect(listed.map((a) => [a.id, a.start_date, a.is_marpe_cancellable])).toEqual([
+      [booked.json().id, '2027-03-29T09:00:00+03:00', true],
+    ]);
+    expect((await cancel(token, booked.json().id)).statusCode).toBe(200);
+    expect((await list(token)).json()).toEqual([]);
+  });
+});
