@@ -43,6 +43,7 @@ function serviceFailing(errors: Error[], maxBookingAttempts?: number) {
     } as unknown as AppointmentsRepository['db'],
     findBookingSubject: async () => subject,
     findBookingOnDate: async () => null,
+    lockCaregiverBookings: async () => {},
     findOverlapping: async () => null,
     insertAppointment: async () => ({ id: 7 }),
   } as Partial<AppointmentsRepository> as AppointmentsRepository;

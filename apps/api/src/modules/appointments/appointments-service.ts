@@ -29,6 +29,7 @@ export interface AppointmentsServiceDeps {
     | 'db'
     | 'findBookingSubject'
     | 'findBookingOnDate'
+    | 'lockCaregiverBookings'
     | 'findOverlapping'
     | 'insertAppointment'
     | 'listUpcoming'
@@ -173,8 +174,9 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
         : null;
 
       const id = await inBookingTransaction(async (tx) => {
-        // The common refusals, answered without an error from the database; in a race the
-        // constraints still have the last word.
+        await repository.lockCaregiverBookings(tx, caregiver.id);
+        // The common refusals, answered without an error from the database; the constraints
+        // still have the last word.
         if (await repository.findBookingOnDate(tx, clinic.id, patient.id, localDate)) {
           throw existingAppointment();
         }
