@@ -40,5 +40,8 @@ console.table(
     '/completed',
     '/expired',
     '/clinic/1',
+    '/login/1',
+    '/booking/1',
+    '/appointments/1',
   ]),
 );

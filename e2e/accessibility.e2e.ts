@@ -4,7 +4,20 @@ import { axeCases, expectNoAxeViolations, newPage, useBrowser } from './support/
 const baseUrl = inject('baseUrl');
 const browser = useBrowser();
 
-const pages = ['/', '/privacy', '/terms', '/accessibility', '/completed', '/expired', '/login/1'];
+// Without a session /appointments/1 lands on the login page; signed in it is checked, dialogs
+// included, in appointments.e2e.ts.
+const pages = [
+  '/',
+  '/privacy',
+  '/terms',
+  '/accessibility',
+  '/completed',
+  '/expired',
+  '/login/1',
+  '/appointments/1',
+  // Without a session the verification form; signed in, booking.e2e.ts checks the steps.
+  '/booking/1',
+];
 const cases = axeCases(pages);
 
 describe('axe (WCAG 2.1 A/AA and best practices)', () => {

@@ -1,7 +1,7 @@
-import { isValidIsraeliId, type DevMessage } from '@marpe/shared';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { expectNoAxeViolations, newPage, useBrowser } from './support/browser';
+import { expectNoAxeViolations, newPage, switchLanguage, useBrowser } from './support/browser';
+import { messagesTo, nextCode, withCheckDigit } from './support/patients';
 
 const baseUrl = inject('baseUrl');
 const browser = useBrowser();
@@ -14,13 +14,6 @@ const dana = { idBase: '03984512', phone: '0501234567', firstName: 'דנה' };
 const yossi = { idBase: '20547718', phone: '0527654321' };
 const merav = { idBase: '31266904', phone: '0541112233' };
 const uri = { idBase: '05873341', phone: '0589876543' };
-
-function withCheckDigit(base: string): string {
-  for (let digit = 0; digit < 10; digit++) {
-    if (isValidIsraeliId(`${base}${digit}`)) return `${base}${digit}`;
-  }
-  throw new Error(`no check digit makes ${base} valid`);
-}
 
 const heading = {
   he: { identity: 'תעודת זהות וטלפון', names: 'פרטים אישיים', code: 'קוד אימות' },
@@ -45,27 +38,6 @@ const label = {
   },
 };
 
-async function messagesTo(phone: string): Promise<DevMessage[]> {
-  const response = await fetch(`${baseUrl}/api/dev/messages`);
-  expect(response.status).toBe(200);
-  return ((await response.json()) as DevMessage[]).filter((message) => message.to === phone);
-}
-
-/** The code of the SMS sent after `before` messages to that phone (newest first, WebOTP line last). */
-async function nextCode(phone: string, before: number): Promise<string> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const messages = await messagesTo(phone);
-    if (messages.length > before) {
-      const code = /#(\d{6})\s*$/.exec(messages[0]?.body ?? '')?.[1];
-      if (!code) throw new Error(`no code in ${JSON.stringify(messages[0]?.body)}`);
-      return code;
-    }
-    if (Date.now() > deadline) throw new Error(`no new SMS to ${phone}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 async function stepHeading(page: Page, name: string) {
   await page.getByRole('heading', { level: 2, name, exact: true }).waitFor();
 }
@@ -73,13 +45,6 @@ async function stepHeading(page: Page, name: string) {
 async function fillIdentity(page: Page, lang: 'he' | 'en', idNumber: string, phone: string) {
   await page.getByRole('textbox', { name: label[lang].idNumber }).fill(idNumber);
   await page.getByRole('textbox', { name: label[lang].phone }).fill(phone);
-}
-
-async function switchLanguage(page: Page, to: 'he' | 'en') {
-  await page.getByRole('button', { name: to === 'en' ? 'שפה' : 'Language' }).click();
-  await page.getByRole('menuitemradio', { name: to === 'en' ? 'English' : 'עברית' }).click();
-  await page.getByRole('menu').waitFor({ state: 'detached' });
-  await page.locator(`html[lang="${to}"]`).waitFor();
 }
 
 /** The session the page stored answers for the patient. */
@@ -93,10 +58,10 @@ async function sessionPatient(page: Page): Promise<{ first_name: string; id: num
   return (await response.json()) as { first_name: string; id: number };
 }
 
-/** After success the page goes on to the appointments, which the router sends home for now. */
+/** After success the page goes on to the patient's appointments. */
 async function expectAuthenticated(page: Page, text: string) {
   await page.getByRole('status').filter({ hasText: text }).waitFor();
-  await page.waitForURL(`${baseUrl}/`);
+  await page.waitForURL(`${baseUrl}/appointments/1`);
 }
 
 describe('patient verification (login/:clinicId)', () => {
@@ -179,7 +144,7 @@ describe('patient verification (login/:clinicId)', () => {
     expect((await sessionPatient(page)).first_name).toBe(dana.firstName);
 
     await page.goto(`${baseUrl}/login/1`);
-    await page.waitForURL(`${baseUrl}/`);
+    await page.waitForURL(`${baseUrl}/appointments/1`);
     await context.close();
   }, 60_000);
 

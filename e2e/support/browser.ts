@@ -61,3 +61,25 @@ export function axeCases(paths: readonly string[]) {
     ),
   );
 }
+
+/** Switches the UI language through the top bar's menu, as a user would. */
+export async function switchLanguage(page: Page, to: 'he' | 'en'): Promise<void> {
+  await page.getByRole('button', { name: to === 'en' ? 'שפה' : 'Language' }).click();
+  await page.getByRole('menuitemradio', { name: to === 'en' ? 'English' : 'עברית' }).click();
+  await page.getByRole('menu').waitFor({ state: 'detached' });
+  await page.locator(`html[lang="${to}"]`).waitFor();
+}
+
+/** MUI fades dialogs, popovers and backdrops in: axe must see every layer settled. */
+export async function settled(page: Page, selector: string): Promise<void> {
+  await page.waitForFunction((s) => {
+    const element = document.querySelector(s);
+    if (!element) return false;
+    for (let el: Element | null = element; el; el = el.parentElement) {
+      if (getComputedStyle(el).opacity !== '1') return false;
+    }
+    return [...document.querySelectorAll('.MuiBackdrop-root')].every(
+      (el) => getComputedStyle(el).opacity === '1',
+    );
+  }, selector);
+}

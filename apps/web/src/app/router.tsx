@@ -83,6 +83,25 @@ export function createRoutes(config: Pick<AppConfig, 'parentSiteUrl'>): RouteObj
               }),
             },
             {
+              path: 'booking/:clinicId',
+              ...page('booking-page', 'booking.title', async () => {
+                return (await import('../features/booking/booking-page')).BookingPage;
+              }),
+            },
+            {
+              path: 'booking/:clinicId/confirmation',
+              ...page('booking-confirmation-page', 'booking.confirmation.title', async () => {
+                return (await import('../features/booking/confirmation-page')).ConfirmationPage;
+              }),
+            },
+            {
+              path: 'appointments/:clinicId',
+              ...page('appointments-page', 'appointments.title', async () => {
+                return (await import('../features/appointments/appointments-page'))
+                  .AppointmentsPage;
+              }),
+            },
+            {
               path: 'completed',
               ...page('completed-page', 'status.completed.heading', async () => {
                 return (await import('../features/status-pages/completed-page')).CompletedPage;

@@ -1,6 +1,6 @@
 import { getContrastRatio } from '@mui/material/styles';
 import { describe, expect, it } from 'vitest';
-import { createAppTheme, textCyan } from './theme';
+import { createAppTheme, textCyan, textCyanOnTint } from './theme';
 
 describe('theme colours', () => {
   const theme = createAppTheme('rtl');
@@ -17,6 +17,13 @@ describe('theme colours', () => {
     expect(getContrastRatio(primary.contrastText, primary.dark)).toBeGreaterThanOrEqual(4.5);
     expect(getContrastRatio(secondary.contrastText, secondary.main)).toBeGreaterThanOrEqual(4.5);
     expect(getContrastRatio(text.secondary, background.paper)).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('keeps hovered text buttons at 4.5:1 on their 6 % cyan tint', () => {
+    const tint = (channel: number) => Math.round(255 * 0.94 + channel * 0.06);
+    const hoverBg = `rgb(${tint(0x00)}, ${tint(0x83)}, ${tint(0x8f)})`;
+    expect(getContrastRatio(textCyan, hoverBg)).toBeLessThan(4.5);
+    expect(getContrastRatio(textCyanOnTint, hoverBg)).toBeGreaterThanOrEqual(4.5);
   });
 
   it('follows the direction it is given', () => {

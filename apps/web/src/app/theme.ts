@@ -4,6 +4,8 @@ import type { Direction } from './i18n/init';
 export const brandCyan = '#00BCD4';
 /** #00BCD4 on white is 2.3:1; wherever cyan is the colour of text on white, this 4.5:1 shade is used. */
 export const textCyan = '#00838F';
+/** A darker shade for cyan text on a light cyan tint (hovered buttons): 5.5:1 on the tint. */
+export const textCyanOnTint = '#006F79';
 /** Near-black teal: visible on white and on the cyan app bar alike. */
 const focusRing = '#00363A';
 
@@ -52,6 +54,9 @@ export function createAppTheme(direction: Direction): Theme {
                   '--variant-outlinedBorder': alpha(textCyan, 0.5),
                   '@media (hover: hover)': {
                     '&:hover': {
+                      // The tint under the text would take #00838F just under 4.5:1.
+                      '--variant-textColor': textCyanOnTint,
+                      '--variant-outlinedColor': textCyanOnTint,
                       '--variant-textBg': alpha(textCyan, 0.06),
                       '--variant-outlinedBorder': textCyan,
                       '--variant-outlinedBg': alpha(textCyan, 0.06),

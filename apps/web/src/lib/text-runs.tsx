@@ -8,12 +8,12 @@ export function ClinicText({ children }: { children: ReactNode }) {
   return <bdi>{children}</bdi>;
 }
 
-/** A run that reads left to right (phone, e-mail, date, licence number) inside Hebrew text. */
+/** A run that reads left to right (phone, e-mail, date, times, licence number) inside Hebrew text. */
 export function Ltr({ children }: { children: ReactNode }) {
   return <bdi dir="ltr">{children}</bdi>;
 }
 
-const visuallyHidden: CSSProperties = {
+export const visuallyHidden: CSSProperties = {
   position: 'absolute',
   width: '1px',
   height: '1px',
@@ -26,6 +26,10 @@ const visuallyHidden: CSSProperties = {
 };
 
 /** Text for screen readers only, e.g. the word "Phone" that an icon stands for on screen. */
-export function VisuallyHidden({ children }: { children: ReactNode }) {
-  return <span style={visuallyHidden}>{children}</span>;
+export function VisuallyHidden({ children, id }: { children: ReactNode; id?: string }) {
+  return (
+    <span id={id} style={visuallyHidden}>
+      {children}
+    </span>
+  );
 }

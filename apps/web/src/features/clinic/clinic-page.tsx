@@ -6,8 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { generatePath, useLocation, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../lib/api-client';
 import { ClinicNotFound } from '../../lib/clinic/clinic-not-found';
-import { useClinicStore } from '../../lib/clinic/clinic-store';
-import { parseClinicId, useClinic } from '../../lib/clinic/get-clinic';
+import { parseClinicId } from '../../lib/clinic/get-clinic';
+import { useSelectedClinic } from '../../lib/clinic/use-selected-clinic';
 import { ErrorView } from '../../lib/error-view';
 import { keepFocusState } from '../../lib/keep-focus';
 import { LoadingView } from '../../lib/loading-view';
@@ -112,11 +112,7 @@ export function ClinicPage() {
   const clinicId = parseClinicId(clinicIdParam);
   useCanonicalClinicName();
 
-  const { data, error, isFetching, refetch } = useClinic(clinicId);
-  const setClinicData = useClinicStore((state) => state.setClinicData);
-  useEffect(() => {
-    if (data) setClinicData(data);
-  }, [data, setClinicData]);
+  const { data, error, isFetching, refetch } = useSelectedClinic(clinicId);
   usePageTitle(data?.clinic.name);
 
   let content: ReactNode;

@@ -1,21 +1,18 @@
-import type { Clinic, Patient } from '@marpe/shared';
-import ArrowBackIcon from '@mui/icons-material/ArrowBack';
-import ArrowForwardIcon from '@mui/icons-material/ArrowForward';
-import Avatar from '@mui/material/Avatar';
+import type { Patient } from '@marpe/shared';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { Navigate, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../lib/api-client';
 import { ClinicNotFound } from '../../lib/clinic/clinic-not-found';
-import { useClinicStore } from '../../lib/clinic/clinic-store';
-import { parseClinicId, useClinic } from '../../lib/clinic/get-clinic';
+import { BackToClinic, ClinicBadge } from '../../lib/clinic/clinic-page-header';
+import { parseClinicId } from '../../lib/clinic/get-clinic';
+import { useSelectedClinic } from '../../lib/clinic/use-selected-clinic';
 import { ErrorView } from '../../lib/error-view';
 import { LoadingView } from '../../lib/loading-view';
 import { useAuthStore } from '../../lib/patient-auth/auth-store';
+import { useCheckedSession } from '../../lib/patient-auth/use-checked-session';
 import { VerificationForm } from '../../lib/patient-auth/verification-form';
 
 /** How long "Successfully Authenticated" stays on screen before the next page. */
@@ -26,48 +23,6 @@ function nextPath(patient: Patient, clinicId: number): string {
   return patient.id ? `/appointments/${clinicId}` : `/booking/${clinicId}`;
 }
 
-function BackToClinic({ clinicId }: { clinicId: number }) {
-  const { t } = useTranslation();
-  const theme = useTheme();
-  const BackIcon = theme.direction === 'rtl' ? ArrowForwardIcon : ArrowBackIcon;
-  return (
-    <Button
-      component={RouterLink}
-      to={`/clinic/${clinicId}`}
-      startIcon={<BackIcon />}
-      sx={{ alignSelf: 'flex-start', marginInlineStart: -1 }}
-    >
-      {t('patientAuth.backToClinic')}
-    </Button>
-  );
-}
-
-function ClinicBadge({ clinic }: { clinic: Clinic }) {
-  return (
-    <Box sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
-      {/* The clinic's name follows, so the logo is decorative. */}
-      <Avatar
-        src={clinic.logo_url ?? undefined}
-        alt=""
-        sx={{
-          width: 64,
-          height: 64,
-          bgcolor: 'background.paper',
-          color: 'text.primary',
-          border: 1,
-          borderColor: 'divider',
-          '& img': { objectFit: 'contain' },
-        }}
-      >
-        {clinic.logo_url ? undefined : <span aria-hidden="true">{clinic.name.slice(0, 1)}</span>}
-      </Avatar>
-      <Typography sx={{ fontWeight: 500, fontSize: '1.125rem' }}>
-        <bdi>{clinic.name}</bdi>
-      </Typography>
-    </Box>
-  );
-}
-
 /** SPEC § 2 "Login page" (route login/:clinicId). */
 export function LoginPage() {
   const { t } = useTranslation();
@@ -75,19 +30,10 @@ export function LoginPage() {
   const { clinicId: clinicIdParam } = useParams();
   const clinicId = parseClinicId(clinicIdParam);
 
-  const { data, error, isFetching, refetch } = useClinic(clinicId);
-  const setClinicData = useClinicStore((state) => state.setClinicData);
-  useEffect(() => {
-    if (data) setClinicData(data);
-  }, [data, setClinicData]);
+  const { data, error, isFetching, refetch } = useSelectedClinic(clinicId);
 
-  const session = useAuthStore((state) => state.session);
-  const patient = useAuthStore((state) => state.patient);
+  const { session, patient } = useCheckedSession();
   const authenticatedBy = useAuthStore((state) => state.authenticatedBy);
-  const fetchPatient = useAuthStore((state) => state.fetchPatient);
-  useEffect(() => {
-    void fetchPatient();
-  }, [fetchPatient]);
 
   // Verified here: the success message shows a moment before the next page replaces this one.
   const verifiedHere = patient !== null && authenticatedBy === 'code';

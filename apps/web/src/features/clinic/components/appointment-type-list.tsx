@@ -1,6 +1,6 @@
 import type { AppointmentType } from '@marpe/shared';
 import Box from '@mui/material/Box';
-import { ClinicText } from './text-runs';
+import { ClinicText } from '../../../lib/text-runs';
 
 export function AppointmentTypeList({
   types,

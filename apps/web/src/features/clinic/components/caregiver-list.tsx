@@ -9,7 +9,7 @@ import ListItemAvatar from '@mui/material/ListItemAvatar';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { formatSlotStart } from '../format';
-import { ClinicText, Ltr } from './text-runs';
+import { ClinicText, Ltr } from '../../../lib/text-runs';
 
 function CaregiverItem({
   caregiver,

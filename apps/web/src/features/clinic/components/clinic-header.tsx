@@ -5,7 +5,7 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import defaultCoverUrl from '../assets/default-cover.svg';
-import { ClinicText } from './text-runs';
+import { ClinicText } from '../../../lib/text-runs';
 
 /** Hero candidates in order (SPEC § 2); a picture that fails to load gives way to the next. */
 function useHeroSource(clinic: Clinic) {

@@ -8,7 +8,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { telHref } from '../../../lib/clinic/tel-href';
 import { SideCard } from './side-card';
-import { ClinicText, Ltr, VisuallyHidden } from './text-runs';
+import { ClinicText, Ltr, VisuallyHidden } from '../../../lib/text-runs';
 
 function Row({ icon, children }: { icon: ReactNode; children: ReactNode }) {
   return (

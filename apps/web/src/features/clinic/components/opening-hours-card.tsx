@@ -2,7 +2,7 @@ import { weekDays, type OpeningHours } from '@marpe/shared';
 import Box from '@mui/material/Box';
 import { useTranslation } from 'react-i18next';
 import { SideCard } from './side-card';
-import { ClinicText, Ltr } from './text-runs';
+import { ClinicText, Ltr } from '../../../lib/text-runs';
 
 export function OpeningHoursCard({ openingHours }: { openingHours: OpeningHours }) {
   const { t } = useTranslation();

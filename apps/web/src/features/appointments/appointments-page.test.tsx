@@ -1,0 +1,260 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import type { RouteObject } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { configureApiClient } from '../../lib/api-client';
+import { useClinicStore } from '../../lib/clinic/clinic-store';
+import { initialAuthState, useAuthStore } from '../../lib/patient-auth/auth-store';
+import { clinicFixture } from '../../test/clinic-fixture';
+import { apiError, json, stubApi } from '../../test/fake-api';
+import { renderRoutes } from '../../test/render';
+import { AppointmentsPage } from './appointments-page';
+
+const routes: RouteObject[] = [
+  { path: 'appointments/:clinicId', element: <AppointmentsPage /> },
+  { path: 'clinic/:clinicId', element: <h1>Clinic</h1> },
+  { path: 'login/:clinicId', element: <h1>Login</h1> },
+  { path: 'booking/:clinicId', element: <h1>Booking</h1> },
+];
+
+const patient = { id: 7, id_number: '039845125', first_name: 'דנה', last_name: 'לוי', phone: '' };
+
+const cleaning = {
+  id: 101,
+  caregiver_name: 'ד״ר רונית כהן',
+  type_name: 'ניקוי אבנית',
+  // 07:00 UTC: 09:00 in Israel in winter, whatever the test machine's zone.
+  start_date: '2027-01-04T07:00:00Z',
+  end_date: '2027-01-04T07:30:00Z',
+  is_marpe_cancellable: true,
+};
+const checkUp = {
+  id: 102,
+  caregiver_name: 'ד״ר אבי לוי',
+  type_name: 'בדיקה תקופתית',
+  start_date: '2027-03-26T14:15:00+03:00',
+  end_date: '2027-03-26T15:00:00+03:00',
+  is_marpe_cancellable: false,
+};
+
+const reload = vi.fn();
+
+/** A page load with a stored session, as the app starts. */
+function load(options: { language?: 'he' | 'en'; token?: string | null } = {}) {
+  const { token = 'session-token', language } = options;
+  if (token) localStorage.setItem('token', token);
+  useAuthStore.setState(initialAuthState());
+  return renderRoutes(routes, { initialEntries: ['/appointments/1'], language });
+}
+
+function signedIn(appointments: unknown[]) {
+  return stubApi({
+    'GET /api/clinic/1': () => json(clinicFixture()),
+    'GET /api/patient-auth': () => json(patient),
+    'GET /api/appointment/patient-appointments': () => json(appointments),
+  });
+}
+
+beforeEach(() => {
+  configureApiClient({ baseUrl: '/api', reload });
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+  reload.mockReset();
+  localStorage.clear();
+  sessionStorage.clear();
+  useClinicStore.setState({ clinic: null, caregivers: [], appointmentTypes: [] });
+});
+
+describe('my appointments page', () => {
+  it('greets the patient and shows the clinic, the actions and one card per appointment', async () => {
+    const { callsTo } = signedIn([cleaning, checkUp]);
+    load();
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'מרפאת שיניים לב העיר' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('שלום, דנה')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'התנתקות' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'חזרה למרפאה' })).toHaveAttribute('href', '/clinic/1');
+    expect(screen.getByRole('link', { name: 'קביעת תור' })).toHaveAttribute('href', '/booking/1');
+
+    const list = await screen.findByRole('list', { name: 'התורים הקרובים' });
+    const cards = within(list).getAllByRole('article');
+    expect(cards).toHaveLength(2);
+    const [first, second] = cards as [HTMLElement, HTMLElement];
+    expect(within(first).getByRole('heading', { level: 3, name: 'ד״ר רונית כהן' })).toBeVisible();
+    expect(within(first).getByText('ניקוי אבנית')).toBeVisible();
+    expect(within(first).getByText('04/01/2027')).toBeVisible();
+    expect(within(first).getByText('09:00 – 09:30')).toBeVisible();
+    expect(within(second).getByText('26/03/2027')).toBeVisible();
+    expect(within(second).getByText('14:15 – 15:00')).toBeVisible();
+    expect(
+      callsTo('GET /api/appointment/patient-appointments')[0]?.headers.get('Authorization'),
+    ).toBe('Bearer session-token');
+  });
+
+  it('a cancellable appointment has an active button; another is aria-disabled, focusable and explained', async () => {
+    signedIn([cleaning, checkUp]);
+    const { user } = load();
+
+    const list = await screen.findByRole('list', { name: 'התורים הקרובים' });
+    const [first, second] = within(list).getAllByRole('article') as [HTMLElement, HTMLElement];
+    const active = within(first).getByRole('button', { name: 'ביטול תור' });
+    expect(active).not.toHaveAttribute('aria-disabled');
+
+    const blocked = within(second).getByRole('button', { name: 'ביטול תור' });
+    expect(blocked).toHaveAttribute('aria-disabled', 'true');
+    expect(blocked).not.toBeDisabled();
+    expect(blocked).toHaveAccessibleDescription(/לביטול התור יש לפנות למרפאה/);
+
+    // Reachable by keyboard; focus shows the tooltip, and pressing it does nothing.
+    blocked.focus();
+    expect(
+      await screen.findByRole('tooltip', { name: /לביטול התור יש לפנות למרפאה/ }),
+    ).toBeInTheDocument();
+    await user.keyboard('{Enter}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('the clinic details open from a named button, with the address and the phone and e-mail links', async () => {
+    signedIn([]);
+    const { user } = load({ language: 'en' });
+
+    const info = await screen.findByRole('button', { name: 'Clinic details' });
+    expect(info).toHaveAttribute('aria-expanded', 'false');
+    await user.click(info);
+    const details = await screen.findByRole('dialog', { name: 'Clinic details' });
+    expect(within(details).getByText('שדרות רוטשילד 45, תל אביב-יפו')).toBeVisible();
+    expect(within(details).getByRole('link', { name: 'Phone: 03-5551234' })).toHaveAttribute(
+      'href',
+      'tel:035551234',
+    );
+    expect(
+      within(details).getByRole('link', { name: 'Email: info@clinic.example' }),
+    ).toHaveAttribute('href', 'mailto:info@clinic.example');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(info).toHaveFocus();
+  });
+
+  it('no appointments: says so', async () => {
+    signedIn([]);
+    load({ language: 'en' });
+
+    expect(await screen.findByText('You have no upcoming appointments')).toBeVisible();
+    expect(screen.queryByRole('article')).not.toBeInTheDocument();
+  });
+
+  it('cancelling: confirm, the call, the success snackbar and the list reloaded', async () => {
+    const { callsTo } = stubApi({
+      'GET /api/clinic/1': () => json(clinicFixture()),
+      'GET /api/patient-auth': () => json(patient),
+      'GET /api/appointment/patient-appointments': [
+        () => json([cleaning, checkUp]),
+        () => json([checkUp]),
+      ],
+      'PUT /api/appointment/patient-appointments': () => json({ status: 'ok' }),
+    });
+    const { user } = load({ language: 'en' });
+
+    const list = await screen.findByRole('list', { name: 'Upcoming appointments' });
+    const [first] = within(list).getAllByRole('article') as [HTMLElement];
+    await user.click(within(first).getByRole('button', { name: 'Cancel appointment' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel this appointment?' });
+    expect(within(dialog).getByText('04/01/2027')).toBeVisible();
+    // Return closes it without a call.
+    await user.click(within(dialog).getByRole('button', { name: 'Return' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(callsTo('PUT /api/appointment/patient-appointments')).toHaveLength(0);
+
+    await user.click(within(first).getByRole('button', { name: 'Cancel appointment' }));
+    const again = await screen.findByRole('dialog', { name: 'Cancel this appointment?' });
+    await user.click(within(again).getByRole('button', { name: 'Cancel appointment' }));
+
+    expect(await screen.findByText('Appointment cancelled successfully')).toBeVisible();
+    expect(callsTo('PUT /api/appointment/patient-appointments')[0]?.body).toEqual({
+      appointmentId: 101,
+    });
+    await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(1));
+    expect(callsTo('GET /api/appointment/patient-appointments')).toHaveLength(2);
+    await waitFor(() =>
+      expect(
+        screen.getByRole('heading', { level: 2, name: 'Upcoming appointments' }),
+      ).toHaveFocus(),
+    );
+  });
+
+  it('a failed cancellation shows the error snackbar for 3 seconds and reloads the list', async () => {
+    const { callsTo } = stubApi({
+      'GET /api/clinic/1': () => json(clinicFixture()),
+      'GET /api/patient-auth': () => json(patient),
+      'GET /api/appointment/patient-appointments': () => json([cleaning]),
+      'PUT /api/appointment/patient-appointments': () => apiError(409, 'not_cancellable'),
+    });
+    const { user } = load({ language: 'en' });
+
+    await user.click(await screen.findByRole('button', { name: 'Cancel appointment' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel this appointment?' });
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel appointment' }));
+
+    const message = await screen.findByText(
+      'An error occurred. Please try again or contact the clinic.',
+    );
+    expect(message).toBeVisible();
+    await waitFor(() =>
+      expect(callsTo('GET /api/appointment/patient-appointments')).toHaveLength(2),
+    );
+    act(() => {
+      vi.advanceTimersByTime(3100);
+    });
+    await waitFor(() =>
+      expect(
+        screen.queryByText('An error occurred. Please try again or contact the clinic.'),
+      ).not.toBeInTheDocument(),
+    );
+  });
+
+  it('logout clears the session and goes to the clinic page', async () => {
+    const { callsTo } = stubApi({
+      'GET /api/clinic/1': () => json(clinicFixture()),
+      'GET /api/patient-auth': () => json(patient),
+      'GET /api/appointment/patient-appointments': () => json([]),
+      'GET /api/patient-auth/logout': () => json({ status: 'ok' }),
+    });
+    const { user, router } = load();
+
+    await user.click(await screen.findByRole('button', { name: 'התנתקות' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Clinic' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/clinic/1');
+    expect(callsTo('GET /api/patient-auth/logout')).toHaveLength(1);
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(useAuthStore.getState().patient).toBeNull();
+  });
+
+  it('without a patient: replaced by the login page', async () => {
+    const { fetchMock } = stubApi({ 'GET /api/clinic/1': () => json(clinicFixture()) });
+    const { router } = load({ token: null });
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Login' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login/1');
+    expect(router.state.historyAction).toBe('REPLACE');
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).not.toContain(
+      '/api/appointment/patient-appointments',
+    );
+  });
+
+  it('a stored session the server refuses: replaced by the login page', async () => {
+    stubApi({
+      'GET /api/clinic/1': () => json(clinicFixture()),
+      'GET /api/patient-auth': () => apiError(401, 'unauthorized'),
+    });
+    const { router } = load();
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Login' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login/1');
+  });
+});

@@ -1,0 +1,142 @@
+import type { ClinicData } from '@marpe/shared';
+import { screen, waitFor, within } from '@testing-library/react';
+import type { RouteObject } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { configureApiClient } from '../../lib/api-client';
+import { useAuthStore } from '../../lib/patient-auth/auth-store';
+import { clinicFixture } from '../../test/clinic-fixture';
+import { json, stubApi } from '../../test/fake-api';
+import { renderRoutes } from '../../test/render';
+import { BookingPage } from './booking-page';
+import { useBookingStore } from './stores/booking-store';
+
+/** The list's item at `index`, failing the test when there is none. */
+function at<T>(list: readonly T[], index: number): T {
+  const item = list[index];
+  if (item === undefined) throw new Error(`no item ${index}`);
+  return item;
+}
+
+const routes: RouteObject[] = [
+  { path: 'booking/:clinicId', element: <BookingPage /> },
+  { path: 'booking/:clinicId/confirmation', element: <h1>Confirmed</h1> },
+];
+const patient = { id: 7, id_number: '039845125', first_name: 'דנה', last_name: 'לוי', phone: '' };
+const slots = [
+  { start: '2027-03-28T09:00:00+03:00', end: '2027-03-28T09:20:00+03:00' },
+  { start: '2027-03-28T09:30:00+03:00', end: '2027-03-28T09:50:00+03:00' },
+];
+
+function clinic(): ClinicData {
+  const data = clinicFixture();
+  data.caregivers = data.caregivers.map((c) => ({
+    ...c,
+    default_appointment_types: [1, 2],
+    first_available_slot: { start: '2027-03-28T06:00:00.000Z' },
+    google_calendar_sync_calendar_id: `${c.id}@calendar`,
+  }));
+  return data;
+}
+
+function stub() {
+  return stubApi({
+    'GET /api/clinic/1': () => json(clinic()),
+    'GET /api/appointment/available-dates': () => json(['2027-03-28', '2027-03-29']),
+    'GET /api/appointment/available-slots': () => json(slots),
+    'POST /api/appointment': () =>
+      json(
+        {
+          id: 9,
+          clinic_id: 1,
+          caregiver_id: 11,
+          appointment_type_id: 1,
+          start_date: at(slots, 1).start,
+          end_date: at(slots, 1).end,
+          sms_sent: false,
+        },
+        201,
+      ),
+  });
+}
+
+beforeEach(() => {
+  configureApiClient({ baseUrl: '/api' });
+  useBookingStore.getState().reset();
+  useAuthStore.setState({ patient, session: 'checked', token: 't', authenticatedBy: 'session' });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  useAuthStore.setState({ patient: null, token: null, authenticatedBy: null });
+});
+
+describe('booking page', () => {
+  it('shows the verification form to a patient not authenticated', async () => {
+    useAuthStore.setState({ patient: null, token: null });
+    stub();
+    renderRoutes(routes, { initialEntries: ['/booking/1'] });
+    expect(await screen.findByRole('heading', { level: 1, name: 'קביעת תור' })).toBeVisible();
+    expect(screen.getByRole('textbox', { name: 'מספר תעודת זהות' })).toBeInTheDocument();
+  });
+
+  it('caregiver, type, first date and a slot, then the dialog confirms', async () => {
+    const api = stub();
+    const { user, router } = renderRoutes(routes, { initialEntries: ['/booking/1'] });
+    const cohen = await screen.findByRole('button', { name: /^ד"ר יעל כהן/ });
+    const peretz = screen.getByRole('button', { name: /^ד"ר נועה פרץ/ });
+    await user.click(cohen);
+    expect(cohen).toHaveAttribute('aria-pressed', 'true');
+    expect(peretz).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'ביטול הבחירה בד"ר יעל כהן' }));
+    expect(peretz).toBeEnabled();
+    await user.click(peretz);
+    await user.click(screen.getByRole('button', { name: 'ביטול הבחירה בד"ר נועה פרץ' }));
+    await user.click(screen.getByRole('button', { name: /^ד"ר יעל כהן/ }));
+
+    await user.selectOptions(screen.getByRole('combobox', { name: 'סוג התור' }), '1');
+    expect(screen.getByRole('option', { name: /ניקוי אבנית/ })).toBeDisabled();
+
+    const times = await screen.findByRole('radiogroup', { name: 'שעות פנויות' });
+    expect(screen.getByRole('button', { name: /28-03-2027/ })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await user.click(within(times).getByRole('radio', { name: '09:30' }));
+    await waitFor(() =>
+      expect(router.state.location.search).toBe(
+        '?caregiverId=11&appointmentTypeId=1&date=2027-03-28',
+      ),
+    );
+
+    await user.click(screen.getByRole('button', { name: 'אישור התור' }));
+    const dialog = await screen.findByRole('dialog', { name: 'אישור התור' });
+    expect(within(dialog).getByText('28-03-2027')).toBeVisible();
+    expect(within(dialog).getByText('09:30')).toBeVisible();
+    expect(within(dialog).getByText('20 דקות')).toBeVisible();
+    await user.click(within(dialog).getByRole('button', { name: 'אישור התור' }));
+    expect(await screen.findByRole('heading', { name: 'Confirmed' })).toBeVisible();
+    expect(api.callsTo('POST /api/appointment')[0]?.body).toEqual({
+      clinicId: 1,
+      caregiverId: 11,
+      appointmentTypeId: 1,
+      startDate: at(slots, 1).start,
+      endDate: at(slots, 1).end,
+    });
+  }, 30_000);
+
+  it('preselects from the address', async () => {
+    stub();
+    renderRoutes(routes, {
+      initialEntries: ['/booking/1?caregiverId=12&appointmentTypeId=2&date=2027-03-29'],
+    });
+    expect(await screen.findByRole('button', { name: /^ד"ר נועה פרץ/ })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: /29-03-2027/ })).toHaveAttribute(
+        'aria-pressed',
+        'true',
+      ),
+    );
+  });
+});

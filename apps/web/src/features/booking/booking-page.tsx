@@ -1,0 +1,333 @@
+import type { ClinicData } from '@marpe/shared';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Snackbar from '@mui/material/Snackbar';
+import { useTheme } from '@mui/material/styles';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { ApiError } from '../../lib/api-client';
+import { ClinicNotFound } from '../../lib/clinic/clinic-not-found';
+import { parseClinicId } from '../../lib/clinic/get-clinic';
+import { BackToClinic, ClinicBadge } from '../../lib/clinic/clinic-page-header';
+import { useSelectedClinic } from '../../lib/clinic/use-selected-clinic';
+import { ErrorView } from '../../lib/error-view';
+import { LoadingView } from '../../lib/loading-view';
+import { useCheckedSession } from '../../lib/patient-auth/use-checked-session';
+import { VerificationForm } from '../../lib/patient-auth/verification-form';
+import { CaregiverStep } from './components/caregiver-step';
+import { ConfirmDialog } from './components/confirm-dialog';
+import { DateTimeStep } from './components/date-time-step';
+import { SummaryList } from './components/summary-list';
+import { TypeStep } from './components/type-step';
+import { canConfirm, useBookingStore } from './stores/booking-store';
+
+const fetchErrors = new Set([
+  'booking.errors.missingAvailabilityInfo',
+  'booking.errors.selectDate',
+  'booking.errors.fetchFailed',
+]);
+
+function Step({ number, title, children }: { number: number; title: string; children: ReactNode }) {
+  return (
+    <Box
+      component="section"
+      aria-label={title}
+      sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}
+    >
+      <Typography component="h2" variant="h6">
+        {`${number}. ${title}`}
+      </Typography>
+      {children}
+    </Box>
+  );
+}
+
+/** SPEC § 4 preset, then the automatic choices when only one caregiver or type qualifies. */
+function applyPreset(
+  data: ClinicData,
+  clinicId: number,
+  preset: { caregiverId: string | null; appointmentTypeId: string | null },
+) {
+  const state = useBookingStore.getState();
+  state.setClinic(clinicId);
+  if (state.isAppointmentConfirmed) state.reset();
+  state.loadPreset({ clinicId, ...preset }, data.caregivers, data.appointmentTypes);
+  const bookable = data.caregivers.filter((c) => c.first_available_slot !== null);
+  const types = data.appointmentTypes.filter((tp) =>
+    bookable.some((c) => c.default_appointment_types.includes(tp.id)),
+  );
+  let type = useBookingStore.getState().selectedAppointmentType;
+  if (!type && types.length === 1 && types[0]) {
+    state.selectAppointmentType(types[0]);
+    type = types[0];
+  }
+  if (!useBookingStore.getState().selectedCaregiver) {
+    const qualifying = bookable.filter(
+      (c) => !type || c.default_appointment_types.includes(type.id),
+    );
+    if (qualifying.length === 1 && qualifying[0]) state.selectCaregiver(qualifying[0]);
+  }
+}
+
+/** The steps of an authenticated patient (SPEC § 2 "Booking page"). */
+function BookingSteps({ data, clinicId }: { data: ClinicData; clinicId: number }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const theme = useTheme();
+  const isDesktop = useMediaQuery(theme.breakpoints.up('md'));
+  const [searchParams, setSearchParams] = useSearchParams();
+  // Read once, before the store is read: the address's preselection, then the single choices
+  // made for the patient (SPEC § 2). Later changes are the patient's own.
+  const [preset] = useState(() => {
+    const values = {
+      caregiverId: searchParams.get('caregiverId'),
+      appointmentTypeId: searchParams.get('appointmentTypeId'),
+      date: searchParams.get('date'),
+    };
+    applyPreset(data, clinicId, values);
+    return values;
+  });
+  const [presetDate, setPresetDate] = useState(preset.date);
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const [snackbar, setSnackbar] = useState<string | null>(null);
+
+  const store = useBookingStore();
+  const {
+    selectedCaregiver: caregiver,
+    selectedAppointmentType: type,
+    selectedDate,
+    selectedSlot,
+  } = store;
+  const timeZone = data.clinic.timezone;
+
+  const bookable = useMemo(
+    () => data.caregivers.filter((c) => c.first_available_slot !== null),
+    [data.caregivers],
+  );
+  const caregivers = useMemo(
+    () => bookable.filter((c) => !type || c.default_appointment_types.includes(type.id)),
+    [bookable, type],
+  );
+  const types = useMemo(
+    () =>
+      data.appointmentTypes.filter((tp) =>
+        bookable.some((c) => c.default_appointment_types.includes(tp.id)),
+      ),
+    [data.appointmentTypes, bookable],
+  );
+
+  // The address follows the choices, without adding history entries.
+  useEffect(() => {
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        const values = {
+          caregiverId: caregiver ? String(caregiver.id) : null,
+          appointmentTypeId: type ? String(type.id) : null,
+          date: caregiver && type ? (selectedDate ?? presetDate) : null,
+        };
+        for (const [key, value] of Object.entries(values)) {
+          if (value) next.set(key, value);
+          else next.delete(key);
+        }
+        return next;
+      },
+      { replace: true },
+    );
+  }, [caregiver, type, selectedDate, presetDate, setSearchParams]);
+
+  // Both chosen: the dates, then the first (or the address's) date and its times.
+  const caregiverId = caregiver?.id;
+  const typeId = type?.id;
+  useEffect(() => {
+    if (caregiverId === undefined || typeId === undefined) return;
+    let cancelled = false;
+    const state = useBookingStore.getState();
+    void state.fetchAvailableDates().then(() => {
+      const now = useBookingStore.getState();
+      if (cancelled || now.selectedCaregiver?.id !== caregiverId) return;
+      if (now.selectedAppointmentType?.id !== typeId) return;
+      const date =
+        presetDate && now.availableDates.includes(presetDate)
+          ? presetDate
+          : (now.availableDates[0] ?? null);
+      setPresetDate(null);
+      now.selectDate(date);
+      if (date) void now.fetchAvailableSlots(date);
+    });
+    return () => {
+      cancelled = true;
+    };
+    // The preset date is read once, when the dates arrive.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [caregiverId, typeId]);
+
+  const allowed = canConfirm(store);
+  const fetchError = store.error && fetchErrors.has(store.error) ? store.error : null;
+  const datesLoaded = !store.loading || store.availableDates.length > 0;
+
+  async function confirm() {
+    const ok = await useBookingStore.getState().confirmAppointment();
+    setDialogOpen(false);
+    if (ok) {
+      void navigate(`/booking/${clinicId}/confirmation`);
+    } else {
+      const error = useBookingStore.getState().error;
+      setSnackbar(error ?? 'booking.errors.confirmFailed');
+    }
+  }
+
+  const summary = (
+    <SummaryList
+      caregiver={caregiver}
+      appointmentType={type}
+      slot={selectedSlot}
+      timeZone={timeZone}
+    />
+  );
+
+  return (
+    <>
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 4,
+          gridTemplateColumns: { xs: '1fr', md: 'minmax(0, 1fr) 320px' },
+          alignItems: 'start',
+        }}
+      >
+        <Box sx={{ display: 'flex', flexDirection: 'column', gap: 4 }}>
+          <Step number={1} title={t('booking.steps.caregiver')}>
+            <CaregiverStep
+              caregivers={caregivers}
+              selected={caregiver}
+              onSelect={store.selectCaregiver}
+            />
+          </Step>
+          <Step number={2} title={t('booking.steps.type')}>
+            <TypeStep types={types} selected={type} onSelect={store.selectAppointmentType} />
+          </Step>
+          {caregiver && type && (
+            <Step number={3} title={t('booking.steps.dateTime')}>
+              {fetchError ? (
+                <Alert severity="error">{t(fetchError as 'booking.errors.fetchFailed')}</Alert>
+              ) : datesLoaded && store.availableDates.length === 0 && !store.loading ? (
+                <Alert severity="info" role="note">
+                  {t('booking.noDates', { type: type.name, caregiver: caregiver.name })}
+                </Alert>
+              ) : (
+                <DateTimeStep
+                  dates={store.availableDates}
+                  selectedDate={selectedDate}
+                  slots={store.availableSlots}
+                  selectedSlot={selectedSlot}
+                  loading={store.loading}
+                  timeZone={timeZone}
+                  onSelectDate={(date) => {
+                    store.selectDate(date);
+                    void store.fetchAvailableSlots(date);
+                  }}
+                  onSelectSlot={store.selectSlot}
+                />
+              )}
+            </Step>
+          )}
+        </Box>
+        {isDesktop ? (
+          <Card
+            component="aside"
+            variant="outlined"
+            aria-labelledby="booking-summary-title"
+            sx={{ position: 'sticky', top: 16 }}
+          >
+            <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+              <Typography id="booking-summary-title" component="h2" variant="h6">
+                {t('booking.summary')}
+              </Typography>
+              {summary}
+              {allowed && (
+                <Button variant="contained" size="large" onClick={() => setDialogOpen(true)}>
+                  {t('booking.confirm')}
+                </Button>
+              )}
+            </CardContent>
+          </Card>
+        ) : (
+          <Button
+            variant="contained"
+            size="large"
+            fullWidth
+            disabled={!allowed}
+            onClick={() => setDialogOpen(true)}
+          >
+            {t('booking.confirm')}
+          </Button>
+        )}
+      </Box>
+      <ConfirmDialog
+        open={dialogOpen}
+        busy={store.loading && dialogOpen}
+        onCancel={() => setDialogOpen(false)}
+        onConfirm={() => void confirm()}
+        caregiver={caregiver}
+        appointmentType={type}
+        slot={selectedSlot}
+        timeZone={timeZone}
+      />
+      <Snackbar
+        open={snackbar !== null}
+        autoHideDuration={3000}
+        onClose={(_event, reason) => {
+          if (reason !== 'clickaway') setSnackbar(null);
+        }}
+      >
+        <Alert severity="error" variant="filled" sx={{ width: '100%' }}>
+          {snackbar ? t(snackbar as 'booking.errors.confirmFailed') : null}
+        </Alert>
+      </Snackbar>
+    </>
+  );
+}
+
+/** SPEC § 2 "Booking page" (route booking/:clinicId). */
+export function BookingPage() {
+  const { t } = useTranslation();
+  const { clinicId: clinicIdParam } = useParams();
+  const clinicId = parseClinicId(clinicIdParam);
+
+  const { data, error, isFetching, refetch } = useSelectedClinic(clinicId);
+
+  const { session, patient } = useCheckedSession();
+
+  if (clinicId === null || (error instanceof ApiError && error.status === 404)) {
+    return <ClinicNotFound />;
+  }
+  if (!data && error && !isFetching) {
+    return <ErrorView message={t('clinic.loadError')} onRetry={() => void refetch()} />;
+  }
+  if (!data || session !== 'checked') return <LoadingView />;
+
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
+      <BackToClinic clinicId={clinicId} />
+      <ClinicBadge clinic={data.clinic} />
+      <Typography component="h1" variant="h4">
+        {t('booking.title')}
+      </Typography>
+      {patient ? (
+        <BookingSteps data={data} clinicId={clinicId} />
+      ) : (
+        <Box sx={{ maxWidth: 520, display: 'flex', flexDirection: 'column', gap: 2 }}>
+          <Typography color="text.secondary">{t('booking.verifyIntro')}</Typography>
+          <VerificationForm clinicId={clinicId} />
+        </Box>
+      )}
+    </Box>
+  );
+}

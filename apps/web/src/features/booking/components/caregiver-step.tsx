@@ -1,0 +1,83 @@
+import type { Caregiver } from '@marpe/shared';
+import CloseIcon from '@mui/icons-material/Close';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardActionArea from '@mui/material/CardActionArea';
+import IconButton from '@mui/material/IconButton';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+
+export interface CaregiverStepProps {
+  caregivers: Caregiver[];
+  selected: Caregiver | null;
+  onSelect: (caregiver: Caregiver | null) => void;
+}
+
+/** Step 1 (SPEC § 2): one card per caregiver; the others are disabled while one is chosen. */
+export function CaregiverStep({ caregivers, selected, onSelect }: CaregiverStepProps) {
+  const { t } = useTranslation();
+  if (caregivers.length === 0) {
+    return <Typography color="text.secondary">{t('booking.noCaregivers')}</Typography>;
+  }
+  return (
+    <Box
+      component="ul"
+      sx={{
+        listStyle: 'none',
+        p: 0,
+        m: 0,
+        display: 'grid',
+        gap: 1.5,
+        gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' },
+      }}
+    >
+      {caregivers.map((caregiver) => {
+        const isSelected = selected?.id === caregiver.id;
+        return (
+          <li key={caregiver.id}>
+            <Card
+              variant="outlined"
+              sx={{
+                display: 'flex',
+                alignItems: 'center',
+                borderColor: isSelected ? 'primary.main' : 'divider',
+                borderWidth: isSelected ? 2 : 1,
+              }}
+            >
+              <CardActionArea
+                aria-pressed={isSelected}
+                disabled={selected !== null && !isSelected}
+                onClick={() => {
+                  if (!isSelected) onSelect(caregiver);
+                }}
+                sx={{ flex: 1, display: 'flex', justifyContent: 'flex-start', gap: 1.5, p: 1.5 }}
+              >
+                <Avatar src={caregiver.image ?? undefined} alt="">
+                  <span aria-hidden="true">{caregiver.name.slice(0, 1)}</span>
+                </Avatar>
+                <Box>
+                  <Typography sx={{ fontWeight: 500 }}>
+                    <bdi>{caregiver.name}</bdi>
+                  </Typography>
+                  <Typography variant="body2" color="text.secondary">
+                    {t('clinic.licenseNumber')} <bdi>{caregiver.license_number}</bdi>
+                  </Typography>
+                </Box>
+              </CardActionArea>
+              {isSelected && (
+                <IconButton
+                  aria-label={t('booking.clearCaregiver', { name: caregiver.name })}
+                  onClick={() => onSelect(null)}
+                  sx={{ mx: 1 }}
+                >
+                  <CloseIcon />
+                </IconButton>
+              )}
+            </Card>
+          </li>
+        );
+      })}
+    </Box>
+  );
+}

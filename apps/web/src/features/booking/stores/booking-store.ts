@@ -1,0 +1,287 @@
+import type { AppointmentType, BookedAppointment, Caregiver, Slot } from '@marpe/shared';
+import { create } from 'zustand';
+import { ApiError } from '../../../lib/api-client';
+import { useBookingConfirmation } from '../../../lib/booking-confirmation';
+import { createAppointment } from '../api/create-appointment';
+import { getAvailableDates } from '../api/get-available-dates';
+import { dayRange, getAvailableSlots } from '../api/get-available-slots';
+import { sendAppointmentSms } from '../api/send-appointment-sms';
+
+/** i18n keys of the booking errors (SPEC § 5, § 8). */
+export type BookingError =
+  | 'booking.errors.missingAvailabilityInfo'
+  | 'booking.errors.selectDate'
+  | 'booking.errors.fetchFailed'
+  | 'booking.errors.missingConfirmInfo'
+  | 'booking.errors.missingSmsInfo'
+  | 'booking.errors.smsFailed'
+  | 'booking.errors.confirmFailed'
+  | 'errors.existingAppointment'
+  | 'errors.slot_taken';
+
+/** What the confirmation page shows once the booking succeeded. */
+export interface AppointmentSummary {
+  appointment: BookedAppointment;
+  caregiver: Caregiver;
+  appointmentType: AppointmentType;
+}
+
+export interface BookingPreset {
+  clinicId: number;
+  caregiverId?: number | string | null;
+  appointmentTypeId?: number | string | null;
+}
+
+export interface BookingState {
+  clinicId: number | null;
+  selectedCaregiver: Caregiver | null;
+  selectedAppointmentType: AppointmentType | null;
+  selectedSlot: Slot | null;
+  /** `YYYY-MM-DD`, clinic time. */
+  selectedDate: string | null;
+  availableDates: string[];
+  availableSlots: Slot[];
+  loading: boolean;
+  error: BookingError | null;
+  isAppointmentConfirmed: boolean;
+  isSmsSent: boolean;
+  summary: AppointmentSummary | null;
+  /** SPEC § 3 display-confirmation flag (mirrored to lib's for the clinic page's snackbar). */
+  displayConfirmation: boolean;
+
+  setClinic: (clinicId: number) => void;
+  selectCaregiver: (caregiver: Caregiver | null) => void;
+  selectAppointmentType: (appointmentType: AppointmentType | null) => void;
+  selectDate: (date: string | null) => void;
+  selectSlot: (slot: Slot | null) => void;
+  fetchAvailableDates: () => Promise<void>;
+  /** The slots of `date` (default: the selected date). */
+  fetchAvailableSlots: (date?: string | null) => Promise<void>;
+  /** True once booked; false when refused or failed (`error` says why). */
+  confirmAppointment: () => Promise<boolean>;
+  sendSms: () => Promise<boolean>;
+  /** SPEC § 4 full reset. */
+  reset: () => void;
+  /** SPEC § 4 preset: clinic, caregiver and type by id (numeric comparison), no slot. */
+  loadPreset: (
+    preset: BookingPreset,
+    caregivers: readonly Caregiver[],
+    appointmentTypes: readonly AppointmentType[],
+  ) => void;
+  clearError: () => void;
+}
+
+const softReset = {
+  availableSlots: [],
+  availableDates: [],
+  isAppointmentConfirmed: false,
+  isSmsSent: false,
+  selectedSlot: null,
+} satisfies Partial<BookingState>;
+
+const initial = {
+  clinicId: null,
+  selectedCaregiver: null,
+  selectedAppointmentType: null,
+  selectedDate: null,
+  loading: false,
+  error: null,
+  summary: null,
+  displayConfirmation: false,
+  ...softReset,
+} satisfies Partial<BookingState>;
+
+function offers(caregiver: Caregiver, appointmentType: AppointmentType): boolean {
+  return caregiver.default_appointment_types.includes(appointmentType.id);
+}
+
+function sameId(a: number, b: number | string | null | undefined): boolean {
+  return b !== null && b !== undefined && b !== '' && Number(b) === a;
+}
+
+export const useBookingStore = create<BookingState>()((set, get) => {
+  // Only the latest availability request may land, however the answers are ordered.
+  let latestDates = 0;
+  let latestSlots = 0;
+
+  /** The ids every availability call needs (SPEC § 5), or null. */
+  function availabilityQuery() {
+    const { clinicId, selectedCaregiver: caregiver, selectedAppointmentType: type } = get();
+    if (!clinicId || !caregiver || !caregiver.google_calendar_sync_calendar_id || !type) {
+      return null;
+    }
+    return { clinicId, caregiverId: caregiver.id, duration: type.duration_minutes };
+  }
+
+  /** The booking body (SPEC § 5 confirm and SMS), or null. */
+  function bookingBody() {
+    const { clinicId, selectedCaregiver, selectedAppointmentType, selectedSlot } = get();
+    if (!clinicId || !selectedCaregiver || !selectedAppointmentType || !selectedSlot) return null;
+    return {
+      clinicId,
+      caregiverId: selectedCaregiver.id,
+      appointmentTypeId: selectedAppointmentType.id,
+      startDate: selectedSlot.start,
+      endDate: selectedSlot.end,
+    };
+  }
+
+  return {
+    ...initial,
+
+    setClinic: (clinicId) => {
+      if (get().clinicId !== clinicId) {
+        latestDates += 1;
+        latestSlots += 1;
+        set({ ...initial, clinicId });
+      }
+    },
+
+    selectCaregiver: (caregiver) => {
+      const type = get().selectedAppointmentType;
+      latestDates += 1;
+      latestSlots += 1;
+      set({
+        selectedAppointmentType: caregiver && type && !offers(caregiver, type) ? null : type,
+        ...softReset,
+        selectedCaregiver: caregiver,
+      });
+    },
+
+    selectAppointmentType: (appointmentType) => {
+      const caregiver = get().selectedCaregiver;
+      latestDates += 1;
+      latestSlots += 1;
+      set({
+        selectedCaregiver:
+          appointmentType && caregiver && !offers(caregiver, appointmentType) ? null : caregiver,
+        ...softReset,
+        selectedAppointmentType: appointmentType,
+      });
+    },
+
+    selectDate: (date) => set({ selectedDate: date }),
+
+    selectSlot: (slot) => set({ selectedSlot: slot }),
+
+    fetchAvailableDates: async () => {
+      const query = availabilityQuery();
+      if (!query) {
+        set({ error: 'booking.errors.missingAvailabilityInfo' });
+        return;
+      }
+      const request = ++latestDates;
+      set({ loading: true, error: null });
+      try {
+        const dates = await getAvailableDates(query);
+        if (request === latestDates) set({ availableDates: dates, loading: false });
+      } catch {
+        if (request === latestDates) {
+          set({ availableDates: [], loading: false, error: 'booking.errors.fetchFailed' });
+        }
+      }
+    },
+
+    fetchAvailableSlots: async (date = get().selectedDate) => {
+      const query = availabilityQuery();
+      if (!query) {
+        set({ error: 'booking.errors.missingAvailabilityInfo' });
+        return;
+      }
+      if (!date) {
+        set({ error: 'booking.errors.selectDate' });
+        return;
+      }
+      const request = ++latestSlots;
+      set({ loading: true, error: null, selectedSlot: null });
+      try {
+        const slots = await getAvailableSlots({ ...query, ...dayRange(date) });
+        if (request === latestSlots) set({ availableSlots: slots, loading: false });
+      } catch {
+        if (request === latestSlots) {
+          set({ availableSlots: [], loading: false, error: 'booking.errors.fetchFailed' });
+        }
+      }
+    },
+
+    confirmAppointment: async () => {
+      const body = bookingBody();
+      const { selectedCaregiver, selectedAppointmentType } = get();
+      if (!body || !selectedCaregiver || !selectedAppointmentType) {
+        set({ error: 'booking.errors.missingConfirmInfo' });
+        return false;
+      }
+      set({ loading: true, error: null });
+      try {
+        const appointment = await createAppointment(body);
+        set({
+          loading: false,
+          isAppointmentConfirmed: true,
+          isSmsSent: appointment.sms_sent,
+          displayConfirmation: true,
+          summary: {
+            appointment,
+            caregiver: selectedCaregiver,
+            appointmentType: selectedAppointmentType,
+          },
+        });
+        useBookingConfirmation.getState().showConfirmation();
+        return true;
+      } catch (error) {
+        const code = error instanceof ApiError ? error.code : null;
+        set({
+          loading: false,
+          error:
+            code === 'existingAppointment' || code === 'slot_taken'
+              ? `errors.${code}`
+              : 'booking.errors.confirmFailed',
+        });
+        return false;
+      }
+    },
+
+    sendSms: async () => {
+      const body = bookingBody();
+      if (!body) {
+        set({ error: 'booking.errors.missingSmsInfo' });
+        return false;
+      }
+      try {
+        await sendAppointmentSms(body);
+        set({ isSmsSent: true });
+        return true;
+      } catch {
+        set({ error: 'booking.errors.smsFailed' });
+        return false;
+      }
+    },
+
+    reset: () => {
+      latestDates += 1;
+      latestSlots += 1;
+      // Everything but the clinic.
+      set({ ...initial, clinicId: get().clinicId });
+    },
+
+    loadPreset: ({ clinicId, caregiverId, appointmentTypeId }, caregivers, appointmentTypes) => {
+      latestDates += 1;
+      latestSlots += 1;
+      set({
+        clinicId,
+        selectedCaregiver: caregivers.find((c) => sameId(c.id, caregiverId)) ?? null,
+        selectedAppointmentType:
+          appointmentTypes.find((t) => sameId(t.id, appointmentTypeId)) ?? null,
+        ...softReset,
+      });
+    },
+
+    clearError: () => set({ error: null }),
+  };
+});
+
+/** Booking is allowed once caregiver, type and slot are chosen (SPEC § 4). */
+export function canConfirm(
+  state: Pick<BookingState, 'selectedCaregiver' | 'selectedAppointmentType' | 'selectedSlot'>,
+): boolean {
+  return Boolean(state.selectedCaregiver && state.selectedAppointmentType && state.selectedSlot);
+}

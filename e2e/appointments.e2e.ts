@@ -1,0 +1,199 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import {
+  expectNoAxeViolations,
+  newPage,
+  settled,
+  switchLanguage,
+  useBrowser,
+} from './support/browser';
+import { messagesTo, nextCode, withCheckDigit } from './support/patients';
+
+const baseUrl = inject('baseUrl');
+const browser = useBrowser();
+
+// A patient of its own, signed up here: the demo patients belong to patient-auth.e2e.ts, and the
+// server allows 5 codes per phone an hour. One code is sent in this file.
+const newPatient = { idBase: '16180339', phone: '0533000417', firstName: 'Tamar' };
+
+/** Signs the new patient up through the login page; the page goes on to their appointments. */
+async function signUp(page: Page) {
+  await page.goto(`${baseUrl}/login/1`);
+  await page
+    .getByRole('textbox', { name: 'מספר תעודת זהות' })
+    .fill(withCheckDigit(newPatient.idBase));
+  await page.getByRole('textbox', { name: 'טלפון נייד' }).fill(newPatient.phone);
+  await page.getByRole('button', { name: 'המשך' }).click();
+  await page.getByRole('textbox', { name: 'שם פרטי' }).fill(newPatient.firstName);
+  await page.getByRole('textbox', { name: 'שם משפחה' }).fill('Mizrahi');
+  const before = (await messagesTo(newPatient.phone)).length;
+  await page.getByRole('button', { name: 'המשך' }).click();
+  const code = await nextCode(newPatient.phone, before);
+  await page.getByRole('textbox', { name: 'קוד אימות' }).fill(code);
+  await page.waitForURL(`${baseUrl}/appointments/1`);
+}
+
+interface Booked {
+  start: string;
+  end: string;
+  caregiver: string;
+  type: string;
+}
+
+/** A clinic-local YYYY-MM-DD `days` from now. */
+function clinicDate(days: number, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone }).format(Date.now() + days * 86_400_000);
+}
+
+/** Books, as the booking page would, the first slot at least 2 days ahead (so still cancellable). */
+async function bookThroughApi(page: Page, context: BrowserContext): Promise<Booked> {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  expect(token).toBeTruthy();
+  const xsrf = (await context.cookies(baseUrl)).find((c) => c.name === 'XSRF-TOKEN')?.value;
+  expect(xsrf).toBeTruthy();
+
+  const clinicData = (await (await fetch(`${baseUrl}/api/clinic/1`)).json()) as {
+    clinic: { timezone: string };
+    caregivers: {
+      id: number;
+      name: string;
+      default_appointment_types: number[];
+      first_available_slot: { start: string } | null;
+    }[];
+    appointmentTypes: { id: number; name: string; duration_minutes: number }[];
+  };
+  const timeZone = clinicData.clinic.timezone;
+  const from = clinicDate(2, timeZone);
+  for (const caregiver of clinicData.caregivers.filter((c) => c.first_available_slot)) {
+    const type = clinicData.appointmentTypes.find((t) =>
+      caregiver.default_appointment_types.includes(t.id),
+    );
+    if (!type) continue;
+    const query = `clinicId=1&caregiverId=${caregiver.id}&duration=${type.duration_minutes}`;
+    const dates = (await (
+      await fetch(`${baseUrl}/api/appointment/available-dates?${query}`)
+    ).json()) as string[];
+    const date = dates.find((d) => d >= from);
+    if (!date) continue;
+    const range = `&startDate=${encodeURIComponent(`${date} 00:00`)}&endDate=${encodeURIComponent(`${date} 23:59`)}`;
+    const slots = (await (
+      await fetch(`${baseUrl}/api/appointment/available-slots?${query}${range}`)
+    ).json()) as { start: string; end: string }[];
+    const slot = slots[0];
+    if (!slot) continue;
+    const response = await fetch(`${baseUrl}/api/appointment`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Content-Type': 'application/json',
+        Cookie: `XSRF-TOKEN=${xsrf}`,
+        'X-XSRF-TOKEN': xsrf ?? '',
+      },
+      body: JSON.stringify({
+        clinicId: 1,
+        caregiverId: caregiver.id,
+        appointmentTypeId: type.id,
+        startDate: slot.start,
+        endDate: slot.end,
+      }),
+    });
+    expect(response.status, await response.clone().text()).toBe(201);
+    return { start: slot.start, end: slot.end, caregiver: caregiver.name, type: type.name };
+  }
+  throw new Error('no bookable slot 2 days ahead at clinic 1');
+}
+
+/** The slot's date and times on the clinic's clock, as the card shows them. */
+function expectedFormats(booked: Booked) {
+  // The slot carries the clinic's offset: its wall-clock digits are the clinic's.
+  const [date = '', time = ''] = booked.start.split('T');
+  const [year, month, day] = date.split('-');
+  const endTime = booked.end.split('T')[1] ?? '';
+  return { date: `${day}/${month}/${year}`, times: `${time.slice(0, 5)} – ${endTime.slice(0, 5)}` };
+}
+
+describe('my appointments (appointments/:clinicId)', () => {
+  it('lists a booked appointment, cancels it by keyboard, axe-clean in both languages', async () => {
+    const { context, page } = await newPage(browser(), { viewport: 'desktop', lang: 'he' });
+    await signUp(page);
+
+    // Nothing booked yet.
+    await page.getByRole('heading', { level: 1, name: 'מרפאת שיניים לב העיר' }).waitFor();
+    expect(await page.title()).toBe('התורים שלי');
+    await page.getByText(`שלום, ${newPatient.firstName}`).waitFor();
+    await page.getByText('אין לך תורים קרובים').waitFor();
+    expect(await page.getByRole('link', { name: 'קביעת תור' }).getAttribute('href')).toBe(
+      '/booking/1',
+    );
+    expect(await page.getByRole('link', { name: 'חזרה למרפאה' }).getAttribute('href')).toBe(
+      '/clinic/1',
+    );
+    await expectNoAxeViolations(page);
+
+    const booked = await bookThroughApi(page, context);
+    const { date, times } = expectedFormats(booked);
+    await page.reload();
+    const card = page.getByRole('article');
+    await card.waitFor();
+    expect(await card.count()).toBe(1);
+    expect(await card.getByRole('heading', { level: 3 }).innerText()).toBe(booked.caregiver);
+    await card.getByText(booked.type, { exact: true }).waitFor();
+    await card.getByText(date, { exact: true }).waitFor();
+    await card.getByText(times, { exact: true }).waitFor();
+    await expectNoAxeViolations(page);
+
+    // The clinic details toggletip, opened and closed from the keyboard.
+    const info = page.getByRole('button', { name: 'פרטי המרפאה' });
+    await info.focus();
+    await page.keyboard.press('Enter');
+    const details = page.getByRole('dialog', { name: 'פרטי המרפאה' });
+    await details.getByRole('link', { name: /^טלפון: / }).waitFor();
+    await settled(page, '.MuiPopover-paper');
+    await expectNoAxeViolations(page);
+    await page.keyboard.press('Escape');
+    await details.waitFor({ state: 'detached' });
+
+    // The confirm dialog in Hebrew, then returned from.
+    const cancelButton = card.getByRole('button', { name: 'ביטול תור' });
+    await cancelButton.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'לבטל את התור?' });
+    await dialog.waitFor();
+    await settled(page, '.MuiDialog-paper');
+    await expectNoAxeViolations(page);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+
+    // English: the page, then the dialog, then the cancellation by keyboard.
+    await switchLanguage(page, 'en');
+    await page.getByRole('heading', { level: 2, name: 'Upcoming appointments' }).waitFor();
+    await expectNoAxeViolations(page);
+    await page.getByRole('article').getByRole('button', { name: 'Cancel appointment' }).focus();
+    await page.keyboard.press('Enter');
+    const enDialog = page.getByRole('dialog', { name: 'Cancel this appointment?' });
+    await enDialog.waitFor();
+    await settled(page, '.MuiDialog-paper');
+    await expectNoAxeViolations(page);
+
+    const confirm = enDialog.getByRole('button', { name: 'Cancel appointment' });
+    for (let i = 0; i < 4 && !(await confirm.evaluate((b) => b === document.activeElement)); i++) {
+      await page.keyboard.press('Tab');
+    }
+    expect(await confirm.evaluate((b) => b === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Appointment cancelled successfully' })
+      .waitFor();
+    await page.getByText('You have no upcoming appointments').waitFor();
+    expect(await page.getByRole('article').count()).toBe(0);
+    // The server agrees.
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    const list = await fetch(`${baseUrl}/api/appointment/patient-appointments`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(await list.json()).toEqual([]);
+    await context.close();
+  }, 120_000);
+});
