@@ -21,6 +21,10 @@ import { registerClinicDataCache } from './modules/clinics/clinic-data-cache.js'
 import { createClinicsRepository } from './modules/clinics/clinics-repository.js';
 import { clinicsRoutes } from './modules/clinics/clinics-routes.js';
 import { createClinicsService } from './modules/clinics/clinics-service.js';
+import { devLinksRoutes } from './modules/dev/dev-routes.js';
+import { createFormsRepository } from './modules/forms/forms-repository.js';
+import { formsRoutes } from './modules/forms/forms-routes.js';
+import { createFormsService, type FormsService } from './modules/forms/forms-service.js';
 import { healthRoutes } from './modules/health/health-routes.js';
 import { registerMessaging } from './modules/messaging/messaging.js';
 import { registerAuthenticate } from './modules/patient-auth/authenticate.js';
@@ -65,6 +69,8 @@ export type App = FastifyInstance<
 declare module 'fastify' {
   interface FastifyInstance {
     dataKey: Buffer;
+    /** Intake-form links and submissions (the CLI and demo start-up mint links through it). */
+    forms: FormsService;
   }
 }
 
@@ -162,6 +168,15 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       clock,
     }),
   });
+  const forms = createFormsService({
+    repository: createFormsRepository(database.db),
+    clock,
+    formsKey: deriveKey(options.dataKey, 'forms'),
+    publicOrigin: config.publicOrigin,
+  });
+  app.decorate('forms', forms);
+  await app.register(formsRoutes, { prefix: '/api', service: forms });
+  if (config.demo) await app.register(devLinksRoutes, { prefix: '/api', forms });
 
   const navigationFallback = await registerWebApp(app, {
     webDistDir: options.webDistDir === undefined ? defaultWebDistDir : options.webDistDir,

@@ -1,5 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
+import { ensureDemoForm } from './demo/demo-form.js';
+import { createDemoFormLink } from './demo/demo-links.js';
 import { seedDemoClinic } from './demo/seed-demo-clinic.js';
 import { ConfigError, loadConfig, type Config } from './platform/config.js';
 import { loadDataKey } from './platform/crypto.js';
@@ -53,6 +55,7 @@ async function start(): Promise<void> {
     if (config.demo && (await seedDemoClinic(database.db, { onlyIfEmpty: true }))) {
       console.log('Created the demo clinic.');
     }
+    const demoForm = config.demo && (await ensureDemoForm(database.db));
 
     const app = await buildApp({ config, database, dataKey });
     const db = database;
@@ -79,6 +82,11 @@ async function start(): Promise<void> {
     const origin = config.publicOrigin;
     console.log(`Marpe is running at ${origin}/`);
     console.log(`API docs: ${origin}/api/docs`);
+    if (demoForm) {
+      // A fresh link each start: links are used up by a submit.
+      const form = await createDemoFormLink(app.forms);
+      console.log(`Demo intake form: ${form.url}`);
+    }
   } catch (error) {
     await database?.close().catch(() => {});
     lock?.release();

@@ -33,6 +33,7 @@ import {
   type DemoCaregiver,
   type DemoHours,
 } from './demo-clinic.js';
+import { seedDemoForm } from './demo-form.js';
 
 // Serialises concurrent seeders (several instances starting against one PostgreSQL server).
 const SEED_LOCK_KEY = '7170923282';
@@ -101,6 +102,8 @@ export async function seedDemoClinic(
 
     await seedMainClinic(tx, now);
     await seedSetupClinic(tx);
+    // Templates, links and answers of the old demo clinic went with it (ON DELETE CASCADE).
+    await seedDemoForm(tx);
     return true;
   });
 }

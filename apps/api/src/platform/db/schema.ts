@@ -15,7 +15,7 @@ import {
   timestamp,
   unique,
 } from 'drizzle-orm/pg-core';
-import type { OpeningHours } from '@marpe/shared';
+import type { FormSchema, OpeningHours } from '@marpe/shared';
 
 // The booking EXCLUDE constraint and the one-appointment-per-date partial index live in the
 // custom migration drizzle/0001_booking-constraints.sql: drizzle cannot express them. The
@@ -413,5 +413,85 @@ export const outbox = pgTable(
       .on(t.nextAttemptAt)
       .where(sql`status = 'pending'`),
     check('outbox_status_check', sql`${t.status} IN ('pending', 'sent', 'failed', 'expired')`),
+  ],
+);
+
+/** A clinic's intake form: the schema (steps and fields) its links are made from. */
+export const formTemplates = pgTable(
+  'form_templates',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    clinicId: integer('clinic_id')
+      .notNull()
+      .references(() => clinics.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    schema: jsonb('schema').$type<FormSchema>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [unique('form_templates_clinic_name_unique').on(t.clinicId, t.name)],
+);
+
+export const formRequestStatuses = ['pending', 'submitted', 'cancelled'] as const;
+export type FormRequestStatus = (typeof formRequestStatuses)[number];
+
+/**
+ * One patient's link to a form (`/q/<token>`). The schema is a snapshot of the template at
+ * creation, so editing a template never changes a link already sent. Only the token's SHA-256
+ * is kept. Past `expires_at` a pending link answers 404 like an unknown one.
+ */
+export const formRequests = pgTable(
+  'form_requests',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    clinicId: integer('clinic_id')
+      .notNull()
+      .references(() => clinics.id, { onDelete: 'cascade' }),
+    templateId: integer('template_id').references(() => formTemplates.id, {
+      onDelete: 'set null',
+    }),
+    schema: jsonb('schema').$type<FormSchema>().notNull(),
+    /** AES-256-GCM ciphertext of the initData JSON: it names the patient. */
+    initData: text('init_data').notNull(),
+    /** The clinic's logo, absolute or root-relative; '' for none. */
+    headerImage: text('header_image').notNull().default(''),
+    /** SHA-256 (hex) of the link token. */
+    tokenHash: text('token_hash').notNull(),
+    status: text('status').$type<FormRequestStatus>().notNull().default('pending'),
+    createdAt: instant('created_at').notNull(),
+    expiresAt: instant('expires_at').notNull(),
+    submittedAt: instant('submitted_at'),
+  },
+  (t) => [
+    unique('form_requests_token_hash_unique').on(t.tokenHash),
+    index('form_requests_clinic_idx').on(t.clinicId, t.createdAt),
+    check('form_requests_status_check', sql`${t.status} IN ('pending', 'submitted', 'cancelled')`),
+    check('form_requests_expiry_check', sql`${t.expiresAt} > ${t.createdAt}`),
+  ],
+);
+
+/** The answers of one form request (at most one), encrypted at rest. */
+export const formSubmissions = pgTable(
+  'form_submissions',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    requestId: integer('request_id')
+      .notNull()
+      .references(() => formRequests.id, { onDelete: 'cascade' }),
+    clinicId: integer('clinic_id')
+      .notNull()
+      .references(() => clinics.id, { onDelete: 'cascade' }),
+    /** AES-256-GCM ciphertext of the JSON of the validated values, signatures excepted. */
+    answers: text('answers').notNull(),
+    /** AES-256-GCM ciphertext of the JSON of the signature fields (name → image data URL). */
+    signatures: text('signatures').notNull(),
+    /** HMAC-SHA-256 (hex) of the canonical JSON of all values: recognises a repeated submit. */
+    valuesHash: text('values_hash').notNull(),
+    clientAddress: text('client_address').notNull(),
+    submittedAt: instant('submitted_at').notNull(),
+  },
+  (t) => [
+    unique('form_submissions_request_unique').on(t.requestId),
+    index('form_submissions_clinic_idx').on(t.clinicId, t.submittedAt),
   ],
 );

@@ -1,0 +1,13 @@
+import type { FormLink, FormsService } from '../modules/forms/forms-service.js';
+import { DEMO_CLINIC_ID } from './demo-clinic.js';
+import { DEMO_FORM_NAME, demoFormInitData } from './demo-form.js';
+
+/** A new link to the demo clinic's intake form (demo start-up and POST /api/dev/demo-links). */
+export async function createDemoFormLink(
+  forms: Pick<FormsService, 'createLink' | 'findTemplateId'>,
+): Promise<FormLink> {
+  const templateId = await forms.findTemplateId(DEMO_CLINIC_ID, DEMO_FORM_NAME);
+  if (templateId === null)
+    throw new Error('the demo clinic has no intake form: run npm run seed:demo');
+  return forms.createLink({ clinicId: DEMO_CLINIC_ID, templateId, initData: demoFormInitData });
+}

@@ -1,0 +1,62 @@
+import {
+  errorBodySchema,
+  getFormBodySchema,
+  getFormResponseSchema,
+  submitFormBodySchema,
+  submitFormResponseSchema,
+} from '@marpe/shared';
+import type { onRequestHookHandler } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FormsService } from './forms-service.js';
+
+export interface FormsRoutesOptions {
+  service: FormsService;
+}
+
+/** Room for a few signatures (each up to signatureMaxBytes) and the text answers. */
+const SUBMIT_BODY_LIMIT = 4 * 1024 * 1024;
+
+// Answers hold health details and the body a link token: never cached, never sent as a referrer.
+// Set before the handler, so error answers carry them too.
+const privateAnswer: onRequestHookHandler = (_request, reply, done) => {
+  reply.header('cache-control', 'no-store');
+  reply.header('referrer-policy', 'no-referrer');
+  done();
+};
+
+/** SPEC § 7 `POST /get-form` and `POST /submit`: no login, the link token is the access. */
+export const formsRoutes: FastifyPluginAsyncZod<FormsRoutesOptions> = async (app, { service }) => {
+  app.post(
+    '/get-form',
+    {
+      onRequest: privateAnswer,
+      schema: {
+        tags: ['forms'],
+        summary:
+          'The intake form of a link token: schema, initData and header image; 404 when the link is unknown, expired or used',
+        body: getFormBodySchema,
+        response: { 200: getFormResponseSchema, 400: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async (request) => ({ data: await service.getForm(request.body.token) }),
+  );
+
+  app.post(
+    '/submit',
+    {
+      onRequest: privateAnswer,
+      bodyLimit: SUBMIT_BODY_LIMIT,
+      schema: {
+        tags: ['forms'],
+        summary:
+          'Validates and stores the answers, using the link; 400 validation_failed lists the bad fields; the same answers again answer ok; 404 when the link is unknown, expired or used',
+        body: submitFormBodySchema,
+        response: { 200: submitFormResponseSchema, 400: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async (request) => {
+      await service.submit(request.body.token, request.body.inputData, request.ip);
+      return { status: 'ok' as const };
+    },
+  );
+};

@@ -1,0 +1,254 @@
+import {
+  formSchemaSchema,
+  initDataSchema,
+  isSignatureDataUrl,
+  resolveForm,
+  signatureMaxBytes,
+  validateSubmission,
+  type FormSchema,
+  type InitData,
+  type InputData,
+  type IntakeFormData,
+} from '@marpe/shared';
+import {
+  decryptText,
+  encryptText,
+  hmacHex,
+  randomToken,
+  safeEqual,
+  sha256Hex,
+} from '../../platform/crypto.js';
+import { AppError } from '../../platform/errors.js';
+import { zonedDate } from '../availability/zoned-time.js';
+import type { FormsRepository } from './forms-repository.js';
+
+const DAY = 86_400_000;
+
+/** How long a new link works unless the caller says otherwise. */
+export const DEFAULT_LINK_DAYS = 30;
+export const MAX_LINK_DAYS = 365;
+
+/**
+ * How long after a submit the same answers, sent again (a double tap, a retry after a lost
+ * answer), still answer ok. Beyond it the link is simply used.
+ */
+export const RESUBMIT_WINDOW_MS = DAY;
+
+export interface FormsServiceDeps {
+  repository: FormsRepository;
+  clock: () => number;
+  /** deriveKey(dataKey, 'forms'): encrypts answers and keys the answers' hash. */
+  formsKey: Buffer;
+  /** config.publicOrigin: links are `${publicOrigin}/q/${token}`. */
+  publicOrigin: string;
+}
+
+export interface CreateFormLinkInput {
+  clinicId: number;
+  templateId: number;
+  initData?: InitData;
+  /** Default DEFAULT_LINK_DAYS. */
+  expiresInDays?: number;
+}
+
+export interface FormLink {
+  requestId: number;
+  token: string;
+  url: string;
+  expiresAt: Date;
+}
+
+/** A stored submission, decrypted (for the clinic-facing API and tests). */
+export interface FormAnswers {
+  values: Record<string, string | boolean>;
+  submittedAt: Date;
+  clientAddress: string;
+}
+
+const linkNotFound = () =>
+  new AppError('not_found', 404, 'This form link is not valid: ask the clinic for a new one');
+
+/** A logo as the page can load it: absolute http(s) URLs as they are, anything else root-relative. */
+export function headerImageOf(logoUrl: string | null): string {
+  const url = logoUrl?.trim() ?? '';
+  if (url === '') return '';
+  if (/^https?:\/\//i.test(url)) return url;
+  return url.startsWith('/') && !url.startsWith('//') ? url : `/${url.replace(/^\/+/, '')}`;
+}
+
+/** JSON with the keys sorted: the same values always give the same text. */
+export function canonicalJson(values: Record<string, string | boolean>): string {
+  const sorted = Object.keys(values)
+    .sort()
+    .map((key) => [key, values[key]] as const);
+  return JSON.stringify(Object.fromEntries(sorted));
+}
+
+function signatureFieldNames(schema: FormSchema): Set<string> {
+  return new Set(
+    schema.flatMap((step) => step.fields.filter((f) => f.type === 'signature').map((f) => f.name)),
+  );
+}
+
+function todayIn(epochMs: number, timezone: string) {
+  const [year, month, day] = zonedDate(epochMs, timezone).split('-').map(Number);
+  return { year: year ?? 0, month: month ?? 0, day: day ?? 0 };
+}
+
+export function createFormsService(deps: FormsServiceDeps) {
+  const { repository, clock, formsKey, publicOrigin } = deps;
+
+  function readInitData(sealed: string): InitData {
+    return initDataSchema.parse(JSON.parse(decryptText(formsKey, sealed)));
+  }
+
+  /**
+   * Validates again exactly as the page does, against the stored schema with its placeholders
+   * resolved (a read-only default is the value kept); hidden fields' values are dropped.
+   */
+  function validate(
+    request: { schema: FormSchema; initData: string },
+    inputData: InputData,
+    epochMs: number,
+    timezone: string,
+  ) {
+    const schema = resolveForm(request.schema, readInitData(request.initData));
+    const { values, errors } = validateSubmission(schema, inputData, todayIn(epochMs, timezone));
+    const failures: Record<string, string> = { ...errors };
+    // Belt and braces: whatever the engine allowed, a stored signature is an image under the limit.
+    for (const name of signatureFieldNames(schema)) {
+      const value = values[name];
+      if (value === undefined || value === '' || value === false) continue;
+      if (typeof value !== 'string' || !isSignatureDataUrl(value, signatureMaxBytes)) {
+        failures[name] ??= 'invalid_signature';
+      }
+    }
+    return { values: values as Record<string, string | boolean>, failures };
+  }
+
+  return {
+    async createLink(input: CreateFormLinkInput): Promise<FormLink> {
+      const template = await repository.findTemplate(input.clinicId, input.templateId);
+      if (!template) {
+        throw new AppError('not_found', 404, 'No such form template in this clinic');
+      }
+      const initData = initDataSchema.parse(input.initData ?? {});
+      const days = input.expiresInDays ?? DEFAULT_LINK_DAYS;
+      if (!Number.isInteger(days) || days < 1 || days > MAX_LINK_DAYS) {
+        throw new AppError('bad_request', 400, `A link lasts 1 to ${MAX_LINK_DAYS} days`);
+      }
+      const now = clock();
+      const token = randomToken();
+      const expiresAt = new Date(now + days * DAY);
+      const requestId = await repository.insertRequest({
+        clinicId: input.clinicId,
+        templateId: template.id,
+        schema: formSchemaSchema.parse(template.schema),
+        initData: encryptText(formsKey, JSON.stringify(initData)),
+        headerImage: headerImageOf(template.logoUrl),
+        tokenHash: sha256Hex(token),
+        status: 'pending',
+        createdAt: new Date(now),
+        expiresAt,
+      });
+      return { requestId, token, url: `${publicOrigin}/q/${token}`, expiresAt };
+    },
+
+    /** The form of a pending, unexpired link; 404 otherwise. */
+    async getForm(token: string): Promise<IntakeFormData> {
+      const request = await repository.findRequest(sha256Hex(token));
+      if (!request || request.status !== 'pending' || request.expiresAt.getTime() <= clock()) {
+        throw linkNotFound();
+      }
+      return {
+        schema: request.schema,
+        initData: readInitData(request.initData),
+        headerImage: request.headerImage,
+      };
+    },
+
+    /**
+     * Stores the validated answers and uses the link, in one transaction holding the request's
+     * row lock, so two submits at once store one submission. The same answers again shortly
+     * after answer ok; anything else on a used link is 404.
+     */
+    async submit(token: string, inputData: InputData, clientAddress: string): Promise<void> {
+      await repository.db.transaction(async (tx) => {
+        const row = await repository.lockRequest(tx, sha256Hex(token));
+        if (!row || row.request.status === 'cancelled') throw linkNotFound();
+        const { request, timezone } = row;
+        const now = clock();
+
+        if (request.status === 'submitted') {
+          const submission = await repository.findSubmission(tx, request.id);
+          if (!submission || now - submission.submittedAt.getTime() > RESUBMIT_WINDOW_MS) {
+            throw linkNotFound();
+          }
+          // Validated as on the first submit (same date), so the same input gives the same values.
+          const { values, failures } = validate(
+            request,
+            inputData,
+            submission.submittedAt.getTime(),
+            timezone,
+          );
+          const hash = hmacHex(formsKey, canonicalJson(values));
+          if (Object.keys(failures).length > 0 || !safeEqual(hash, submission.valuesHash)) {
+            throw linkNotFound();
+          }
+          return;
+        }
+
+        if (request.expiresAt.getTime() <= now) throw linkNotFound();
+        const { values, failures } = validate(request, inputData, now, timezone);
+        const failed = Object.keys(failures);
+        if (failed.length > 0) {
+          throw new AppError('validation_failed', 400, `Invalid answers: ${failed.join(', ')}`, {
+            issues: failed.map((name) => ({ path: name, message: failures[name] ?? 'invalid' })),
+          });
+        }
+
+        const signatureNames = signatureFieldNames(request.schema);
+        const answers: Record<string, string | boolean> = {};
+        const signatures: Record<string, string | boolean> = {};
+        for (const [name, value] of Object.entries(values)) {
+          (signatureNames.has(name) ? signatures : answers)[name] = value;
+        }
+        const at = new Date(now);
+        await repository.insertSubmission(tx, {
+          requestId: request.id,
+          clinicId: request.clinicId,
+          answers: encryptText(formsKey, JSON.stringify(answers)),
+          signatures: encryptText(formsKey, JSON.stringify(signatures)),
+          valuesHash: hmacHex(formsKey, canonicalJson(values)),
+          clientAddress,
+          submittedAt: at,
+        });
+        await repository.markSubmitted(tx, request.id, at);
+      });
+    },
+
+    /** The decrypted answers of a request, or null before its submit. */
+    /** The clinic's template of that name (the demo form), or null. */
+    async findTemplateId(clinicId: number, name: string): Promise<number | null> {
+      return (await repository.findTemplateByName(clinicId, name))?.id ?? null;
+    },
+
+    async readSubmission(requestId: number): Promise<FormAnswers | null> {
+      const submission = await repository.findSubmission(repository.db, requestId);
+      if (!submission) return null;
+      const answers = JSON.parse(
+        decryptText(formsKey, submission.answers),
+      ) as FormAnswers['values'];
+      const signatures = JSON.parse(
+        decryptText(formsKey, submission.signatures),
+      ) as FormAnswers['values'];
+      return {
+        values: { ...answers, ...signatures },
+        submittedAt: submission.submittedAt,
+        clientAddress: submission.clientAddress,
+      };
+    },
+  };
+}
+
+export type FormsService = ReturnType<typeof createFormsService>;

@@ -1,0 +1,435 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  formSchemaSchema,
+  isValidIsraeliId,
+  signatureMaxBytes,
+  type InputData,
+} from '@marpe/shared';
+import type { App } from '../src/app.js';
+import { parseFormLinkArgs, UsageError } from '../src/cli/form-link-args.js';
+import { DEMO_CLINIC_ID } from '../src/demo/demo-clinic.js';
+import { DEMO_FORM_NAME, demoFormSchema, seedDemoForm } from '../src/demo/demo-form.js';
+import { seedDemoClinic } from '../src/demo/seed-demo-clinic.js';
+import { headerImageOf } from '../src/modules/forms/forms-service.js';
+import type { Database } from '../src/platform/db/client.js';
+import {
+  clinics,
+  formRequests,
+  formSubmissions,
+  formTemplates,
+} from '../src/platform/db/schema.js';
+import { closedWeek } from './fixtures.js';
+import { buildTestApp, engines, testConfig, useTestDatabase, xsrfPair } from './helper.js';
+
+const DAY = 86_400_000;
+const START = Date.parse('2027-03-24T10:00:00+02:00');
+
+function validId(base: string): string {
+  for (let d = 0; d <= 9; d++) if (isValidIsraeliId(`${base}${d}`)) return `${base}${d}`;
+  throw new Error('unreachable');
+}
+
+const PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+/** A valid adult's answers to the demo form. */
+const adult = (): InputData => ({
+  first_name: 'דנה',
+  last_name: 'לוי',
+  id_number: validId('03984512'),
+  birth_date: '15/05/1990',
+  phone: '050-1234567',
+  email: 'dana@example.com',
+  gender: 'female',
+  last_visit_date: '',
+  has_allergies: false,
+  takes_medication: false,
+  blood_thinners: false,
+  diabetes: false,
+  heart_disease: false,
+  smoking: 'never',
+  consent: true,
+  patient_signature: PNG,
+});
+
+describe('form-link arguments', () => {
+  it('reads the clinic, the template, initData pairs and days', () => {
+    expect(
+      parseFormLinkArgs([
+        '--clinic',
+        '3',
+        '--template=7',
+        '--init',
+        'firstName=רון',
+        'note=a=b',
+        '--init',
+        'lastName=',
+        '--days',
+        '10',
+      ]),
+    ).toEqual({
+      clinicId: 3,
+      templateId: 7,
+      initData: { firstName: 'רון', note: 'a=b', lastName: '' },
+      days: 10,
+    });
+    expect(parseFormLinkArgs(['--clinic', '1', '--template', '1']).days).toBe(30);
+  });
+
+  it.each([
+    [[]],
+    [['--clinic', '1']],
+    [['--template', '1']],
+    [['--clinic', 'x', '--template', '1']],
+    [['--clinic', '0', '--template', '1']],
+    [['--clinic', '1', '--template', '1', '--init']],
+    [['--clinic', '1', '--template', '1', '--init', 'novalue']],
+    [['--clinic', '1', '--template', '1', '--days', '400']],
+    [['--clinic', '1', '--template', '1', '--bogus']],
+  ])('refuses %j', (args) => {
+    expect(() => parseFormLinkArgs(args)).toThrow(UsageError);
+  });
+});
+
+describe('header image', () => {
+  it('keeps absolute and root-relative URLs and roots a relative one', () => {
+    expect(headerImageOf(null)).toBe('');
+    expect(headerImageOf('https://cdn.example/logo.png')).toBe('https://cdn.example/logo.png');
+    expect(headerImageOf('/demo/logo.svg')).toBe('/demo/logo.svg');
+    expect(headerImageOf('demo/logo.svg')).toBe('/demo/logo.svg');
+    expect(headerImageOf('//evil.example/x.png')).toBe('/evil.example/x.png');
+  });
+});
+
+describe.each(engines)('intake forms (%s)', (engine) => {
+  const database = useTestDatabase(engine);
+  let app: App;
+  let db: Database;
+  let now: number;
+  let clinicId: number;
+  let templateId: number;
+  let xsrf: Awaited<ReturnType<typeof xsrfPair>>;
+
+  beforeAll(async () => {
+    now = START;
+    app = await buildTestApp(database.current.handle, {
+      config: testConfig({ PUBLIC_ORIGIN: 'https://marpe.example' }),
+      clock: () => now,
+      outboxPollIntervalMs: 3_600_000,
+    });
+    await app.ready();
+    db = database.current.handle.db;
+    xsrf = await xsrfPair(app);
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  beforeEach(async () => {
+    await database.current.reset();
+    now = START;
+    const [clinic] = await db
+      .insert(clinics)
+      .values({
+        name: 'מרפאת הבדיקות',
+        phone: '03-5550000',
+        street: 'הרצל',
+        homeNumber: '1',
+        city: 'תל אביב-יפו',
+        logoUrl: '/logos/test.svg',
+        openingHours: { title: null, days: closedWeek },
+      })
+      .returning({ id: clinics.id });
+    clinicId = clinic?.id ?? 0;
+    const [template] = await db
+      .insert(formTemplates)
+      .values({ clinicId, name: 'שאלון', schema: demoFormSchema })
+      .returning({ id: formTemplates.id });
+    templateId = template?.id ?? 0;
+  });
+
+  const newLink = (initData = { firstName: 'דנה', lastName: 'לוי', clinicName: 'מרפאה' }) =>
+    app.forms.createLink({ clinicId, templateId, initData });
+
+  const post = (url: string, payload: unknown) =>
+    app.inject({ method: 'POST', url, payload: payload as object, ...xsrf });
+
+  const getForm = (token: string) => post('/api/get-form', { token });
+  const submit = (token: string, inputData: InputData) => post('/api/submit', { token, inputData });
+  const submissionCount = async () =>
+    (await db.select({ id: formSubmissions.id }).from(formSubmissions)).length;
+
+  it('loads the form of a new link, privately', async () => {
+    const link = await newLink();
+    expect(link.url).toBe(`https://marpe.example/q/${link.token}`);
+    expect(Buffer.from(link.token, 'base64url').length).toBeGreaterThanOrEqual(16);
+    expect(link.expiresAt.getTime()).toBe(START + 30 * DAY);
+
+    const response = await getForm(link.token);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+    expect(response.json()).toEqual({
+      data: {
+        schema: formSchemaSchema.parse(demoFormSchema),
+        initData: { firstName: 'דנה', lastName: 'לוי', clinicName: 'מרפאה' },
+        headerImage: '/logos/test.svg',
+      },
+    });
+
+    // Only the token's hash is stored, and initData (it names the patient) is encrypted.
+    const [row] = await db.select().from(formRequests);
+    expect(row?.tokenHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(row)).not.toContain(link.token);
+    expect(row?.initData).not.toContain('דנה');
+  });
+
+  it('answers 404 to an unknown, an expired and a used link, privately', async () => {
+    const unknown = await getForm('no-such-token');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.headers['cache-control']).toBe('no-store');
+    expect(unknown.headers['referrer-policy']).toBe('no-referrer');
+    expect((await submit('no-such-token', adult())).statusCode).toBe(404);
+
+    const expiring = await newLink();
+    now = START + 30 * DAY - 1;
+    expect((await getForm(expiring.token)).statusCode).toBe(200);
+    now = START + 30 * DAY;
+    expect((await getForm(expiring.token)).statusCode).toBe(404);
+    expect((await submit(expiring.token, adult())).statusCode).toBe(404);
+
+    now = START;
+    const used = await newLink();
+    expect((await submit(used.token, adult())).statusCode).toBe(200);
+    expect((await getForm(used.token)).statusCode).toBe(404);
+  });
+
+  it('needs the XSRF header like every POST', async () => {
+    const link = await newLink();
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/get-form',
+      payload: { token: link.token },
+      cookies: xsrf.cookies,
+    });
+    expect(response.statusCode).toBe(403);
+  });
+
+  it('stores valid answers encrypted, once, and uses the link', async () => {
+    const link = await newLink();
+    const response = await submit(link.token, { ...adult(), first_name: '  דנה ' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok' });
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+
+    const [request] = await db.select().from(formRequests);
+    expect(request?.status).toBe('submitted');
+    expect(request?.submittedAt?.getTime()).toBe(START);
+
+    const rows = await db.execute(sql`SELECT * FROM form_submissions`);
+    const raw = JSON.stringify((rows as unknown as { rows: unknown[] }).rows);
+    for (const secret of ['דנה', 'dana@example.com', '1234567', 'iVBORw0KGgo', 'female']) {
+      expect(raw).not.toContain(secret);
+    }
+
+    const answers = await app.forms.readSubmission(link.requestId);
+    expect(answers?.values).toEqual({ ...adult(), first_name: 'דנה' });
+    expect(answers?.clientAddress).toBe('127.0.0.1');
+  });
+
+  it('refuses invalid answers with the failing field names and keeps the link', async () => {
+    const link = await newLink();
+    const response = await submit(link.token, {
+      ...adult(),
+      first_name: '',
+      id_number: '12',
+      phone: '123',
+      email: 'not-an-email',
+      birth_date: '31/02/1990',
+      gender: 'robot',
+      consent: false,
+    });
+    expect(response.statusCode).toBe(400);
+    const body = response.json<{ code: string; details: { issues: { path: string }[] } }>();
+    expect(body.code).toBe('validation_failed');
+    expect(body.details.issues.map((i) => i.path).sort()).toEqual(
+      ['birth_date', 'consent', 'email', 'first_name', 'gender', 'id_number', 'phone'].sort(),
+    );
+    expect(await submissionCount()).toBe(0);
+    expect((await getForm(link.token)).statusCode).toBe(200);
+  });
+
+  it('requires a field its checkbox shows, and drops a hidden field’s value', async () => {
+    const link = await newLink();
+    const missing = await submit(link.token, { ...adult(), has_allergies: true });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json<{ message: string }>().message).toContain('allergies_details');
+
+    // Hidden: the checkbox is off, so the value is not stored.
+    const hidden = await submit(link.token, { ...adult(), allergies_details: 'פניצילין' });
+    expect(hidden.statusCode).toBe(200);
+    const answers = await app.forms.readSubmission(link.requestId);
+    expect(answers?.values).not.toHaveProperty('allergies_details');
+  });
+
+  it('refuses a key that names no field', async () => {
+    const link = await newLink();
+    const response = await submit(link.token, { ...adult(), is_admin: true });
+    expect(response.statusCode).toBe(400);
+    expect(response.json<{ message: string }>().message).toContain('is_admin');
+  });
+
+  it('asks a minor for the guardian’s details and signature instead of the patient’s', async () => {
+    const link = await newLink();
+    const minor = { ...adult(), birth_date: '01/01/2015' };
+    const response = await submit(link.token, minor);
+    expect(response.statusCode).toBe(400);
+    const fields = response
+      .json<{ details: { issues: { path: string }[] } }>()
+      .details.issues.map((i) => i.path);
+    expect(fields.sort()).toEqual(['guardian_id_number', 'guardian_name', 'guardian_signature']);
+
+    const ok = await submit(link.token, {
+      ...minor,
+      guardian_name: 'משה לוי',
+      guardian_id_number: validId('01234567'),
+      guardian_signature: PNG,
+    });
+    expect(ok.statusCode).toBe(200);
+    const answers = await app.forms.readSubmission(link.requestId);
+    // The patient's own signature is hidden under 18: dropped.
+    expect(answers?.values).not.toHaveProperty('patient_signature');
+    expect(answers?.values.guardian_signature).toBe(PNG);
+  });
+
+  it.each([
+    ['a GIF', 'data:image/gif;base64,R0lGODlhAQABAAAAACw='],
+    ['a remote URL', 'https://evil.example/sig.png'],
+    ['HTML', 'data:text/html;base64,PHNjcmlwdD4='],
+    ['a checkbox value', true],
+    ['too large', `data:image/png;base64,${'A'.repeat(signatureMaxBytes)}`],
+  ])('refuses a signature that is %s', async (_what, signature) => {
+    const link = await newLink();
+    const response = await submit(link.token, { ...adult(), patient_signature: signature });
+    expect(response.statusCode).toBe(400);
+    expect(response.json<{ message: string }>().message).toContain('patient_signature');
+    expect(await submissionCount()).toBe(0);
+  });
+
+  it('answers ok to the same answers again, and 404 to different ones', async () => {
+    const link = await newLink();
+    expect((await submit(link.token, adult())).statusCode).toBe(200);
+    now += 60_000;
+    const again = await submit(link.token, adult());
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual({ status: 'ok' });
+    // Key order and hidden values do not change what was stored.
+    const reordered = Object.fromEntries(Object.entries(adult()).reverse());
+    expect((await submit(link.token, { ...reordered, medications: 'x' })).statusCode).toBe(200);
+    expect(await submissionCount()).toBe(1);
+
+    expect((await submit(link.token, { ...adult(), smoking: 'past' })).statusCode).toBe(404);
+    expect((await submit(link.token, { ...adult(), first_name: '' })).statusCode).toBe(404);
+    expect(await submissionCount()).toBe(1);
+
+    // Past the resubmit window the link is simply used.
+    now = START + 2 * DAY;
+    expect((await submit(link.token, adult())).statusCode).toBe(404);
+  });
+
+  it('stores one submission when two submits race', async () => {
+    const link = await newLink();
+    const results = await Promise.all([
+      submit(link.token, adult()),
+      submit(link.token, adult()),
+      submit(link.token, adult()),
+    ]);
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    expect(await submissionCount()).toBe(1);
+
+    const other = await newLink();
+    const mixed = await Promise.all([
+      submit(other.token, adult()),
+      submit(other.token, { ...adult(), smoking: 'current' }),
+    ]);
+    expect(mixed.map((r) => r.statusCode).sort()).toEqual([200, 404]);
+    expect(await submissionCount()).toBe(2);
+  });
+
+  it('validates against the link’s snapshot, not the edited template', async () => {
+    const link = await newLink();
+    await db
+      .update(formTemplates)
+      .set({ schema: [{ title: 'x', next_button: 'x', fields: [] }] })
+      .where(eq(formTemplates.id, templateId));
+    expect((await submit(link.token, adult())).statusCode).toBe(200);
+  });
+
+  it('seeds the demo form idempotently', async () => {
+    await seedDemoClinic(db, { now });
+    const first = await seedDemoForm(db);
+    expect(await seedDemoForm(db)).toBe(first);
+    const rows = await db
+      .select()
+      .from(formTemplates)
+      .where(eq(formTemplates.clinicId, DEMO_CLINIC_ID));
+    expect(rows.map((r) => r.name)).toEqual([DEMO_FORM_NAME]);
+    expect(formSchemaSchema.safeParse(rows[0]?.schema).success).toBe(true);
+  });
+});
+
+describe.each(engines)('demo links (%s)', (engine) => {
+  const database = useTestDatabase(engine);
+
+  it('POST /api/dev/demo-links mints a working demo form link, in demo mode only', async () => {
+    await seedDemoClinic(database.current.handle.db, { now: START });
+    const demo = await buildTestApp(database.current.handle, {
+      config: testConfig({ DEMO: 'true', PUBLIC_ORIGIN: 'https://demo.example' }),
+      clock: () => START,
+      outboxPollIntervalMs: 3_600_000,
+    });
+    try {
+      await demo.ready();
+      const xsrf = await xsrfPair(demo);
+      const response = await demo.inject({ method: 'POST', url: '/api/dev/demo-links', ...xsrf });
+      expect(response.statusCode).toBe(200);
+      const { formUrl } = response.json<{ formUrl: string }>();
+      expect(formUrl).toMatch(/^https:\/\/demo\.example\/q\/[\w-]{43}$/);
+      const token = formUrl.split('/q/')[1] ?? '';
+      const form = await demo.inject({
+        method: 'POST',
+        url: '/api/get-form',
+        payload: { token },
+        ...xsrf,
+      });
+      expect(form.statusCode).toBe(200);
+      expect(form.json<{ data: { headerImage: string } }>().data.headerImage).toBe(
+        '/demo/clinic-logo.svg',
+      );
+    } finally {
+      await demo.close();
+    }
+
+    const plain = await buildTestApp(database.current.handle, {
+      config: testConfig({
+        DEMO: 'false',
+        SMS_PROVIDER: 'http',
+        SMS_HTTP_URL: 'http://127.0.0.1:9/sms',
+        SMS_HTTP_TOKEN: 'unused',
+        SMS_SENDER: 'Marpe',
+      }),
+      outboxPollIntervalMs: 3_600_000,
+    });
+    try {
+      await plain.ready();
+      const xsrf = await xsrfPair(plain);
+      const response = await plain.inject({ method: 'POST', url: '/api/dev/demo-links', ...xsrf });
+      expect(response.statusCode).toBe(404);
+    } finally {
+      await plain.close();
+    }
+  });
+});
