@@ -102,6 +102,12 @@ export function createRoutes(config: Pick<AppConfig, 'parentSiteUrl'>): RouteObj
               }),
             },
             {
+              path: 'q/:token',
+              ...page('intake-form-page', 'intakeForm.title', async () => {
+                return (await import('../features/intake-form/intake-form-page')).IntakeFormPage;
+              }),
+            },
+            {
               path: 'completed',
               ...page('completed-page', 'status.completed.heading', async () => {
                 return (await import('../features/status-pages/completed-page')).CompletedPage;

@@ -1,0 +1,146 @@
+import { applyMask, type FormField, type ValidationKind } from '@marpe/shared';
+import Box from '@mui/material/Box';
+import Checkbox from '@mui/material/Checkbox';
+import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
+import FormLabel from '@mui/material/FormLabel';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { SafeHtml } from './safe-html';
+import { SignaturePadField } from './signature-pad';
+
+interface FormFieldViewProps {
+  field: FormField;
+  /** The control's id (the error summary links to it). */
+  id: string;
+  value: string | boolean | undefined;
+  error: ValidationKind | undefined;
+  onChange: (value: string | boolean) => void;
+}
+
+/** SPEC § 5: the required label's asterisk is red. */
+const asteriskSx = { '& .MuiFormLabel-asterisk': { color: 'error.main' } } as const;
+
+/** One field of a step, by type (SPEC § 3 "Field types"). */
+export function FormFieldView({ field, id, value, error, onChange }: FormFieldViewProps) {
+  const { t } = useTranslation();
+  const required = field.validations.includes('required');
+  const message = error ? t(`intakeForm.errors.${error}`) : undefined;
+  const messageId = `${id}-message`;
+  const text = typeof value === 'string' ? value : '';
+
+  switch (field.type) {
+    case 'title':
+      return (
+        <Typography component="h2" variant="h6" sx={{ mt: 1 }}>
+          {field.title}
+        </Typography>
+      );
+    case 'paragraph':
+      return <Typography sx={{ whiteSpace: 'pre-line' }}>{field.title}</Typography>;
+    case 'html':
+      return <SafeHtml html={field.title} />;
+    case 'text':
+    case 'email':
+      return (
+        <TextField
+          id={id}
+          label={field.title}
+          type={field.type === 'email' ? 'email' : 'text'}
+          value={text}
+          required={required}
+          error={error !== undefined}
+          helperText={message}
+          placeholder={field.placeholder}
+          fullWidth
+          onChange={(event) =>
+            onChange(field.mask ? applyMask(field.mask, event.target.value) : event.target.value)
+          }
+          sx={asteriskSx}
+          slotProps={{
+            htmlInput: {
+              readOnly: field.readonly,
+              ...(field.type === 'email' ? { dir: 'ltr', autoComplete: 'email' } : {}),
+              ...(field.mask && /^[#\W]*$/.test(field.mask) ? { inputMode: 'numeric' } : {}),
+            },
+          }}
+        />
+      );
+    case 'select':
+      return (
+        <TextField
+          id={id}
+          select
+          label={field.title}
+          value={text}
+          required={required}
+          error={error !== undefined}
+          helperText={message}
+          fullWidth
+          onChange={(event) => onChange(event.target.value)}
+          sx={asteriskSx}
+          slotProps={{
+            select: { native: true },
+            inputLabel: { shrink: true },
+            htmlInput: { disabled: field.readonly },
+          }}
+        >
+          <option value="">{t('intakeForm.choose')}</option>
+          {(field.options ?? []).map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </TextField>
+      );
+    case 'checkbox':
+      return (
+        <FormControl error={error !== undefined} required={required}>
+          <FormControlLabel
+            label={field.title}
+            sx={asteriskSx}
+            required={required}
+            control={
+              <Checkbox
+                id={id}
+                checked={value === true}
+                required={required}
+                onChange={(event) => onChange(event.target.checked)}
+                disabled={field.readonly}
+                slotProps={{
+                  input: {
+                    'aria-invalid': error !== undefined || undefined,
+                    'aria-describedby': message ? messageId : undefined,
+                  },
+                }}
+              />
+            }
+          />
+          {message && <FormHelperText id={messageId}>{message}</FormHelperText>}
+        </FormControl>
+      );
+    case 'signature': {
+      const labelId = `${id}-label`;
+      return (
+        <FormControl error={error !== undefined} required={required} fullWidth>
+          <FormLabel id={labelId} sx={{ mb: 1, ...asteriskSx }}>
+            {field.title}
+          </FormLabel>
+          <Box id={id} tabIndex={-1} sx={{ outline: 'none' }}>
+            <SignaturePadField
+              labelId={labelId}
+              value={text}
+              onChange={onChange}
+              readOnly={field.readonly}
+              invalid={error !== undefined}
+              describedBy={message ? messageId : undefined}
+            />
+          </Box>
+          {message && <FormHelperText id={messageId}>{message}</FormHelperText>}
+        </FormControl>
+      );
+    }
+  }
+}

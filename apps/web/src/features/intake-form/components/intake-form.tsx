@@ -1,0 +1,206 @@
+import { isVisible, pruneHidden, validateStep, type ValidationKind } from '@marpe/shared';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Link from '@mui/material/Link';
+import Typography from '@mui/material/Typography';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { ApiError } from '../../../lib/api-client';
+import { usePageTitle } from '../../../lib/page-title';
+import { VisuallyHidden } from '../../../lib/text-runs';
+import { submitForm } from '../api/submit-form';
+import { clinicToday, forgetProgress, useFormStore } from '../stores/form-store';
+import { DirectionScope } from './direction-scope';
+import { FormFieldView } from './form-field-view';
+
+type StepErrors = Record<string, ValidationKind>;
+
+/** The loaded form: logo, the current step, its buttons (SPEC § 2, § 4, § 5). */
+export function IntakeForm() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { token, formData, inputData, currentStepIndex, setValue, goToStep, reset } =
+    useFormStore();
+  const [errors, setErrors] = useState<StepErrors>({});
+  const [submitting, setSubmitting] = useState(false);
+  const [submitFailed, setSubmitFailed] = useState(false);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const summaryRef = useRef<HTMLDivElement>(null);
+  const shownStep = useRef(currentStepIndex);
+  usePageTitle(formData?.schema[currentStepIndex]?.title);
+
+  // A new step: its heading takes the focus, so screen readers start there (not on first load).
+  useEffect(() => {
+    if (shownStep.current === currentStepIndex) return;
+    shownStep.current = currentStepIndex;
+    window.scrollTo({ top: 0 });
+    headingRef.current?.focus();
+  }, [currentStepIndex]);
+
+  if (!formData) return null;
+  const schema = formData.schema;
+  const step = schema[currentStepIndex];
+  if (!step) return null;
+  const isLast = currentStepIndex === schema.length - 1;
+  const direction = schema[0]?.is_ltr ? 'ltr' : 'rtl';
+  const fieldId = (index: number) => `intake-${currentStepIndex}-${index}`;
+  const today = clinicToday();
+  const visible = step.fields
+    .map((field, index) => ({ field, id: fieldId(index) }))
+    .filter(({ field }) => isVisible(field, inputData, today));
+
+  const change = (name: string, value: string | boolean) => {
+    setValue(name, value);
+    setSubmitFailed(false);
+    // Once marked, a field's message follows its value; fields not yet marked stay quiet.
+    if (Object.keys(errors).length > 0) {
+      const now = validateStep(step, useFormStore.getState().inputData, clinicToday());
+      setErrors(Object.fromEntries(Object.entries(now).filter(([key]) => key in errors)));
+    }
+  };
+
+  const submit = async () => {
+    setSubmitting(true);
+    setSubmitFailed(false);
+    try {
+      await submitForm(token, pruneHidden(schema, inputData, clinicToday()));
+      reset();
+      void navigate('/completed', { replace: true });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) {
+        forgetProgress(token);
+        reset();
+        void navigate('/expired', { replace: true });
+        return;
+      }
+      setSubmitting(false);
+      setSubmitFailed(true);
+    }
+  };
+
+  const next = (event: FormEvent) => {
+    event.preventDefault();
+    if (submitting) return;
+    const found = validateStep(step, inputData, clinicToday());
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      window.scrollTo({ top: 0 });
+      // After the summary has rendered: it is announced, and the links in it lead to each field.
+      requestAnimationFrame(() => summaryRef.current?.focus({ preventScroll: true }));
+      return;
+    }
+    if (isLast) void submit();
+    else goToStep(currentStepIndex + 1);
+  };
+
+  const previous = () => {
+    setErrors({});
+    setSubmitFailed(false);
+    goToStep(currentStepIndex - 1);
+  };
+
+  const invalid = visible.filter(({ field }) => errors[field.name] !== undefined);
+  const headingId = `intake-heading-${currentStepIndex}`;
+
+  return (
+    <DirectionScope direction={direction}>
+      <Box sx={{ maxWidth: 640, mx: 'auto', display: 'flex', flexDirection: 'column', gap: 3 }}>
+        {formData.headerImage && (
+          <Box
+            component="img"
+            src={formData.headerImage}
+            alt={t('intakeForm.logoAlt')}
+            sx={{ maxHeight: 96, maxWidth: '100%', objectFit: 'contain', alignSelf: 'center' }}
+          />
+        )}
+        <Box
+          component="form"
+          noValidate
+          aria-labelledby={headingId}
+          onSubmit={next}
+          sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}
+        >
+          <Box>
+            {schema.length > 1 && (
+              <Typography color="text.secondary" variant="body2">
+                {t('intakeForm.stepOf', { current: currentStepIndex + 1, total: schema.length })}
+              </Typography>
+            )}
+            <Typography
+              ref={headingRef}
+              id={headingId}
+              component="h1"
+              variant="h4"
+              tabIndex={-1}
+              sx={{ outline: 'none' }}
+            >
+              {step.title}
+            </Typography>
+          </Box>
+          {invalid.length > 0 && (
+            <Alert severity="error" role="alert" ref={summaryRef} tabIndex={-1}>
+              <Typography sx={{ fontWeight: 500 }}>{t('intakeForm.errorSummary')}</Typography>
+              <Box component="ul" sx={{ m: 0, paddingInlineStart: 3 }}>
+                {invalid.map(({ field, id }) => (
+                  <li key={id}>
+                    <Link
+                      href={`#${id}`}
+                      color="inherit"
+                      onClick={(event) => {
+                        event.preventDefault();
+                        const target = document.getElementById(id);
+                        target?.focus();
+                        target?.scrollIntoView({ block: 'center' });
+                      }}
+                    >
+                      {field.title || field.name}
+                    </Link>
+                  </li>
+                ))}
+              </Box>
+            </Alert>
+          )}
+          {visible.map(({ field, id }) => (
+            <FormFieldView
+              key={id}
+              field={field}
+              id={id}
+              value={inputData[field.name]}
+              error={errors[field.name]}
+              onChange={(value) => change(field.name, value)}
+            />
+          ))}
+          {submitFailed && <Alert severity="error">{t('intakeForm.submitError')}</Alert>}
+          <Box
+            sx={{ display: 'flex', gap: 1.5, flexDirection: { xs: 'column-reverse', sm: 'row' } }}
+          >
+            {currentStepIndex > 0 && step.prev_button && (
+              <Button variant="outlined" size="large" onClick={previous} disabled={submitting}>
+                {step.prev_button}
+              </Button>
+            )}
+            <Button
+              type="submit"
+              variant="contained"
+              size="large"
+              disabled={submitting}
+              aria-busy={submitting || undefined}
+              endIcon={
+                submitting ? <CircularProgress size={18} color="inherit" aria-hidden /> : undefined
+              }
+              sx={{ minWidth: { sm: 160 }, marginInlineStart: { sm: 'auto' } }}
+            >
+              {step.next_button}
+            </Button>
+          </Box>
+          <VisuallyHidden>
+            <span role="status">{submitting ? t('intakeForm.submitting') : ''}</span>
+          </VisuallyHidden>
+        </Box>
+      </Box>
+    </DirectionScope>
+  );
+}

@@ -1,0 +1,222 @@
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import { expectNoAxeViolations, newPage, switchLanguage, useBrowser } from './support/browser';
+
+const baseUrl = inject('baseUrl');
+const browser = useBrowser();
+
+/** A fresh link to the demo form (POST /api/dev/demo-links), as a path on the server under test. */
+async function demoFormPath(): Promise<string> {
+  const send = (headers: Record<string, string> = {}) =>
+    fetch(`${baseUrl}/api/dev/demo-links`, { method: 'POST', headers });
+  let response = await send();
+  if (response.status === 403) {
+    // The anti-forgery cookie comes with the refusal; a second try carries it back.
+    const cookie = /XSRF-TOKEN=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1] ?? '';
+    response = await send({
+      Cookie: `XSRF-TOKEN=${cookie}`,
+      'X-XSRF-TOKEN': decodeURIComponent(cookie),
+    });
+  }
+  if (response.status !== 200) throw new Error(`/api/dev/demo-links answered ${response.status}`);
+  const { formUrl } = (await response.json()) as { formUrl: string };
+  return new URL(formUrl, baseUrl).pathname;
+}
+
+async function stepHeading(page: Page, name: string): Promise<void> {
+  await page.getByRole('heading', { level: 1, name }).waitFor();
+}
+
+/** Axe on the step as shown, then in English, then back in Hebrew. */
+async function axeBothLanguages(page: Page, heading: string): Promise<void> {
+  await page.mouse.move(0, 0);
+  await expectNoAxeViolations(page);
+  await switchLanguage(page, 'en');
+  await stepHeading(page, heading);
+  await expectNoAxeViolations(page);
+  await switchLanguage(page, 'he');
+  await stepHeading(page, heading);
+}
+
+/** One stroke across the pad, from (x1, y1) to (x2, y2) as fractions of its box. */
+async function drawStroke(page: Page, pad: Locator, from: [number, number], to: [number, number]) {
+  const box = await pad.boundingBox();
+  if (!box) throw new Error('the signature pad is not on screen');
+  const at = ([x, y]: [number, number]) => [box.x + box.width * x, box.y + box.height * y] as const;
+  const [x1, y1] = at(from);
+  const [x2, y2] = at(to);
+  await page.mouse.move(x1, y1);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++) {
+    await page.mouse.move(x1 + ((x2 - x1) * i) / 12, y1 + ((y2 - y1) * i) / 12 + Math.sin(i) * 10);
+  }
+  await page.mouse.up();
+}
+
+describe('intake form (/q/:token)', () => {
+  it('a patient fills the demo form, survives a reload, signs, submits; the link then expires', async () => {
+    const path = await demoFormPath();
+    const { context, page } = await newPage(browser(), { viewport: 'desktop' });
+    await page.goto(`${baseUrl}${path}`);
+
+    // Step 1: placeholders resolved, required fields marked, validation messages.
+    await stepHeading(page, 'פרטים אישיים');
+    await page.getByRole('heading', { name: 'שלום דנה,' }).waitFor();
+    await axeBothLanguages(page, 'פרטים אישיים');
+    expect(await page.getByRole('textbox', { name: 'שם פרטי' }).inputValue()).toBe('דנה');
+    await page.getByRole('button', { name: 'המשך' }).click();
+    const summary = page.getByRole('alert');
+    await summary.waitFor();
+    expect(await summary.getByRole('link').allTextContents()).toEqual([
+      'תעודת זהות',
+      'תאריך לידה',
+      'טלפון נייד',
+      'מין',
+    ]);
+    await axeBothLanguages(page, 'פרטים אישיים');
+
+    await page.getByRole('textbox', { name: 'תעודת זהות' }).fill('12345');
+    await page.getByRole('textbox', { name: 'תאריך לידה' }).fill('01011990');
+    expect(await page.getByRole('textbox', { name: 'תאריך לידה' }).inputValue()).toBe('01/01/1990');
+    await page.getByRole('textbox', { name: 'טלפון נייד' }).fill('0501234567');
+    await page.getByRole('textbox', { name: 'דואר אלקטרוני' }).fill('dana@');
+    await page.getByRole('combobox', { name: 'מין' }).selectOption('female');
+    await page.getByRole('button', { name: 'המשך' }).click();
+    await page.getByText('מספר תעודת הזהות אינו תקין').waitFor();
+    await page.getByText('כתובת הדוא״ל אינה תקינה').waitFor();
+    await page.getByRole('textbox', { name: 'תעודת זהות' }).fill('123456782');
+    await page.getByRole('textbox', { name: 'דואר אלקטרוני' }).fill('dana@example.com');
+    await page.getByRole('button', { name: 'המשך' }).click();
+
+    // Step 2: a checkbox reveals a required field and hides it again.
+    await stepHeading(page, 'היסטוריה רפואית');
+    const details = page.getByRole('textbox', { name: 'פירוט האלרגיות' });
+    expect(await details.count()).toBe(0);
+    const allergies = page.getByRole('checkbox', { name: /רגישות או אלרגיה/ });
+    await allergies.check();
+    await details.fill('פניצילין');
+    await allergies.uncheck();
+    await details.waitFor({ state: 'detached' });
+    await allergies.check();
+    expect(await details.inputValue()).toBe('');
+    await details.fill('לטקס');
+    await page.getByRole('combobox', { name: 'עישון' }).selectOption('never');
+    await axeBothLanguages(page, 'היסטוריה רפואית');
+
+    // A reload in the middle comes back to the same step and answers.
+    await page.reload();
+    await stepHeading(page, 'היסטוריה רפואית');
+    expect(await page.getByRole('textbox', { name: 'פירוט האלרגיות' }).inputValue()).toBe('לטקס');
+    expect(await page.getByRole('combobox', { name: 'עישון' }).inputValue()).toBe('never');
+    await page.getByRole('button', { name: 'חזרה' }).click();
+    await stepHeading(page, 'פרטים אישיים');
+    expect(await page.getByRole('textbox', { name: 'תעודת זהות' }).inputValue()).toBe('123456782');
+    await page.getByRole('button', { name: 'המשך' }).click();
+    await stepHeading(page, 'היסטוריה רפואית');
+    await page.getByRole('button', { name: 'המשך' }).click();
+
+    // Step 3: an adult signs (birth_date:age>18); the guardian's fields stay hidden.
+    await stepHeading(page, 'הצהרה וחתימה');
+    expect(await page.getByRole('textbox', { name: 'שם ההורה או האפוטרופוס' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'שליחה' }).click();
+    await page.getByRole('alert').waitFor();
+    await axeBothLanguages(page, 'הצהרה וחתימה');
+
+    await page.getByRole('checkbox', { name: 'קראתי ואני מאשר/ת את ההצהרה' }).check();
+    const group = page.getByRole('group', { name: 'חתימת המטופל/ת' });
+    const pad = group.locator('canvas');
+    await pad.scrollIntoViewIfNeeded();
+    expect(await pad.getAttribute('aria-label')).toMatch(/ריק/);
+    await drawStroke(page, pad, [0.2, 0.5], [0.5, 0.4]);
+    await drawStroke(page, pad, [0.5, 0.6], [0.8, 0.5]);
+    expect(await pad.getAttribute('aria-label')).toBe('משטח חתימה, חתום');
+    const undo = group.getByRole('button', { name: 'ביטול הקו האחרון' });
+    await undo.click();
+    expect(await pad.getAttribute('aria-label')).toBe('משטח חתימה, חתום');
+    await undo.click();
+    await page.waitForFunction(
+      () => document.querySelector('canvas')?.getAttribute('aria-label')?.includes('ריק') ?? false,
+    );
+    // Without a pointer: a typed name becomes the signature image; clear empties the pad.
+    await group.getByRole('button', { name: 'הקלדת שם במקום ציור' }).click();
+    await group.getByRole('textbox', { name: 'שם מלא לחתימה' }).fill('דנה לוי');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      () => document.querySelector('canvas')?.getAttribute('aria-label') === 'משטח חתימה, חתום',
+    );
+    await group.getByRole('button', { name: 'ניקוי' }).click();
+    expect(await pad.getAttribute('aria-label')).toMatch(/ריק/);
+    // Locked, the pad ignores the pointer; unlocked, it draws again.
+    const lock = group.getByRole('button', { name: 'נעילת החתימה' });
+    await lock.click();
+    await drawStroke(page, pad, [0.2, 0.5], [0.8, 0.5]);
+    expect(await pad.getAttribute('aria-label')).toMatch(/ריק/);
+    await lock.click();
+    await drawStroke(page, pad, [0.2, 0.5], [0.8, 0.5]);
+    expect(await pad.getAttribute('aria-label')).toBe('משטח חתימה, חתום');
+    // A narrower window redraws the signature at the new size.
+    await page.setViewportSize({ width: 700, height: 800 });
+    await page.waitForFunction(() => {
+      const canvas = document.querySelector('canvas');
+      if (!canvas || canvas.width > 700 * devicePixelRatio) return false;
+      const pixels = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data;
+      return pixels?.some((value, i) => i % 4 === 3 && value > 0) ?? false;
+    });
+    const saved = await page.evaluate(() =>
+      Object.keys(localStorage)
+        .filter((key) => key.startsWith('marpe.intake-form.'))
+        .map((key) => localStorage.getItem(key) ?? ''),
+    );
+    expect(saved.join('')).toContain('data:image/png;base64,');
+    await axeBothLanguages(page, 'הצהרה וחתימה');
+
+    await page.getByRole('button', { name: 'שליחה' }).click();
+    await page.waitForURL(`${baseUrl}/completed`);
+    await page.getByRole('heading', { level: 1, name: 'טופס נשלח' }).waitFor();
+    const left = await page.evaluate(() =>
+      Object.keys(localStorage).filter((key) => key.startsWith('marpe.intake-form.')),
+    );
+    expect(left).toEqual([]);
+
+    // The same link again: spent.
+    await page.goto(`${baseUrl}${path}`);
+    await page.waitForURL(`${baseUrl}/expired`);
+    await page.getByRole('heading', { level: 1, name: 'הקישור אינו תקף' }).waitFor();
+    await context.close();
+  });
+
+  it('a form whose first step has is_ltr reads left to right', async () => {
+    const path = await demoFormPath();
+    const { context, page } = await newPage(browser());
+    // The demo form is Hebrew; the same form with is_ltr on its first step.
+    await page.route('**/api/get-form', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as {
+        data: { schema: { is_ltr?: boolean; title: string }[] };
+      };
+      const [first] = body.data.schema;
+      if (first) Object.assign(first, { is_ltr: true, title: 'Personal details' });
+      await route.fulfill({ response, json: body });
+    });
+    await page.goto(`${baseUrl}${path}`);
+    await stepHeading(page, 'Personal details');
+    const dir = await page
+      .getByRole('heading', { level: 1, name: 'Personal details' })
+      .evaluate((el) => el.closest('[dir]')?.getAttribute('dir'));
+    expect(dir).toBe('ltr');
+    const align = await page
+      .getByRole('textbox', { name: 'שם פרטי' })
+      .evaluate((el) => getComputedStyle(el).direction);
+    expect(align).toBe('ltr');
+    await expectNoAxeViolations(page);
+    await context.close();
+  });
+
+  it('an unknown link goes to the expired page', async () => {
+    const { context, page } = await newPage(browser());
+    await page.goto(`${baseUrl}/q/not-a-real-token`);
+    await page.waitForURL(`${baseUrl}/expired`);
+    await page.getByRole('heading', { level: 1, name: 'הקישור אינו תקף' }).waitFor();
+    await context.close();
+  });
+});
