@@ -112,7 +112,12 @@ describe('navigation', () => {
 
     await page.getByRole('link', { name: 'חזרה' }).click();
     await page.waitForURL(`${baseUrl}/`);
-    expect(await canonical.getAttribute('href')).toBe(`${PUBLIC_ORIGIN}/`);
+    // The guard updates the head after the page has rendered: wait for it, do not race it.
+    await page.waitForFunction(
+      (href) => document.querySelector('link[rel="canonical"]')?.getAttribute('href') === href,
+      `${PUBLIC_ORIGIN}/`,
+    );
+    expect(await canonical.count()).toBe(1);
     expect(await page.title()).toBe('מרפאה חכמה');
     await context.close();
   });

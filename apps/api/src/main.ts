@@ -82,6 +82,11 @@ async function start(): Promise<void> {
     const origin = config.publicOrigin;
     console.log(`Marpe is running at ${origin}/`);
     console.log(`API docs: ${origin}/api/docs`);
+    if (config.demo) console.log(`Demo clinic: ${origin}/clinic/1`);
+    if (config.demo && config.sms.provider === 'log') {
+      // The log provider sends nothing: this is where a tester reads the login codes.
+      console.log(`SMS messages (login codes): ${origin}/api/dev/messages`);
+    }
     if (demoForm) {
       // A fresh link each start: links are used up by a submit.
       const form = await createDemoFormLink(app.forms);
