@@ -4,7 +4,6 @@ import {
   isValidIsraeliId,
   type BookedAppointment,
   type ClinicData,
-  type DevMessage,
   type PatientAppointment,
   type Slot,
 } from '@marpe/shared';
@@ -26,7 +25,7 @@ import {
   patients,
 } from '../src/platform/db/schema.js';
 import { closedWeek } from './fixtures.js';
-import { buildTestApp, engines, useTestDatabase, xsrfPair } from './helper.js';
+import { buildTestApp, engines, useTestDatabase, xsrfPair, useSentMessages } from './helper.js';
 import { bearer, insertLoggedInPatients, type TestPatient } from './sessions.js';
 
 const TZ = 'Asia/Jerusalem';
@@ -218,20 +217,7 @@ describe.each(engines)('appointments (%s)', (engine) => {
       .where(eq(appointments.status, 'booked'))
       .orderBy(appointments.startAt);
 
-  /** Every message the demo provider has sent, newest first, since this app was built. */
-  async function allMessages(): Promise<DevMessage[]> {
-    await app.messaging.runOutbox();
-    return (await app.inject({ method: 'GET', url: '/api/dev/messages' })).json();
-  }
-  let sentBefore = 0;
-  beforeEach(async () => {
-    sentBefore = (await allMessages()).length;
-  });
-  /** The messages sent during this test, newest first. */
-  async function messages(): Promise<DevMessage[]> {
-    const all = await allMessages();
-    return all.slice(0, all.length - sentBefore);
-  }
+  const messages = useSentMessages(() => app);
 
   const expectInvalid = (response: Awaited<ReturnType<typeof book>>, field: string) => {
     expect(response.statusCode, response.body).toBe(400);

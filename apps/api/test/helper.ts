@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import type { DevMessage } from '@marpe/shared';
 import { buildApp, type App, type BuildAppOptions } from '../src/app.js';
 import { loadConfig, type Config, type Env } from '../src/platform/config.js';
 import {
@@ -121,4 +122,23 @@ export async function xsrfPair(app: App): Promise<{
   const token = cookie?.split(';')[0]?.slice('XSRF-TOKEN='.length);
   if (!token) throw new Error('no XSRF-TOKEN cookie on /api/health');
   return { cookies: { 'XSRF-TOKEN': token }, headers: { 'x-xsrf-token': token } };
+}
+
+/**
+ * The messages the demo SMS provider sent during the current test, newest first. The provider's
+ * log lives as long as the app, so each test counts from what was there when it began.
+ */
+export function useSentMessages(app: () => App): () => Promise<DevMessage[]> {
+  const all = async (): Promise<DevMessage[]> => {
+    await app().messaging.runOutbox();
+    return (await app().inject({ method: 'GET', url: '/api/dev/messages' })).json();
+  };
+  let sentBefore = 0;
+  beforeEach(async () => {
+    sentBefore = (await all()).length;
+  });
+  return async () => {
+    const sent = await all();
+    return sent.slice(0, sent.length - sentBefore);
+  };
 }

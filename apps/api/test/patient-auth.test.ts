@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isValidIsraeliId, type DevMessage } from '@marpe/shared';
+import { isValidIsraeliId } from '@marpe/shared';
 import type { App } from '../src/app.js';
 import type { Database } from '../src/platform/db/client.js';
 import {
@@ -11,7 +11,14 @@ import {
   patientSessions,
 } from '../src/platform/db/schema.js';
 import { closedWeek } from './fixtures.js';
-import { buildTestApp, engines, testConfig, useTestDatabase, xsrfPair } from './helper.js';
+import {
+  buildTestApp,
+  engines,
+  testConfig,
+  useTestDatabase,
+  xsrfPair,
+  useSentMessages,
+} from './helper.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -94,22 +101,7 @@ describe.each(engines)('patient verification (%s)', (engine) => {
   const twoFactor = (body: { idNumber: string; code: string; twoFactorToken: string }) =>
     post('/api/patient-auth/two-factor', body);
 
-  /** Every message the demo provider has sent, newest first, since this app was built. */
-  async function allMessages(): Promise<DevMessage[]> {
-    await app.messaging.runOutbox();
-    return (await app.inject({ method: 'GET', url: '/api/dev/messages' })).json();
-  }
-
-  // The demo message log lives as long as the app; each test sees only its own messages.
-  let sentBefore = 0;
-  beforeEach(async () => {
-    sentBefore = (await allMessages()).length;
-  });
-
-  async function messages(): Promise<DevMessage[]> {
-    const all = await allMessages();
-    return all.slice(0, all.length - sentBefore);
-  }
+  const messages = useSentMessages(() => app);
 
   /** The code of the newest SMS to `phone`. */
   async function lastCode(phone: string): Promise<string> {
