@@ -25,6 +25,8 @@ import { devLinksRoutes } from './modules/dev/dev-routes.js';
 import { createFormsRepository } from './modules/forms/forms-repository.js';
 import { formsRoutes } from './modules/forms/forms-routes.js';
 import { createFormsService, type FormsService } from './modules/forms/forms-service.js';
+import { createApiKeys } from './modules/integration/api-keys.js';
+import { registerIntegrationAuth } from './modules/integration/integration-auth.js';
 import { healthRoutes } from './modules/health/health-routes.js';
 import { registerMessaging } from './modules/messaging/messaging.js';
 import { registerAuthenticate } from './modules/patient-auth/authenticate.js';
@@ -113,6 +115,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       openapi: '3.0.3',
       info: { title: 'Marpe API', version: '0.1.0' },
       servers: [{ url: config.publicOrigin }],
+      components: {
+        securitySchemes: {
+          // The integration API (docs/integration.md): one key per clinic.
+          apiKey: { type: 'http', scheme: 'bearer', description: 'A clinic API key (mrp_…)' },
+        },
+      },
     },
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
@@ -175,6 +183,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     publicOrigin: config.publicOrigin,
   });
   app.decorate('forms', forms);
+  registerIntegrationAuth(app, createApiKeys({ db: database.db, clock }));
   await app.register(formsRoutes, { prefix: '/api', service: forms });
   if (config.demo) await app.register(devLinksRoutes, { prefix: '/api', forms });
 

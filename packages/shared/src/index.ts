@@ -13,3 +13,4 @@ export * from './forms/signature.js';
 export * from './forms/validation.js';
 export * from './forms/registry.js';
 export * from './forms/engine.js';
+export * from './payments.js';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Config } from '../../platform/config.js';
 import { deriveKey } from '../../platform/crypto.js';
 import type { DatabaseHandle, Executor } from '../../platform/db/client.js';
-import { createOutbox } from '../../platform/outbox/outbox.js';
+import { createOutbox, type OutboxHandler, type OutboxItem } from '../../platform/outbox/outbox.js';
 import { devRoutes } from '../dev/dev-routes.js';
 import { createHttpSmsProvider } from './http-sms-provider.js';
 import { createDevMessageLog, createLogSmsProvider } from './log-sms-provider.js';
@@ -32,9 +32,20 @@ export interface Messaging {
   runOutbox(): Promise<number>;
 }
 
+/** The outbox for work other than SMS (webhook deliveries, WhatsApp messages). */
+export interface AppOutbox {
+  /** Adds a row in the caller's transaction; call `kick()` once that transaction has committed. */
+  enqueue(executor: Executor, item: OutboxItem): Promise<void>;
+  kick(): void;
+  runOnce(): Promise<number>;
+  /** Names the handler of a topic; only before the app is ready (the worker starts then). */
+  handle(topic: string, handler: OutboxHandler): void;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     messaging: Messaging;
+    outbox: AppOutbox;
   }
 }
 
@@ -59,16 +70,19 @@ export async function registerMessaging(
       ? createHttpSmsProvider(config.sms)
       : createLogSmsProvider({ messages: devMessages, clock });
 
+  // Other modules add their topics through `app.outbox.handle` while the app is being built.
+  const handlers: Record<string, OutboxHandler> = {
+    [SMS_TOPIC]: async (payload) => sms.send(smsPayloadSchema.parse(payload)),
+  };
   const outbox = createOutbox({
     db: database.db,
     key: deriveKey(app.dataKey, 'outbox'),
     clock,
     log: app.log,
-    handlers: {
-      [SMS_TOPIC]: async (payload) => sms.send(smsPayloadSchema.parse(payload)),
-    },
+    handlers,
     pollIntervalMs,
   });
+  let started = false;
 
   const messaging: Messaging = {
     async queueSms(executor, { to, body, expiresAt }) {
@@ -79,7 +93,21 @@ export async function registerMessaging(
     runOutbox: outbox.runOnce,
   };
   app.decorate('messaging', messaging);
-  app.addHook('onReady', async () => outbox.start());
+  app.decorate('outbox', {
+    enqueue: outbox.enqueue,
+    kick: outbox.kick,
+    runOnce: outbox.runOnce,
+    handle(topic: string, handler: OutboxHandler) {
+      if (started) throw new Error(`outbox: topic ${topic} registered after start`);
+      if (Object.hasOwn(handlers, topic))
+        throw new Error(`outbox: topic ${topic} registered twice`);
+      handlers[topic] = handler;
+    },
+  } satisfies AppOutbox);
+  app.addHook('onReady', async () => {
+    started = true;
+    outbox.start();
+  });
   app.addHook('onClose', async () => outbox.stop());
 
   if (config.demo) await app.register(devRoutes, { prefix: '/api', messages: devMessages });

@@ -26,6 +26,9 @@ import type { FormSchema, OpeningHours } from '@marpe/shared';
 export const isStoredId = (id: number): boolean =>
   Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647;
 
+export const messagingChannels = ['sms', 'whatsapp'] as const;
+export type MessagingChannel = (typeof messagingChannels)[number];
+
 const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 // The ranges of marpeRulesSchema (packages/shared). A NULL passes a CHECK: null means inherit.
@@ -67,6 +70,10 @@ export const clinics = pgTable(
     defaultBookingHorizonDays: integer('default_booking_horizon_days').notNull().default(60),
     /** A patient may cancel online until this long before the start (default 24 hours). */
     cancelNoticeMinutes: integer('cancel_notice_minutes').notNull().default(1440),
+    /** The card provider's terminal its payment requests use unless a request names another. */
+    cardTerminal: text('card_terminal'),
+    /** How patients get appointment details and links: 'sms', or 'whatsapp' once connected. */
+    messagingChannel: text('messaging_channel').$type<MessagingChannel>().notNull().default('sms'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -75,6 +82,7 @@ export const clinics = pgTable(
     check('clinics_default_min_notice_check', minNoticeCheck(t.defaultMinNoticeMinutes)),
     check('clinics_default_booking_horizon_check', horizonCheck(t.defaultBookingHorizonDays)),
     check('clinics_cancel_notice_check', sql`${t.cancelNoticeMinutes} BETWEEN 0 AND 43200`),
+    check('clinics_messaging_channel_check', sql`${t.messagingChannel} IN ('sms', 'whatsapp')`),
   ],
 );
 
@@ -495,3 +503,258 @@ export const formSubmissions = pgTable(
     index('form_submissions_clinic_idx').on(t.clinicId, t.submittedAt),
   ],
 );
+
+export const paymentRequestStatuses = ['pending', 'paid', 'cancelled'] as const;
+export type PaymentRequestStatus = (typeof paymentRequestStatuses)[number];
+
+/**
+ * One payment link (`/p/<token>`): a sum in agorot (never floating point) for a clinic's card
+ * terminal. Only the token's SHA-256 is kept. A paid request stays paid whatever comes later.
+ */
+export const paymentRequests = pgTable(
+  'payment_requests',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    clinicId: integer('clinic_id')
+      .notNull()
+      .references(() => clinics.id, { onDelete: 'cascade' }),
+    amountAgorot: integer('amount_agorot').notNull(),
+    /** The provider's terminal name the frame is loaded for. */
+    terminal: text('terminal').notNull(),
+    /** The patient's ID number, passed to the frame as `contact`. */
+    patientIdNumber: text('patient_id_number').notNull().default(''),
+    /** Passed to the frame as `remarks` (usually the patient's name). */
+    patientNameRemarks: text('patient_name_remarks').notNull().default(''),
+    /** The receipt email the form starts with; the patient may change it. */
+    patientEmail: text('patient_email').notNull().default(''),
+    /** The most payments the patient may split the sum into (1 = a single payment). */
+    maxPayments: smallint('max_payments').notNull().default(1),
+    /** What the payment is for, shown to the clinic only. */
+    description: text('description').notNull().default(''),
+    /** SHA-256 (hex) of the link token. */
+    tokenHash: text('token_hash').notNull(),
+    status: text('status').$type<PaymentRequestStatus>().notNull().default('pending'),
+    createdAt: instant('created_at').notNull(),
+    expiresAt: instant('expires_at').notNull(),
+    paidAt: instant('paid_at'),
+  },
+  (t) => [
+    unique('payment_requests_token_hash_unique').on(t.tokenHash),
+    index('payment_requests_clinic_idx').on(t.clinicId, t.createdAt),
+    check('payment_requests_amount_check', sql`${t.amountAgorot} BETWEEN 1 AND 100000000`),
+    check('payment_requests_max_payments_check', sql`${t.maxPayments} BETWEEN 1 AND 36`),
+    check('payment_requests_status_check', sql`${t.status} IN ('pending', 'paid', 'cancelled')`),
+    check('payment_requests_expiry_check', sql`${t.expiresAt} > ${t.createdAt}`),
+  ],
+);
+
+/**
+ * One callback of the card provider for a request, recorded once per provider transaction index.
+ * `accepted` says whether it passed our checks (terminal, sum, instalments); only an accepted
+ * `000` pays the request. The raw payload is kept minus any card data.
+ */
+export const paymentTransactions = pgTable(
+  'payment_transactions',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    requestId: integer('request_id')
+      .notNull()
+      .references(() => paymentRequests.id, { onDelete: 'cascade' }),
+    clinicId: integer('clinic_id')
+      .notNull()
+      .references(() => clinics.id, { onDelete: 'cascade' }),
+    /** The provider's transaction index (`index`): the idempotency key of a callback. */
+    providerIndex: text('provider_index').notNull(),
+    responseCode: text('response_code').notNull(),
+    confirmationCode: text('confirmation_code'),
+    amountAgorot: integer('amount_agorot'),
+    /** 1 for a single payment, 8 for instalments. */
+    credType: text('cred_type'),
+    payments: smallint('payments').notNull().default(1),
+    firstPaymentAgorot: integer('first_payment_agorot'),
+    laterPaymentAgorot: integer('later_payment_agorot'),
+    /** Never a full card number. */
+    cardLast4: text('card_last4'),
+    accepted: boolean('accepted').notNull(),
+    /** Why a callback was not accepted (terminal_mismatch, sum_mismatch, …); null when accepted. */
+    rejectionReason: text('rejection_reason'),
+    payload: jsonb('payload').$type<Record<string, string>>().notNull(),
+    receivedAt: instant('received_at').notNull(),
+  },
+  (t) => [
+    unique('payment_transactions_request_index_unique').on(t.requestId, t.providerIndex),
+    index('payment_transactions_clinic_idx').on(t.clinicId, t.receivedAt),
+    check('payment_transactions_card_last4_check', sql`${t.cardLast4} ~ '^[0-9]{4}$'`),
+  ],
+);
+
+/**
+ * A clinic's key to the integration API (`Authorization: Bearer <key>`). Only the key's SHA-256
+ * is kept; `prefix` (its first characters) lets people tell keys apart in lists and logs.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    clinicId: integer('clinic_id')
+      .notNull()
+      .references(() => clinics.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    /** SHA-256 (hex) of the whole key. */
+    keyHash: text('key_hash').notNull(),
+    createdAt: instant('created_at').notNull(),
+    lastUsedAt: instant('last_used_at'),
+    revokedAt: instant('revoked_at'),
+  },
+  (t) => [
+    unique('api_keys_key_hash_unique').on(t.keyHash),
+    index('api_keys_clinic_idx').on(t.clinicId),
+  ],
+);
+
+/** Who changed what, when: every write through the integration API, the CLI and the connection pages. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    clinicId: integer('clinic_id').references(() => clinics.id, { onDelete: 'cascade' }),
+    /** `api_key:<id>`, `cli`, `whatsapp_signup`, `shaam_auth`, … */
+    actor: text('actor').notNull(),
+    /** `<resource>.<verb>`, e.g. `caregiver.create`, `appointment.cancel`. */
+    action: text('action').notNull(),
+    targetType: text('target_type'),
+    targetId: text('target_id'),
+    /** What changed, never secrets or health details. */
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: instant('created_at').notNull(),
+  },
+  (t) => [index('audit_log_clinic_idx').on(t.clinicId, t.createdAt)],
+);
+
+export const webhookEventTypes = [
+  'appointment.booked',
+  'appointment.cancelled',
+  'form.submitted',
+  'payment.succeeded',
+  'payment.failed',
+] as const;
+export type WebhookEventType = (typeof webhookEventTypes)[number];
+
+/** Where a clinic receives events; `secret` (encrypted: it is needed to sign) keys the signature. */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    clinicId: integer('clinic_id')
+      .notNull()
+      .references(() => clinics.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    /** AES-256-GCM ciphertext of the signing secret. */
+    secret: text('secret').notNull(),
+    /** The event types it receives; empty means all. */
+    events: jsonb('events').$type<WebhookEventType[]>().notNull().default([]),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('webhook_endpoints_clinic_idx').on(t.clinicId)],
+);
+
+export const webhookDeliveryStatuses = ['pending', 'delivered', 'failed'] as const;
+export type WebhookDeliveryStatus = (typeof webhookDeliveryStatuses)[number];
+
+/** One event to one endpoint: the delivery log (the work itself goes through the outbox). */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    endpointId: integer('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    clinicId: integer('clinic_id')
+      .notNull()
+      .references(() => clinics.id, { onDelete: 'cascade' }),
+    /** The event's unique id (sent in the body and a header): receivers de-duplicate by it. */
+    eventId: text('event_id').notNull(),
+    eventType: text('event_type').$type<WebhookEventType>().notNull(),
+    status: text('status').$type<WebhookDeliveryStatus>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    createdAt: instant('created_at').notNull(),
+    lastAttemptAt: instant('last_attempt_at'),
+    deliveredAt: instant('delivered_at'),
+  },
+  (t) => [
+    unique('webhook_deliveries_endpoint_event_unique').on(t.endpointId, t.eventId),
+    index('webhook_deliveries_clinic_idx').on(t.clinicId, t.createdAt),
+    check(
+      'webhook_deliveries_status_check',
+      sql`${t.status} IN ('pending', 'delivered', 'failed')`,
+    ),
+  ],
+);
+
+export const connectionPurposes = ['whatsapp', 'shaam'] as const;
+export type ConnectionPurpose = (typeof connectionPurposes)[number];
+
+/**
+ * A single-use, expiring token a clinic gets from the integration API to connect an outside
+ * account: the WhatsApp page's `clientId`, or the Tax Authority's OAuth `state`. Hash only.
+ */
+export const connectionTokens = pgTable(
+  'connection_tokens',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    clinicId: integer('clinic_id')
+      .notNull()
+      .references(() => clinics.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').$type<ConnectionPurpose>().notNull(),
+    /** SHA-256 (hex) of the token. */
+    tokenHash: text('token_hash').notNull(),
+    /** Where the browser goes when the connection is done (Tax Authority). */
+    returnUrl: text('return_url'),
+    createdAt: instant('created_at').notNull(),
+    expiresAt: instant('expires_at').notNull(),
+    usedAt: instant('used_at'),
+  },
+  (t) => [
+    unique('connection_tokens_token_hash_unique').on(t.tokenHash),
+    check('connection_tokens_purpose_check', sql`${t.purpose} IN ('whatsapp', 'shaam')`),
+    check('connection_tokens_expiry_check', sql`${t.expiresAt} > ${t.createdAt}`),
+  ],
+);
+
+/** A clinic's WhatsApp Business number, connected through Meta's embedded sign-up. */
+export const whatsappConnections = pgTable('whatsapp_connections', {
+  clinicId: integer('clinic_id')
+    .primaryKey()
+    .references(() => clinics.id, { onDelete: 'cascade' }),
+  wabaId: text('waba_id').notNull(),
+  phoneNumberId: text('phone_number_id').notNull(),
+  businessId: text('business_id').notNull(),
+  /** AES-256-GCM ciphertext of the business token. */
+  accessToken: text('access_token').notNull(),
+  connectedAt: instant('connected_at').notNull(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * A clinic's Tax Authority (SHAAM) OAuth client and tokens. The client secret and the tokens are
+ * encrypted; the tokens are null until the clinic completes the connection.
+ */
+export const shaamConnections = pgTable('shaam_connections', {
+  clinicId: integer('clinic_id')
+    .primaryKey()
+    .references(() => clinics.id, { onDelete: 'cascade' }),
+  clientId: text('client_id').notNull(),
+  /** AES-256-GCM ciphertext. */
+  clientSecret: text('client_secret').notNull(),
+  /** AES-256-GCM ciphertext of the access token; null until connected. */
+  accessToken: text('access_token'),
+  refreshToken: text('refresh_token'),
+  tokenExpiresAt: instant('token_expires_at'),
+  connectedAt: instant('connected_at'),
+  updatedAt: updatedAt(),
+});

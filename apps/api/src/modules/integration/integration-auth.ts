@@ -1,0 +1,64 @@
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { AppError } from '../../platform/errors.js';
+import type { ApiKeyCaller, ApiKeys } from './api-keys.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * onRequest hook of every `/api/integration/*` route: 401 unless `Authorization: Bearer <key>`
+     * names a live API key. Sets `request.integrationCaller`.
+     */
+    authenticateClinic: (request: FastifyRequest) => Promise<void>;
+    apiKeys: ApiKeys;
+  }
+  interface FastifyRequest {
+    integrationCaller: ApiKeyCaller | null;
+  }
+}
+
+const bearer = /^Bearer +(\S+) *$/i;
+
+export function registerIntegrationAuth(app: FastifyInstance, apiKeys: ApiKeys): void {
+  app.decorate('apiKeys', apiKeys);
+  app.decorateRequest('integrationCaller', null);
+  app.decorate('authenticateClinic', async (request: FastifyRequest) => {
+    const key = bearer.exec(request.headers.authorization ?? '')?.[1];
+    const caller = key ? await apiKeys.verify(key) : null;
+    if (!caller) {
+      throw new AppError('unauthorized', 401, 'Send a live API key: Authorization: Bearer <key>');
+    }
+    request.integrationCaller = caller;
+  });
+}
+
+/** The caller of a request that passed `app.authenticateClinic`. */
+export function callerOf(request: FastifyRequest): ApiKeyCaller {
+  if (!request.integrationCaller) throw new AppError('unauthorized', 401, 'Send a live API key');
+  return request.integrationCaller;
+}
+
+/** The audit actor of an integration call. */
+export const actorOf = (caller: ApiKeyCaller): string => `api_key:${caller.keyId}`;
+
+/**
+ * Registers a plugin of integration routes under `/api/integration`: every route in it needs an
+ * API key (checked on request, before the body is read) and is exempt from the XSRF check, which
+ * guards cookie-based browser sessions: a bearer key is never sent by a browser on its own.
+ */
+export async function registerIntegrationRoutes<Options extends Record<string, unknown>>(
+  app: FastifyInstance,
+  plugin: FastifyPluginAsync<Options>,
+  options: Options,
+): Promise<void> {
+  await app.register(
+    async (scope) => {
+      scope.addHook('onRoute', (route) => {
+        route.config = { ...route.config, xsrf: false };
+        route.schema = { ...route.schema, security: [{ apiKey: [] }] };
+      });
+      scope.addHook('onRequest', scope.authenticateClinic);
+      await scope.register(plugin, options);
+    },
+    { prefix: '/api/integration' },
+  );
+}
