@@ -307,6 +307,29 @@ describe.each(engines)('availability calls (%s)', (engine) => {
       ]);
     });
 
+    it('means today in clinic time when no dates are given (SPEC § 5)', async () => {
+      now = Date.parse('2027-03-25T17:10:00+02:00');
+      const noDates = await call('available-slots', {
+        clinicId: f.clinicId,
+        caregiverId: f.dana,
+        duration: 30,
+      });
+      expect(noDates.statusCode).toBe(200);
+      const today = await slots('2027-03-25 00:00', '2027-03-25 23:59');
+      expect(noDates.json()).toEqual(today.json());
+      expect(starts(noDates.json()).length).toBeGreaterThan(0);
+
+      // Only a start: until the end of that day.
+      const startOnly = await call('available-slots', {
+        clinicId: f.clinicId,
+        caregiverId: f.dana,
+        duration: 30,
+        startDate: '2027-03-26 00:00',
+      });
+      const friday = await slots('2027-03-26 00:00', '2027-03-26 23:59');
+      expect(startOnly.json()).toEqual(friday.json());
+    });
+
     it('answers [] for a range wholly in the past', async () => {
       const response = await slots('2027-03-18 00:00', '2027-03-19 23:59');
       expect(response.statusCode).toBe(200);

@@ -15,10 +15,14 @@ export const availableDatesQuerySchema = z.object({
 });
 export type AvailableDatesQuery = z.infer<typeof availableDatesQuerySchema>;
 
-/** Query of `GET /api/appointment/available-slots`: a range in clinic time, `YYYY-MM-DD HH:mm`. */
+/**
+ * Query of `GET /api/appointment/available-slots`: a range in clinic time, `YYYY-MM-DD HH:mm`.
+ * SPEC § 5: with no dates the call means today; a missing startDate is today's 00:00, a missing
+ * endDate the end (23:59) of the startDate's day.
+ */
 export const availableSlotsQuerySchema = availableDatesQuerySchema.extend({
-  startDate: localDateTimeSchema,
-  endDate: localDateTimeSchema,
+  startDate: localDateTimeSchema.optional(),
+  endDate: localDateTimeSchema.optional(),
 });
 export type AvailableSlotsQuery = z.infer<typeof availableSlotsQuerySchema>;
 

@@ -106,21 +106,23 @@ export function createAvailabilityService({ availability, clock }: AvailabilityS
 
     /** Slots starting within [startDate, endDate] (clinic wall time), ISO with the zone's offset. */
     async availableSlots(query: AvailableSlotsQuery): Promise<Slot[]> {
-      // 'YYYY-MM-DD HH:mm' strings compare in time order.
-      if (query.startDate > query.endDate) {
-        throw invalidField('endDate', 'endDate must not be before startDate');
-      }
       const now = clock();
       const { timezone, rules } = await loadCaregiver(query.clinicId, query.caregiverId, now);
+      const startDate = query.startDate ?? `${zonedDate(now, timezone)} 00:00`;
+      const endDate = query.endDate ?? `${startDate.slice(0, 10)} 23:59`;
+      // 'YYYY-MM-DD HH:mm' strings compare in time order.
+      if (startDate > endDate) {
+        throw invalidField('endDate', 'endDate must not be before startDate');
+      }
       const window = bookingWindow({ timezone, rules, now });
-      if (query.endDate.slice(0, 10) > window.lastDate) {
+      if (endDate.slice(0, 10) > window.lastDate) {
         throw invalidField(
           'endDate',
           `endDate is past the booking horizon: the last bookable date is ${window.lastDate}`,
         );
       }
-      const from = zonedToEpoch(query.startDate, timezone);
-      const to = zonedToEpoch(query.endDate, timezone);
+      const from = zonedToEpoch(startDate, timezone);
+      const to = zonedToEpoch(endDate, timezone);
       // Nothing starts in the past: no need to read the bookings.
       if (to < now) return [];
       const busy = await availability.listBusy([query.caregiverId], {

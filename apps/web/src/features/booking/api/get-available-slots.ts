@@ -2,7 +2,9 @@ import { availableSlotsSchema, type AvailableSlotsQuery, type Slot } from '@marp
 import { apiRequest } from '../../../lib/api-client';
 
 /** The slot request of one clinic-time date: that day's start to its end (SPEC § 5). */
-export function dayRange(date: string): Pick<AvailableSlotsQuery, 'startDate' | 'endDate'> {
+export function dayRange(
+  date: string,
+): Required<Pick<AvailableSlotsQuery, 'startDate' | 'endDate'>> {
   return { startDate: `${date} 00:00`, endDate: `${date} 23:59` };
 }
 
