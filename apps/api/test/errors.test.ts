@@ -52,6 +52,18 @@ describe.each(engines)('error answers (%s)', (engine) => {
       });
       return { ok: true };
     });
+    app.get('/api/test/nul', async () => {
+      // U+0000 in text: PostgreSQL refuses it (22021 on the server, 22P05 in PGlite's encoding).
+      await database.current.handle.db.execute(sql`SELECT ${'a\u0000b'}::text`);
+      return { ok: true };
+    });
+    app.get('/api/test/check', async () => {
+      await database.current.handle.db.transaction(async (tx) => {
+        await tx.execute(sql`CREATE TEMP TABLE t_check (x int CHECK (x > 0)) ON COMMIT DROP`);
+        await tx.execute(sql`INSERT INTO t_check VALUES (-1)`);
+      });
+      return { ok: true };
+    });
     await app.ready();
     xsrf = await xsrfPair(app);
   });
@@ -147,6 +159,14 @@ describe.each(engines)('error answers (%s)', (engine) => {
     const response = await app.inject({ method: 'GET', url: '/api/test/duplicate' });
     expect(response.statusCode).toBe(409);
     expect(response.json()).toEqual({ code: 'conflict', message: expect.any(String) });
+  });
+
+  it('answers text the database cannot store, and a check violation, with 400, not 500', async () => {
+    for (const url of ['/api/test/nul', '/api/test/check']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json()).toEqual({ code: 'bad_request', message: expect.any(String) });
+    }
   });
 
   it('answers a route rate limit with 429 too_many_requests', async () => {

@@ -23,8 +23,46 @@ const codeByStatus: Partial<Record<number, ErrorCode>> = {
   429: 'too_many_requests',
 };
 
-// PostgreSQL unique_violation and exclusion_violation: the database refused a double booking or a duplicate.
-const conflictSqlStates = new Set(['23505', '23P01']);
+/**
+ * What a database refusal means for the caller. Routes validate first and name the field; these
+ * are the last line, so a value that slipped past validation is still a 4xx, never a 500.
+ */
+const sqlStateReplies: Readonly<Record<string, ErrorReply>> = {
+  // unique_violation, exclusion_violation: a double booking or a duplicate.
+  '23505': {
+    status: 409,
+    body: { code: 'conflict', message: 'The change conflicts with existing data' },
+  },
+  '23P01': {
+    status: 409,
+    body: { code: 'conflict', message: 'The change conflicts with existing data' },
+  },
+  // foreign_key_violation: what it refers to was removed meanwhile.
+  '23503': {
+    status: 409,
+    body: { code: 'conflict', message: 'The change refers to data that no longer exists' },
+  },
+  // check_violation: a value outside the rules of the data.
+  '23514': {
+    status: 400,
+    body: { code: 'bad_request', message: 'A value is outside the allowed range' },
+  },
+  // character_not_in_repertoire, untranslatable_character: text with U+0000 or broken encoding.
+  '22021': {
+    status: 400,
+    body: {
+      code: 'bad_request',
+      message: 'Text contains a character that cannot be stored (such as U+0000)',
+    },
+  },
+  '22P05': {
+    status: 400,
+    body: {
+      code: 'bad_request',
+      message: 'Text contains a character that cannot be stored (such as U+0000)',
+    },
+  },
+};
 
 /** The one place that turns any thrown value into `{ code, message, details? }`. */
 export function toErrorReply(error: unknown): ErrorReply {
@@ -55,12 +93,8 @@ export function toErrorReply(error: unknown): ErrorReply {
     };
   }
 
-  if (isConstraintConflict(error)) {
-    return {
-      status: 409,
-      body: { code: 'conflict', message: 'The change conflicts with existing data' },
-    };
-  }
+  const refusal = databaseRefusal(error);
+  if (refusal) return refusal;
 
   const status = fastifyError.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
@@ -75,12 +109,14 @@ export function toErrorReply(error: unknown): ErrorReply {
 }
 
 /** Drizzle wraps driver errors; the SQLSTATE sits on the error or its cause. */
-function isConstraintConflict(error: Error): boolean {
+function databaseRefusal(error: Error): ErrorReply | null {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && conflictSqlStates.has(code)) return true;
+    if (typeof code === 'string' && Object.hasOwn(sqlStateReplies, code)) {
+      return sqlStateReplies[code] ?? null;
+    }
   }
-  return false;
+  return null;
 }
 
 export function sendNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
@@ -95,8 +131,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const { status, body } = toErrorReply(error);
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
-    } else if (status === 409 && !(error instanceof AppError)) {
-      request.log.info({ err: error }, 'database conflict');
+    } else if (error instanceof Error && databaseRefusal(error) !== null) {
+      request.log.info({ err: error }, 'database refused the change');
     }
     const retryAfter = (body.details as { retryAfterSeconds?: unknown } | undefined)
       ?.retryAfterSeconds;
