@@ -66,9 +66,22 @@ describe('booking (booking/:clinicId and its confirmation)', () => {
     expect(query.get('appointmentTypeId')).toMatch(/^\d+$/);
     expect(query.get('date')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
 
+    // The confirm dialog in English too (the top bar is inert while it is open: close it first).
     await page.getByRole('button', { name: 'אישור התור' }).click();
     await settled(page, '[role="dialog"]');
     await expectNoAxeViolations(page);
+    await page.getByRole('dialog').getByRole('button', { name: 'ביטול' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await switchLanguage(page, 'en');
+    await page.getByRole('button', { name: 'Confirm appointment' }).click();
+    await settled(page, '[role="dialog"]');
+    await page.getByRole('dialog', { name: 'Confirm your appointment' }).waitFor();
+    await expectNoAxeViolations(page);
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await switchLanguage(page, 'he');
+    await page.getByRole('button', { name: 'אישור התור' }).click();
+    await settled(page, '[role="dialog"]');
     await page.getByRole('dialog').getByRole('button', { name: 'אישור התור' }).click();
     await page.waitForURL(`${baseUrl}/booking/1/confirmation`);
     await page.getByRole('heading', { level: 1, name: 'התור נקבע בהצלחה' }).waitFor();

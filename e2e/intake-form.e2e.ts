@@ -1,27 +1,12 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { expectNoAxeViolations, newPage, switchLanguage, useBrowser } from './support/browser';
+import { demoLinkPath } from './support/demo-links';
 
 const baseUrl = inject('baseUrl');
 const browser = useBrowser();
 
-/** A fresh link to the demo form (POST /api/dev/demo-links), as a path on the server under test. */
-async function demoFormPath(): Promise<string> {
-  const send = (headers: Record<string, string> = {}) =>
-    fetch(`${baseUrl}/api/dev/demo-links`, { method: 'POST', headers });
-  let response = await send();
-  if (response.status === 403) {
-    // The anti-forgery cookie comes with the refusal; a second try carries it back.
-    const cookie = /XSRF-TOKEN=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1] ?? '';
-    response = await send({
-      Cookie: `XSRF-TOKEN=${cookie}`,
-      'X-XSRF-TOKEN': decodeURIComponent(cookie),
-    });
-  }
-  if (response.status !== 200) throw new Error(`/api/dev/demo-links answered ${response.status}`);
-  const { formUrl } = (await response.json()) as { formUrl: string };
-  return new URL(formUrl, baseUrl).pathname;
-}
+const demoFormPath = () => demoLinkPath(baseUrl, 'formUrl');
 
 async function stepHeading(page: Page, name: string): Promise<void> {
   await page.getByRole('heading', { level: 1, name }).waitFor();

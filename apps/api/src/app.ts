@@ -26,13 +26,36 @@ import { createFormsRepository } from './modules/forms/forms-repository.js';
 import { formsRoutes } from './modules/forms/forms-routes.js';
 import { createFormsService, type FormsService } from './modules/forms/forms-service.js';
 import { createApiKeys } from './modules/integration/api-keys.js';
-import { registerIntegrationAuth } from './modules/integration/integration-auth.js';
+import { apiKeysRoutes } from './modules/integration/api-keys-routes.js';
+import { createClinicRepository } from './modules/integration/clinic-repository.js';
+import { clinicRoutes } from './modules/integration/clinic-routes.js';
+import { createClinicService } from './modules/integration/clinic-service.js';
+import { createFormRequests } from './modules/integration/forms-requests.js';
+import { formsIntegrationRoutes } from './modules/integration/forms-routes.js';
+import { createFormTemplates } from './modules/integration/forms-templates.js';
+import {
+  registerIntegrationAuth,
+  registerIntegrationRoutes,
+} from './modules/integration/integration-auth.js';
+import { createPaymentRequests } from './modules/integration/payments-requests.js';
+import { paymentsIntegrationRoutes } from './modules/integration/payments-routes.js';
 import { healthRoutes } from './modules/health/health-routes.js';
 import { registerMessaging } from './modules/messaging/messaging.js';
 import { registerAuthenticate } from './modules/patient-auth/authenticate.js';
 import { createPatientAuthRepository } from './modules/patient-auth/patient-auth-repository.js';
 import { patientAuthRoutes } from './modules/patient-auth/patient-auth-routes.js';
 import { createPatientAuthService } from './modules/patient-auth/patient-auth-service.js';
+import { createPaymentsRepository } from './modules/payments/payments-repository.js';
+import { paymentsRoutes, registerPaymentResultPage } from './modules/payments/payments-routes.js';
+import {
+  createPaymentsService,
+  type PaymentsService,
+} from './modules/payments/payments-service.js';
+import { sandboxRoutes } from './modules/payments/sandbox-routes.js';
+import { registerShaam } from './modules/shaam/shaam-routes.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks-routes.js';
+import { registerWebhooks } from './modules/webhooks/webhooks-service.js';
+import { registerWhatsApp, registerWhatsAppPage } from './modules/whatsapp/whatsapp-routes.js';
 import { defaultWebDistDir } from './paths.js';
 import type { Config } from './platform/config.js';
 import { deriveKey } from './platform/crypto.js';
@@ -58,6 +81,8 @@ export interface BuildAppOptions {
   patientAuthAttemptsPerMinute?: number;
   /** How often the outbox worker looks for due messages; defaults to 1 s. */
   outboxPollIntervalMs?: number;
+  /** How long a webhook endpoint has to answer; defaults to 10 s. */
+  webhookTimeoutMs?: number;
 }
 
 export type App = FastifyInstance<
@@ -73,6 +98,8 @@ declare module 'fastify' {
     dataKey: Buffer;
     /** Intake-form links and submissions (the CLI and demo start-up mint links through it). */
     forms: FormsService;
+    /** Payment links and the card provider's callbacks (the CLI and demo start-up mint links). */
+    payments: PaymentsService;
   }
 }
 
@@ -153,6 +180,14 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     clock,
     pollIntervalMs: options.outboxPollIntervalMs,
   });
+  const webhooks = registerWebhooks(app, {
+    db: database.db,
+    clock,
+    secretKey: deriveKey(options.dataKey, 'webhooks'),
+    publicOrigin: config.publicOrigin,
+    production: config.nodeEnv === 'production',
+    timeoutMs: options.webhookTimeoutMs,
+  });
   const patientAuth = createPatientAuthService({
     repository: createPatientAuthRepository(database.db),
     messaging: app.messaging,
@@ -166,31 +201,70 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     service: patientAuth,
     attemptsPerMinute: options.patientAuthAttemptsPerMinute,
   });
-  await app.register(appointmentsRoutes, {
-    prefix: '/api',
-    service: createAppointmentsService({
-      repository: createAppointmentsRepository(database.db),
-      availability,
-      messaging: app.messaging,
-      cache: clinicDataCache,
-      clock,
-    }),
+  const appointments = createAppointmentsService({
+    repository: createAppointmentsRepository(database.db),
+    availability,
+    messaging: app.messaging,
+    webhooks,
+    cache: clinicDataCache,
+    clock,
   });
+  await app.register(appointmentsRoutes, { prefix: '/api', service: appointments });
   const forms = createFormsService({
     repository: createFormsRepository(database.db),
     clock,
     formsKey: deriveKey(options.dataKey, 'forms'),
     publicOrigin: config.publicOrigin,
+    webhooks,
   });
   app.decorate('forms', forms);
-  registerIntegrationAuth(app, createApiKeys({ db: database.db, clock }));
+  const apiKeys = createApiKeys({ db: database.db, clock });
+  registerIntegrationAuth(app, apiKeys);
+  await registerIntegrationRoutes(app, apiKeysRoutes, { apiKeys });
+  await registerIntegrationRoutes(app, clinicRoutes, {
+    service: createClinicService({
+      repository: createClinicRepository(database.db),
+      appointments,
+      cache: clinicDataCache,
+      clock,
+    }),
+  });
+  await registerIntegrationRoutes(app, webhooksRoutes, { service: webhooks });
+  await registerIntegrationRoutes(app, formsIntegrationRoutes, {
+    templates: createFormTemplates({ db: database.db, clock }),
+    requests: createFormRequests({ db: database.db, forms, messaging: app.messaging, clock }),
+  });
+  const connectionDeps = { config, db: database.db, clock, dataKey: options.dataKey };
+  await registerWhatsApp(app, connectionDeps);
+  await registerShaam(app, connectionDeps);
   await app.register(formsRoutes, { prefix: '/api', service: forms });
-  if (config.demo) await app.register(devLinksRoutes, { prefix: '/api', forms });
+  const payments = createPaymentsService({
+    repository: createPaymentsRepository(database.db),
+    clock,
+    publicOrigin: config.publicOrigin,
+    webhooks,
+  });
+  app.decorate('payments', payments);
+  await app.register(paymentsRoutes, { prefix: '/api', service: payments });
+  await registerIntegrationRoutes(app, paymentsIntegrationRoutes, {
+    requests: createPaymentRequests({
+      db: database.db,
+      payments,
+      messaging: app.messaging,
+      clock,
+    }),
+  });
+  if (config.demo) {
+    await app.register(devLinksRoutes, { prefix: '/api', forms, payments });
+    await app.register(sandboxRoutes, { prefix: '/api', publicOrigin: config.publicOrigin });
+  }
 
   const navigationFallback = await registerWebApp(app, {
     webDistDir: options.webDistDir === undefined ? defaultWebDistDir : options.webDistDir,
     config,
   });
+  registerPaymentResultPage(app, navigationFallback);
+  registerWhatsAppPage(app, { sdkUrl: config.whatsapp.sdkUrl, navigationFallback });
   app.setNotFoundHandler((request, reply) => {
     if (navigationFallback?.(request, reply)) return reply;
     return sendNotFound(request, reply);

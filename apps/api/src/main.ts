@@ -1,7 +1,8 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ensureDemoForm } from './demo/demo-form.js';
-import { createDemoFormLink } from './demo/demo-links.js';
+import { createDemoFormLink, createDemoPaymentLink } from './demo/demo-links.js';
+import { ensureDemoCardTerminal } from './demo/demo-payment.js';
 import { seedDemoClinic } from './demo/seed-demo-clinic.js';
 import { ConfigError, loadConfig, type Config } from './platform/config.js';
 import { loadDataKey } from './platform/crypto.js';
@@ -56,6 +57,7 @@ async function start(): Promise<void> {
       console.log('Created the demo clinic.');
     }
     const demoForm = config.demo && (await ensureDemoForm(database.db));
+    const demoPayment = config.demo && (await ensureDemoCardTerminal(database.db));
 
     const app = await buildApp({ config, database, dataKey });
     const db = database;
@@ -91,6 +93,11 @@ async function start(): Promise<void> {
       // A fresh link each start: links are used up by a submit.
       const form = await createDemoFormLink(app.forms);
       console.log(`Demo intake form: ${form.url}`);
+    }
+    if (demoPayment) {
+      // A fresh link each start: paid in the built-in card sandbox (no real card is charged).
+      const payment = await createDemoPaymentLink(app.payments);
+      console.log(`Demo payment link: ${payment.url}`);
     }
   } catch (error) {
     await database?.close().catch(() => {});

@@ -66,7 +66,9 @@ describe.each(engines)('HTTP platform (%s)', (engine) => {
       '<!doctype html><html><head><!--marpe:head--><title>t</title></head><body></body></html>',
     );
     await writeFile(path.join(webDistDir, 'assets', 'a.js'), 'x\n');
-    app = await buildTestApp(database.current.handle, { webDistDir });
+    // The card frame's origin (frame-src) comes from the configuration; pinned to Tranzila's here.
+    const frame = { CARD_FRAME_BASE_URL: 'https://direct.tranzila.com' };
+    app = await buildTestApp(database.current.handle, { config: testConfig(frame), webDistDir });
     app.get(
       '/api/test/own-csp',
       {
@@ -77,7 +79,7 @@ describe.each(engines)('HTTP platform (%s)', (engine) => {
       () => ({ ok: true }),
     );
     httpsApp = await buildTestApp(database.current.handle, {
-      config: testConfig({ PUBLIC_ORIGIN: 'https://app.example.com' }),
+      config: testConfig({ PUBLIC_ORIGIN: 'https://app.example.com', ...frame }),
       webDistDir,
     });
     await Promise.all([app.ready(), httpsApp.ready()]);

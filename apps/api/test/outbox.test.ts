@@ -134,7 +134,7 @@ describe.each(engines)('outbox (%s)', (engine) => {
     now += 5;
     expect(await outbox.runOnce()).toBe(1);
     expect(handler).toHaveBeenCalledTimes(1);
-    expect(handler).toHaveBeenCalledWith(payload);
+    expect(handler).toHaveBeenCalledWith(payload, { isLast: false });
     expect(await onlyRow()).toMatchObject({
       status: 'sent',
       payload: null,
@@ -206,7 +206,7 @@ describe.each(engines)('outbox (%s)', (engine) => {
 
     expect(await outbox.runOnce()).toBe(2);
     expect(handler).toHaveBeenCalledTimes(1);
-    expect(handler).toHaveBeenCalledWith({ n: 2 });
+    expect(handler).toHaveBeenCalledWith({ n: 2 }, { isLast: false });
     const [first, second] = await rows();
     expect(first).toMatchObject({ status: 'expired', payload: null, processedAt: new Date(NOW) });
     expect(second).toMatchObject({ status: 'pending', attempts: 1 });
@@ -250,6 +250,8 @@ describe.each(engines)('outbox (%s)', (engine) => {
     now += OUTBOX_GIVE_UP_MS;
     expect(await outbox.runOnce()).toBe(0);
     expect(handler).toHaveBeenCalledTimes(3);
+    // The handler knew which try was the last (webhook deliveries record it as failed).
+    expect(handler.mock.calls.map(([, attempt]) => attempt.isLast)).toEqual([false, false, true]);
   });
 
   it('keeps a row of an unknown topic pending, for an instance that knows it', async () => {
@@ -269,7 +271,7 @@ describe.each(engines)('outbox (%s)', (engine) => {
     const { outbox: upgraded } = makeOutbox({ whatsapp: handler });
     now = row.nextAttemptAt.getTime();
     expect(await upgraded.runOnce()).toBe(1);
-    expect(handler).toHaveBeenCalledWith({ n: 1 });
+    expect(handler).toHaveBeenCalledWith({ n: 1 }, { isLast: false });
     expect(await onlyRow()).toMatchObject({ status: 'sent', payload: null });
   });
 

@@ -8,7 +8,7 @@ export const devMessageSchema = z.object({
   /** The recipient as stored: the national mobile number `05XXXXXXXX`. */
   to: z.string(),
   body: z.string(),
-  channel: z.enum(['sms']),
+  channel: z.enum(['sms', 'whatsapp']),
   /** ISO 8601, UTC. */
   created_at: z.iso.datetime(),
 });

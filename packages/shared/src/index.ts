@@ -14,3 +14,8 @@ export * from './forms/validation.js';
 export * from './forms/registry.js';
 export * from './forms/engine.js';
 export * from './payments.js';
+export * from './integration/clinic.js';
+export * from './integration/webhooks.js';
+export * from './integration/connections.js';
+export * from './integration/forms.js';
+export * from './integration/payments.js';

@@ -1,26 +1,14 @@
 import { initDataSchema, type InitData } from '@marpe/shared';
 import { DEFAULT_LINK_DAYS, MAX_LINK_DAYS } from '../modules/forms/forms-service.js';
+import { positiveInteger, UsageError } from './args.js';
 
-/** A mistake in the command line: printed with the usage, exit status 2. */
-export class UsageError extends Error {}
+export { UsageError };
 
 export interface FormLinkArgs {
   clinicId: number;
   templateId: number;
   initData: InitData;
   days: number;
-}
-
-function positiveInteger(flag: string, value: string | undefined, max = 2_147_483_647): number {
-  if (
-    value === undefined ||
-    !/^\d{1,10}$/.test(value) ||
-    Number(value) < 1 ||
-    Number(value) > max
-  ) {
-    throw new UsageError(`${flag} needs a whole number from 1 to ${max}`);
-  }
-  return Number(value);
 }
 
 export function parseFormLinkArgs(args: readonly string[]): FormLinkArgs {

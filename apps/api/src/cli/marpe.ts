@@ -1,16 +1,32 @@
 // `npm run marpe -- <command> …`: operator commands on the configured database (DATABASE_URL, or
 // the embedded one in DATA_DIR, which must not be open in a running server).
-import { parseFormLinkArgs, UsageError } from './form-link-args.js';
+import { MAX_PAYMENTS } from '@marpe/shared';
+import { UsageError } from './args.js';
+import { parseFormLinkArgs } from './form-link-args.js';
+import { parsePaymentLinkArgs } from './payment-link-args.js';
+import {
+  formatWebhookDeliveries,
+  listWebhookDeliveries,
+  parseWebhookDeliveriesArgs,
+  WEBHOOK_DELIVERIES_USAGE,
+} from './webhook-deliveries.js';
+import { CLINIC_COMMANDS_USAGE, clinicCommands } from './clinic-commands.js';
 import { createFormsRepository } from '../modules/forms/forms-repository.js';
 import {
   createFormsService,
   DEFAULT_LINK_DAYS,
   MAX_LINK_DAYS,
 } from '../modules/forms/forms-service.js';
-import { ConfigError, loadConfig } from '../platform/config.js';
+import { createPaymentsRepository } from '../modules/payments/payments-repository.js';
+import {
+  createPaymentsService,
+  DEFAULT_PAYMENT_LINK_DAYS,
+  MAX_PAYMENT_LINK_DAYS,
+} from '../modules/payments/payments-service.js';
+import { ConfigError, loadConfig, type Config } from '../platform/config.js';
 import { deriveKey, loadDataKey } from '../platform/crypto.js';
 import { acquireDataDirLock, DataDirLockedError } from '../platform/data-dir-lock.js';
-import { openDatabase } from '../platform/db/client.js';
+import { openDatabase, type DatabaseHandle } from '../platform/db/client.js';
 import { isStoredId } from '../platform/db/schema.js';
 import { isAppError } from '../platform/errors.js';
 
@@ -20,47 +36,33 @@ Commands:
   form-link --clinic <id> --template <id> [--init key=value …] [--days <n>]
       Prints a new intake-form link for one patient. --init fills {{initData.key}} in the
       form (repeat it, or list several pairs after one --init). The link works once, for
-      ${DEFAULT_LINK_DAYS} days unless --days says otherwise (1-${MAX_LINK_DAYS}).`;
+      ${DEFAULT_LINK_DAYS} days unless --days says otherwise (1-${MAX_LINK_DAYS}).
+  payment-link --clinic <id> --amount <shekels> [--payments <max>] [--terminal <name>]
+               [--patient-id <id>] [--remarks <text>] [--email <addr>] [--description <text>]
+               [--days <n>]
+      Prints a new payment link: --amount in shekels with up to 2 decimals (1250.50), payable
+      in 1 to --payments instalments (default 1, at most ${MAX_PAYMENTS}), on the clinic's card
+      terminal unless --terminal names another. --patient-id, --remarks (usually the patient's
+      name) and --email go to the card frame; --description is the clinic's own note. The link
+      works until paid, for ${DEFAULT_PAYMENT_LINK_DAYS} days unless --days says otherwise (1-${MAX_PAYMENT_LINK_DAYS}).
+${WEBHOOK_DELIVERIES_USAGE}
+${CLINIC_COMMANDS_USAGE}`;
 
-async function formLink(args: readonly string[]): Promise<void> {
-  const options = parseFormLinkArgs(args);
+/** Runs `work` on the configured database, migrated, holding DATA_DIR's lock when embedded. */
+async function withDatabase<T>(
+  work: (database: DatabaseHandle, config: Config) => Promise<T>,
+): Promise<T> {
   const config = loadConfig();
   // Same rule as the server: one process at a time on an embedded database.
   const lock = config.databaseUrl ? null : acquireDataDirLock(config.dataDir);
   try {
-    const dataKey = await loadDataKey(config);
     const database = await openDatabase({
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
     });
     try {
       await database.migrate();
-      const forms = createFormsService({
-        repository: createFormsRepository(database.db),
-        clock: Date.now,
-        formsKey: deriveKey(dataKey, 'forms'),
-        publicOrigin: config.publicOrigin,
-      });
-      if (!isStoredId(options.clinicId) || !isStoredId(options.templateId)) {
-        throw new UsageError('no such clinic or template');
-      }
-      try {
-        const link = await forms.createLink({
-          clinicId: options.clinicId,
-          templateId: options.templateId,
-          initData: options.initData,
-          expiresInDays: options.days,
-        });
-        console.log(link.url);
-        console.error(`Valid until ${link.expiresAt.toISOString()}; it works for one submit.`);
-      } catch (error) {
-        if (isAppError(error) && error.status === 404) {
-          throw new UsageError(
-            `clinic ${options.clinicId} has no form template ${options.templateId}`,
-          );
-        }
-        throw error;
-      }
+      return await work(database, config);
     } finally {
       await database.close();
     }
@@ -69,8 +71,88 @@ async function formLink(args: readonly string[]): Promise<void> {
   }
 }
 
+async function formLink(args: readonly string[]): Promise<void> {
+  const options = parseFormLinkArgs(args);
+  await withDatabase(async (database, config) => {
+    const dataKey = await loadDataKey(config);
+    const forms = createFormsService({
+      repository: createFormsRepository(database.db),
+      clock: Date.now,
+      formsKey: deriveKey(dataKey, 'forms'),
+      publicOrigin: config.publicOrigin,
+    });
+    if (!isStoredId(options.clinicId) || !isStoredId(options.templateId)) {
+      throw new UsageError('no such clinic or template');
+    }
+    try {
+      const link = await forms.createLink({
+        clinicId: options.clinicId,
+        templateId: options.templateId,
+        initData: options.initData,
+        expiresInDays: options.days,
+      });
+      console.log(link.url);
+      console.error(`Valid until ${link.expiresAt.toISOString()}; it works for one submit.`);
+    } catch (error) {
+      if (isAppError(error) && error.status === 404) {
+        throw new UsageError(
+          `clinic ${options.clinicId} has no form template ${options.templateId}`,
+        );
+      }
+      throw error;
+    }
+  });
+}
+
+async function paymentLink(args: readonly string[]): Promise<void> {
+  const options = parsePaymentLinkArgs(args);
+  await withDatabase(async (database, config) => {
+    const payments = createPaymentsService({
+      repository: createPaymentsRepository(database.db),
+      clock: Date.now,
+      publicOrigin: config.publicOrigin,
+    });
+    try {
+      const link = await payments.createLink({
+        clinicId: options.clinicId,
+        amountAgorot: options.amountAgorot,
+        maxPayments: options.maxPayments,
+        terminal: options.terminal,
+        patientIdNumber: options.patientIdNumber,
+        patientNameRemarks: options.patientNameRemarks,
+        patientEmail: options.patientEmail,
+        description: options.description,
+        expiresInDays: options.days,
+      });
+      console.log(link.url);
+      console.error(`Valid until ${link.expiresAt.toISOString()}, or until paid.`);
+    } catch (error) {
+      if (isAppError(error) && error.status === 404) {
+        throw new UsageError(`there is no clinic ${options.clinicId}`);
+      }
+      // The service names the bad value (a missing terminal, a bad email…).
+      if (isAppError(error) && error.status === 400) throw new UsageError(error.message);
+      throw error;
+    }
+  });
+}
+
+async function webhookDeliveries(args: readonly string[]): Promise<void> {
+  const options = parseWebhookDeliveriesArgs(args);
+  if (options === 'help') {
+    console.log(WEBHOOK_DELIVERIES_USAGE);
+    return;
+  }
+  await withDatabase(async (database) => {
+    console.log(formatWebhookDeliveries(await listWebhookDeliveries(database.db, options)));
+  });
+}
+
 const commands: Record<string, (args: readonly string[]) => Promise<void>> = {
   'form-link': formLink,
+  'payment-link': paymentLink,
+  'webhook-deliveries': webhookDeliveries,
+  ...clinicCommands(withDatabase),
 };
 
 async function run(argv: readonly string[]): Promise<void> {

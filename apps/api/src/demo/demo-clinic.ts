@@ -7,6 +7,9 @@ import type { OpeningHours, WeekDay } from '@marpe/shared';
 export const DEMO_CLINIC_ID = 1;
 export const DEMO_SETUP_CLINIC_ID = 2;
 
+/** The demo clinic's card terminal: in demo mode the frame is the built-in sandbox's. */
+export const DEMO_CARD_TERMINAL = 'marpedemo';
+
 const weekday = { start: '08:00', end: '19:00' };
 
 export const demoOpeningHours: OpeningHours = {
@@ -44,6 +47,7 @@ export const demoClinic = {
   defaultSlotStepMinutes: 15,
   defaultMinNoticeMinutes: 120,
   defaultBookingHorizonDays: 60,
+  cardTerminal: DEMO_CARD_TERMINAL,
 };
 
 export const demoAppointmentTypes = [

@@ -1,6 +1,8 @@
 import type { FormLink, FormsService } from '../modules/forms/forms-service.js';
+import type { PaymentLink, PaymentsService } from '../modules/payments/payments-service.js';
 import { DEMO_CLINIC_ID } from './demo-clinic.js';
 import { DEMO_FORM_NAME, demoFormInitData } from './demo-form.js';
+import { demoPaymentRequest } from './demo-payment.js';
 
 /** A new link to the demo clinic's intake form (demo start-up and POST /api/dev/demo-links). */
 export async function createDemoFormLink(
@@ -10,4 +12,14 @@ export async function createDemoFormLink(
   if (templateId === null)
     throw new Error('the demo clinic has no intake form: run npm run seed:demo');
   return forms.createLink({ clinicId: DEMO_CLINIC_ID, templateId, initData: demoFormInitData });
+}
+
+/**
+ * A new demo payment link (demo start-up and POST /api/dev/demo-links): ₪1,250.50 in up to 3
+ * payments, paid in the card sandbox.
+ */
+export async function createDemoPaymentLink(
+  payments: Pick<PaymentsService, 'createLink'>,
+): Promise<PaymentLink> {
+  return payments.createLink(demoPaymentRequest);
 }

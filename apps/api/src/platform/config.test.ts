@@ -208,9 +208,112 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('points the card frame at Tranzila, or at the sandbox in demo mode', () => {
+    expect(loadConfig({ PUBLIC_ORIGIN: 'https://demo.example' }).cardFrameBaseUrl).toBe(
+      'https://demo.example/api/sandbox',
+    );
+    expect(loadConfig({ PORT: '4100' }).cardFrameBaseUrl).toBe('http://localhost:4100/api/sandbox');
+    expect(loadConfig({ DEMO: 'false', SMS_PROVIDER: 'log' }).cardFrameBaseUrl).toBe(
+      'https://direct.tranzila.com',
+    );
+    expect(
+      loadConfig({ NODE_ENV: 'production', DATA_KEY: hexKey, ...httpSms }).cardFrameBaseUrl,
+    ).toBe('https://direct.tranzila.com');
+    // Set: used as is, without a trailing slash, in demo mode too.
+    expect(
+      loadConfig({ CARD_FRAME_BASE_URL: 'https://frames.example.com/tranzila/' }).cardFrameBaseUrl,
+    ).toBe('https://frames.example.com/tranzila');
+  });
+
+  it.each([
+    'direct.tranzila.com',
+    'ftp://direct.tranzila.com',
+    'https://direct.tranzila.com/?x=1',
+    'https://user:pw@direct.tranzila.com',
+  ])('refuses CARD_FRAME_BASE_URL=%s', (value) => {
+    const problems = problemsOf({ CARD_FRAME_BASE_URL: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('CARD_FRAME_BASE_URL must be an http:// or https:// URL');
+  });
+
   it('refuses the log SMS provider in production', () => {
     expect(problemsOf({ NODE_ENV: 'production', DATA_KEY: hexKey, SMS_PROVIDER: 'log' })).toEqual([
       'Invalid configuration: SMS_PROVIDER=log only prints messages; it is refused when NODE_ENV=production',
     ]);
+  });
+
+  it('connects WhatsApp only with a Meta app outside demo mode, and has stand-ins in it', () => {
+    const production = { NODE_ENV: 'production', DATA_KEY: hexKey, ...httpSms };
+    expect(loadConfig(production).whatsapp).toEqual({
+      graphApiBaseUrl: 'https://graph.facebook.com',
+      appId: null,
+      configId: null,
+      appSecret: null,
+      sdkUrl: 'https://connect.facebook.net/en_US/sdk.js',
+    });
+    expect(loadConfig({}).whatsapp).toMatchObject({
+      appId: '000000000000000',
+      configId: '000000000000000',
+      appSecret: null,
+    });
+    const config = loadConfig({
+      ...production,
+      GRAPH_API_BASE_URL: 'http://127.0.0.1:9000/graph/',
+      META_APP_ID: '1234567890',
+      META_APP_SECRET: 'app-secret',
+      META_CONFIG_ID: '987654321',
+      META_SDK_URL: 'http://127.0.0.1:9001/sdk.js',
+    });
+    expect(config.whatsapp).toEqual({
+      graphApiBaseUrl: 'http://127.0.0.1:9000/graph',
+      appId: '1234567890',
+      configId: '987654321',
+      appSecret: 'app-secret',
+      sdkUrl: 'http://127.0.0.1:9001/sdk.js',
+    });
+    expect(Object.isFrozen(config.whatsapp)).toBe(true);
+  });
+
+  it('wants the Meta app id, secret and configuration id together', () => {
+    expect(problemsOf({ META_APP_ID: '1234567890' })).toEqual([
+      'Invalid configuration: META_APP_ID, META_APP_SECRET, META_CONFIG_ID go together: set all three or none',
+    ]);
+  });
+
+  it("uses the Tax Authority's production endpoints, its sandbox in demo mode, or the ones set", () => {
+    const production = { NODE_ENV: 'production', DATA_KEY: hexKey, ...httpSms };
+    expect(loadConfig(production).shaam).toEqual({
+      authorizeUrl: 'https://openapi.taxes.gov.il/shaam/production/longtimetoken/oauth2/authorize',
+      tokenUrl: 'https://openapi.taxes.gov.il/shaam/production/longtimetoken/oauth2/token',
+      scope: 'scope',
+    });
+    expect(loadConfig({}).shaam.tokenUrl).toBe(
+      'https://openapi.taxes.gov.il/shaam/tsandbox/longtimetoken/oauth2/token',
+    );
+    expect(
+      loadConfig({
+        SHAAM_AUTHORIZE_URL: 'http://127.0.0.1:9002/authorize?tenant=x',
+        SHAAM_TOKEN_URL: 'http://127.0.0.1:9002/token',
+        SHAAM_SCOPE: 'invoices read',
+      }).shaam,
+    ).toEqual({
+      authorizeUrl: 'http://127.0.0.1:9002/authorize?tenant=x',
+      tokenUrl: 'http://127.0.0.1:9002/token',
+      scope: 'invoices read',
+    });
+  });
+
+  it.each([
+    ['GRAPH_API_BASE_URL', { GRAPH_API_BASE_URL: 'https://graph.facebook.com/?v=1' }],
+    ['META_APP_ID', { META_APP_ID: 'app', META_APP_SECRET: 's', META_CONFIG_ID: '1' }],
+    ['META_CONFIG_ID', { META_APP_ID: '1', META_APP_SECRET: 's', META_CONFIG_ID: 'x1' }],
+    ['META_SDK_URL', { META_SDK_URL: 'connect.facebook.net/sdk.js' }],
+    ['SHAAM_AUTHORIZE_URL', { SHAAM_AUTHORIZE_URL: 'not a url' }],
+    ['SHAAM_TOKEN_URL', { SHAAM_TOKEN_URL: 'https://user:pw@taxes.example/token' }],
+    ['SHAAM_SCOPE', { SHAAM_SCOPE: ' scope' }],
+  ])('names %s when it is bad', (name, env) => {
+    const problems = problemsOf(env);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain(`Invalid configuration: ${name} must be`);
   });
 });

@@ -33,7 +33,54 @@ export interface Config {
    */
   readonly trustProxy: boolean | number | string[];
   readonly sms: SmsConfig;
+  /**
+   * Where the card provider's payment frame lives, no trailing slash: the frame is
+   * `${cardFrameBaseUrl}/<terminal>/iframenew.php`. Tranzila's `https://direct.tranzila.com`, or
+   * in demo mode the built-in sandbox at `${publicOrigin}/api/sandbox`. Its origin is the one
+   * card-frame origin the CSP's frame-src allows.
+   */
+  readonly cardFrameBaseUrl: string;
+  readonly whatsapp: WhatsAppConfig;
+  readonly shaam: ShaamConfig;
 }
+
+/** Meta's WhatsApp Cloud API and embedded sign-up (modules/whatsapp, modules/messaging). */
+export interface WhatsAppConfig {
+  /** Scheme, host and optional path prefix of the Graph API, no trailing slash. */
+  readonly graphApiBaseUrl: string;
+  /**
+   * The Meta app and its embedded sign-up configuration. Null outside demo mode when
+   * META_APP_ID, META_APP_SECRET and META_CONFIG_ID are not set: clinics cannot connect then.
+   */
+  readonly appId: string | null;
+  readonly configId: string | null;
+  /** Null in demo mode without real credentials: the code exchange is refused (503). */
+  readonly appSecret: string | null;
+  /** Meta's JS SDK; its origin joins script-src on the connection page only. */
+  readonly sdkUrl: string;
+}
+
+/** The Tax Authority's OAuth endpoints (modules/shaam). */
+export interface ShaamConfig {
+  readonly authorizeUrl: string;
+  readonly tokenUrl: string;
+  readonly scope: string;
+}
+
+export const GRAPH_API_BASE_URL = 'https://graph.facebook.com';
+export const META_SDK_URL = 'https://connect.facebook.net/en_US/sdk.js';
+/**
+ * Demo mode's stand-ins for META_APP_ID and META_CONFIG_ID: the connection page loads and opens
+ * Meta's dialog, which refuses them. Real credentials are needed to connect (docs/operations.md).
+ */
+export const DEMO_META_APP_ID = '000000000000000';
+export const DEMO_META_CONFIG_ID = '000000000000000';
+/** The Tax Authority's endpoints: production, and the sandbox demo mode uses. */
+export const SHAAM_PRODUCTION_BASE_URL = 'https://openapi.taxes.gov.il/shaam/production';
+export const SHAAM_SANDBOX_BASE_URL = 'https://openapi.taxes.gov.il/shaam/tsandbox';
+
+/** Tranzila's card frame (the default outside demo mode). */
+export const TRANZILA_FRAME_BASE_URL = 'https://direct.tranzila.com';
 
 export const smsProviders = ['log', 'http'] as const;
 export type SmsProviderName = (typeof smsProviders)[number];
@@ -72,6 +119,19 @@ function parseHttpUrl(value: string): URL | null {
     return null;
   }
 }
+
+/** An http(s) URL without credentials, query or fragment: a base other paths are added to. */
+function isBaseUrl(value: string): boolean {
+  const url = parseHttpUrl(value);
+  return url !== null && url.username === '' && url.password === '' && !/[?#]/.test(value);
+}
+
+const baseUrl = optional(
+  z.string().refine(isBaseUrl, 'must be an http:// or https:// URL without query string'),
+);
+const metaId = optional(
+  z.string().regex(/^\d{1,30}$/, "must be the numeric id Meta's dashboard shows"),
+);
 
 /** An IPv4/IPv6 address, optionally with a prefix length: what proxy-addr accepts. */
 function isAddressOrCidr(value: string): boolean {
@@ -164,6 +224,28 @@ const envSchema = z.object({
       .string()
       .regex(/^([A-Za-z0-9 ]{1,11}|\+?\d{3,15})$/, 'must be 1-11 letters/digits or a number'),
   ),
+  CARD_FRAME_BASE_URL: optional(
+    z
+      .string()
+      .refine(
+        isBaseUrl,
+        'must be an http:// or https:// URL without query string, such as https://direct.tranzila.com',
+      ),
+  ),
+  GRAPH_API_BASE_URL: baseUrl,
+  META_APP_ID: metaId,
+  META_APP_SECRET: optional(z.string().regex(/^\S{1,200}$/, 'must be the app secret (no spaces)')),
+  META_CONFIG_ID: metaId,
+  META_SDK_URL: optional(
+    z.string().refine((v) => parseHttpUrl(v) !== null, 'must be an http:// or https:// URL'),
+  ),
+  SHAAM_AUTHORIZE_URL: optional(
+    z.string().refine((v) => parseHttpUrl(v) !== null, 'must be an http:// or https:// URL'),
+  ),
+  SHAAM_TOKEN_URL: baseUrl,
+  SHAAM_SCOPE: optional(
+    z.string().regex(/^[\x21-\x7e]+( [\x21-\x7e]+)*$/, 'must be OAuth scopes separated by spaces'),
+  ),
 });
 
 /** Decodes a 32-byte key written as 64 hex characters or as base64 / base64url. */
@@ -208,6 +290,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       if (!e[name]) problems.push(`${name} is required when SMS_PROVIDER=http`);
     }
   }
+  const metaNames = ['META_APP_ID', 'META_APP_SECRET', 'META_CONFIG_ID'] as const;
+  if (metaNames.some((name) => e[name]) && !metaNames.every((name) => e[name])) {
+    problems.push(`${metaNames.join(', ')} go together: set all three or none`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   const sms: SmsConfig =
     smsProvider === 'http'
@@ -238,5 +324,25 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     logLevel: e.LOG_LEVEL ?? 'info',
     trustProxy: e.TRUST_PROXY ?? false,
     sms,
+    cardFrameBaseUrl: (
+      e.CARD_FRAME_BASE_URL ?? (demo ? `${origin}/api/sandbox` : TRANZILA_FRAME_BASE_URL)
+    ).replace(/\/+$/, ''),
+    whatsapp: Object.freeze({
+      graphApiBaseUrl: (e.GRAPH_API_BASE_URL ?? GRAPH_API_BASE_URL).replace(/\/+$/, ''),
+      appId: e.META_APP_ID ?? (demo ? DEMO_META_APP_ID : null),
+      configId: e.META_CONFIG_ID ?? (demo ? DEMO_META_CONFIG_ID : null),
+      appSecret: e.META_APP_SECRET ?? null,
+      sdkUrl: e.META_SDK_URL ?? META_SDK_URL,
+    }),
+    shaam: Object.freeze({
+      authorizeUrl:
+        e.SHAAM_AUTHORIZE_URL ??
+        `${demo ? SHAAM_SANDBOX_BASE_URL : SHAAM_PRODUCTION_BASE_URL}/longtimetoken/oauth2/authorize`,
+      tokenUrl:
+        e.SHAAM_TOKEN_URL ??
+        `${demo ? SHAAM_SANDBOX_BASE_URL : SHAAM_PRODUCTION_BASE_URL}/longtimetoken/oauth2/token`,
+      // What the Tax Authority's own examples ask for.
+      scope: e.SHAAM_SCOPE ?? 'scope',
+    }),
   });
 }

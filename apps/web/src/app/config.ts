@@ -5,6 +5,13 @@ export interface AppConfig {
   /** The provider's home site, linked from the landing logo. */
   parentSiteUrl: string;
   apiBase: string;
+  /**
+   * Where the card-payment frame lives, without a trailing slash: the provider in production,
+   * the demo sandbox (`/api/sandbox` on this server) otherwise.
+   */
+  cardFrameBaseUrl: string;
+  /** The WhatsApp connection page's Meta app (null when the server has none) and SDK. */
+  meta: { appId: string; configId: string; sdkUrl: string } | null;
 }
 
 function meta(doc: Document, name: string): string | undefined {
@@ -18,7 +25,28 @@ export function readConfig(doc: Document, origin: string): AppConfig {
     publicOrigin,
     parentSiteUrl: meta(doc, 'marpe-parent-site') ?? `${origin}/`,
     apiBase: '/api',
+    cardFrameBaseUrl: cardFrameBase(meta(doc, 'marpe-card-frame-base'), origin),
+    meta: readMeta(doc),
   });
+}
+
+function readMeta(doc: Document): AppConfig['meta'] {
+  const appId = meta(doc, 'marpe-meta-app-id');
+  const configId = meta(doc, 'marpe-meta-config-id');
+  const sdkUrl = meta(doc, 'marpe-meta-sdk-url');
+  return appId && configId && sdkUrl ? { appId, configId, sdkUrl } : null;
+}
+
+/**
+ * The card frame's base: absolute (the provider), or a path on the origin the page was opened
+ * from (`/api/sandbox`: the demo sandbox, reached by whatever name the browser used).
+ */
+function cardFrameBase(value: string | undefined, origin: string): string {
+  try {
+    return new URL(value ?? '/api/sandbox', `${origin}/`).href.replace(/\/+$/, '');
+  } catch {
+    return `${origin}/api/sandbox`;
+  }
 }
 
 export const config = readConfig(document, window.location.origin);

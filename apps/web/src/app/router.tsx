@@ -108,6 +108,20 @@ export function createRoutes(config: Pick<AppConfig, 'parentSiteUrl'>): RouteObj
               }),
             },
             {
+              path: 'p/:token',
+              ...page('payment-request-page', 'payment.title', async () => {
+                return (await import('../features/payment/payment-request-page'))
+                  .PaymentRequestPage;
+              }),
+            },
+            {
+              // SPEC § 2: the payment provider's segment; its success and fail return address.
+              path: 'tranzila/:token',
+              ...page('payment-result-page', 'payment.result.title', async () => {
+                return (await import('../features/payment/payment-result-page')).PaymentResultPage;
+              }),
+            },
+            {
               path: 'completed',
               ...page('completed-page', 'status.completed.heading', async () => {
                 return (await import('../features/status-pages/completed-page')).CompletedPage;
@@ -117,6 +131,20 @@ export function createRoutes(config: Pick<AppConfig, 'parentSiteUrl'>): RouteObj
               path: 'expired',
               ...page('expired-page', 'status.expired.heading', async () => {
                 return (await import('../features/status-pages/expired-page')).ExpiredPage;
+              }),
+            },
+            {
+              path: 'shaam-auth',
+              ...page('shaam-auth-page', 'shaamAuth.title', async () => {
+                return (await import('../features/shaam-auth/shaam-auth-page')).ShaamAuthPage;
+              }),
+            },
+            {
+              // The server serves this path under its own CSP, which lets Meta's SDK in.
+              path: 'whatsapp-signup/:clientId?',
+              ...page('whatsapp-signup-page', 'whatsappSignup.title', async () => {
+                return (await import('../features/whatsapp-signup/whatsapp-signup-page'))
+                  .WhatsAppSignupPage;
               }),
             },
           ],

@@ -284,6 +284,22 @@ export function createAppointmentsRepository(db: Database) {
       return row ?? null;
     },
 
+    /** The clinic's appointment, locked until the transaction ends; null if not the clinic's. */
+    async lockClinicAppointment(tx: Executor, appointmentId: number, clinicId: number) {
+      if (!isStoredId(appointmentId)) return null;
+      const [row] = await tx
+        .select({
+          id: appointments.id,
+          status: appointments.status,
+          caregiverId: appointments.caregiverId,
+          startAt: appointments.startAt,
+        })
+        .from(appointments)
+        .where(and(eq(appointments.id, appointmentId), eq(appointments.clinicId, clinicId)))
+        .for('update');
+      return row ?? null;
+    },
+
     async cancelAppointment(tx: Executor, appointmentId: number, at: Date) {
       await tx
         .update(appointments)

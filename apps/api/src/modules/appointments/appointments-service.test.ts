@@ -50,7 +50,8 @@ function serviceFailing(errors: Error[], maxBookingAttempts?: number) {
   const service = createAppointmentsService({
     repository,
     availability: { isOfferedSlot: async () => ({ offered: true, timezone: 'Asia/Jerusalem' }) },
-    messaging: { queueSms: async () => {}, kick: () => {} },
+    messaging: { queueMessage: async () => {}, kick: () => {} },
+    webhooks: { emitAppointment: async () => 0, kick: () => {} },
     cache: { invalidate: () => {} },
     clock: () => NOW,
     maxBookingAttempts,

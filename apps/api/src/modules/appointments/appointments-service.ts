@@ -7,6 +7,7 @@ import {
   type SendAppointmentSmsBody,
   type ValidationDetails,
 } from '@marpe/shared';
+import { audit } from '../../platform/audit.js';
 import type { Transaction } from '../../platform/db/client.js';
 import { AppError, isAppError } from '../../platform/errors.js';
 import { clinicNotFound, type AvailabilityService } from '../availability/availability-service.js';
@@ -14,6 +15,7 @@ import { formatZonedIso, zonedDate } from '../availability/zoned-time.js';
 import type { ClinicDataCache } from '../clinics/clinic-data-cache.js';
 import type { Messaging } from '../messaging/messaging.js';
 import type { PatientRow } from '../patient-auth/patient-auth-repository.js';
+import type { Webhooks } from '../webhooks/webhooks-service.js';
 import { appointmentSmsMessage } from './appointment-sms.js';
 import {
   bookingConflictOf,
@@ -34,12 +36,15 @@ export interface AppointmentsServiceDeps {
     | 'insertAppointment'
     | 'listUpcoming'
     | 'lockOwnAppointment'
+    | 'lockClinicAppointment'
     | 'cancelAppointment'
     | 'findOwnUpcoming'
     | 'takeSmsAllowance'
   >;
   availability: Pick<AvailabilityService, 'isOfferedSlot'>;
-  messaging: Pick<Messaging, 'queueSms' | 'kick'>;
+  messaging: Pick<Messaging, 'queueMessage' | 'kick'>;
+  /** appointment.booked and appointment.cancelled, emitted in the change's transaction. */
+  webhooks: Pick<Webhooks, 'emitAppointment' | 'kick'>;
   /** The clinic page's first available slots change with every booking and cancellation. */
   cache: Pick<ClinicDataCache, 'invalidate'>;
   /** Epoch milliseconds. */
@@ -83,7 +88,7 @@ const appointmentNotFound = () =>
  * caregiver's EXCLUDE constraint and the one-booking-per-date index (drizzle/0001).
  */
 export function createAppointmentsService(deps: AppointmentsServiceDeps) {
-  const { repository, availability, messaging, cache, clock } = deps;
+  const { repository, availability, messaging, webhooks, cache, clock } = deps;
   const maxAttempts = deps.maxBookingAttempts ?? 5;
 
   /** Runs the booking transaction, answering the database's refusals as 409s. */
@@ -195,12 +200,22 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
         });
         // In the booking's transaction: the details go out once, and only if it commits.
         if (sms !== null) {
-          await messaging.queueSms(tx, { to: patient.phone, body: sms, expiresAt: new Date(end) });
+          await messaging.queueMessage(tx, {
+            clinicId: clinic.id,
+            to: patient.phone,
+            body: sms,
+            expiresAt: new Date(end),
+          });
         }
+        await webhooks.emitAppointment(tx, 'appointment.booked', {
+          id: row.id,
+          clinicId: clinic.id,
+        });
         return row.id;
       });
       cache.invalidate(clinic.id);
       if (sms !== null) messaging.kick();
+      webhooks.kick();
 
       return {
         id,
@@ -244,9 +259,42 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
           );
         }
         await repository.cancelAppointment(tx, row.id, new Date(now));
+        await webhooks.emitAppointment(tx, 'appointment.cancelled', {
+          id: row.id,
+          clinicId: row.clinicId,
+        });
         return row.clinicId;
       });
       cache.invalidate(clinicId);
+      webhooks.kick();
+    },
+
+    /**
+     * `POST /api/integration/appointments/:id/cancel`: the clinic cancels one of its booked
+     * appointments, whatever the patient's online cancellation notice. Audited as `actor`.
+     */
+    async cancelForClinic(clinicId: number, appointmentId: number, actor: string): Promise<void> {
+      const now = clock();
+      await repository.db.transaction(async (tx) => {
+        const row = await repository.lockClinicAppointment(tx, appointmentId, clinicId);
+        if (!row) throw appointmentNotFound();
+        if (row.status !== 'booked') {
+          throw new AppError('not_cancellable', 409, 'The appointment is already cancelled');
+        }
+        await repository.cancelAppointment(tx, row.id, new Date(now));
+        await audit(tx, {
+          clinicId,
+          actor,
+          action: 'appointment.cancel',
+          targetType: 'appointment',
+          targetId: row.id,
+          details: { caregiver_id: row.caregiverId, start_at: row.startAt.toISOString() },
+          at: new Date(now),
+        });
+        await webhooks.emitAppointment(tx, 'appointment.cancelled', { id: row.id, clinicId });
+      });
+      cache.invalidate(clinicId);
+      webhooks.kick();
     },
 
     /** `POST /api/appointment/send-sms`: the details of the patient's own upcoming appointment. */
@@ -277,7 +325,8 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
             `The details of this appointment were sent ${APPOINTMENT_SMS_LIMIT} times already`,
           );
         }
-        await messaging.queueSms(tx, {
+        await messaging.queueMessage(tx, {
+          clinicId: patient.clinicId,
           to: patient.phone,
           body: message,
           expiresAt: appointment.endAt,

@@ -1,9 +1,10 @@
 import { devMessagesSchema } from '@marpe/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createDemoFormLink } from '../../demo/demo-links.js';
+import { createDemoFormLink, createDemoPaymentLink } from '../../demo/demo-links.js';
 import type { FormsService } from '../forms/forms-service.js';
 import type { DevMessageLog } from '../messaging/log-sms-provider.js';
+import type { PaymentsService } from '../payments/payments-service.js';
 
 export interface DevRoutesOptions {
   messages: Pick<DevMessageLog, 'list'>;
@@ -28,27 +29,29 @@ export const devRoutes: FastifyPluginAsyncZod<DevRoutesOptions> = async (app, op
   );
 };
 
-/** `POST /api/dev/demo-links`: fresh links to try; paymentUrl arrives with payment requests. */
+/** `POST /api/dev/demo-links`: fresh links to try (an intake form, a payment request). */
 export const devLinksResponseSchema = z.object({
   formUrl: z.string(),
-  paymentUrl: z.string().optional(),
+  paymentUrl: z.string(),
 });
 
 export interface DevLinksRoutesOptions {
   forms: Pick<FormsService, 'createLink' | 'findTemplateId'>;
+  payments: Pick<PaymentsService, 'createLink'>;
 }
 
 /** Demo mode only, like devRoutes. */
 export const devLinksRoutes: FastifyPluginAsyncZod<DevLinksRoutesOptions> = async (
   app,
-  { forms },
+  { forms, payments },
 ) => {
   app.post(
     '/dev/demo-links',
     {
       schema: {
         tags: ['dev'],
-        summary: "Demo mode only: a freshly minted link to the demo clinic's intake form",
+        summary:
+          "Demo mode only: freshly minted links to the demo clinic's intake form and to a payment request (₪1,250.50, up to 3 payments)",
         response: { 200: devLinksResponseSchema },
       },
     },
@@ -56,7 +59,8 @@ export const devLinksRoutes: FastifyPluginAsyncZod<DevLinksRoutesOptions> = asyn
       reply.header('cache-control', 'no-store');
       reply.header('referrer-policy', 'no-referrer');
       const form = await createDemoFormLink(forms);
-      return { formUrl: form.url };
+      const payment = await createDemoPaymentLink(payments);
+      return { formUrl: form.url, paymentUrl: payment.url };
     },
   );
 };

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq, gt, lt, lte, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../platform/db/client.js';
 import {
   clinics,
@@ -6,20 +6,42 @@ import {
   formSubmissions,
   formTemplates,
   isStoredId,
+  type FormRequestStatus,
 } from '../../platform/db/schema.js';
 
 export type FormRequestRow = typeof formRequests.$inferSelect;
 export type NewFormRequest = typeof formRequests.$inferInsert;
 export type NewFormSubmission = typeof formSubmissions.$inferInsert;
 
+/** A stored status, or `expired`: pending past its expiry. */
+export type FormRequestListStatus = FormRequestStatus | 'expired';
+
+export interface FormRequestListQuery {
+  status?: FormRequestListStatus;
+  /** Only requests with a smaller id (older). */
+  before?: number;
+  limit: number;
+}
+
+/** What the clinic sees of a request (never its token), with its template's name. */
+const clinicRequestColumns = {
+  id: formRequests.id,
+  templateId: formRequests.templateId,
+  templateName: formTemplates.name,
+  status: formRequests.status,
+  createdAt: formRequests.createdAt,
+  expiresAt: formRequests.expiresAt,
+  submittedAt: formRequests.submittedAt,
+};
+
 export function createFormsRepository(db: Database) {
   return {
     db,
 
     /** The clinic's template, with what a link needs from the clinic; null if either is unknown. */
-    async findTemplate(clinicId: number, templateId: number) {
+    async findTemplate(clinicId: number, templateId: number, ex: Executor = db) {
       if (!isStoredId(clinicId) || !isStoredId(templateId)) return null;
-      const [row] = await db
+      const [row] = await ex
         .select({
           id: formTemplates.id,
           schema: formTemplates.schema,
@@ -40,8 +62,8 @@ export function createFormsRepository(db: Database) {
       return row ?? null;
     },
 
-    async insertRequest(request: NewFormRequest) {
-      const [row] = await db
+    async insertRequest(request: NewFormRequest, ex: Executor = db) {
+      const [row] = await ex
         .insert(formRequests)
         .values(request)
         .returning({ id: formRequests.id });
@@ -78,6 +100,76 @@ export function createFormsRepository(db: Database) {
 
     async insertSubmission(ex: Executor, submission: NewFormSubmission) {
       await ex.insert(formSubmissions).values(submission);
+    },
+
+    /** The clinic's requests, newest first; `now` tells pending from expired. */
+    async listRequests(clinicId: number, query: FormRequestListQuery, now: Date) {
+      if (!isStoredId(clinicId)) return [];
+      const where: SQL[] = [eq(formRequests.clinicId, clinicId)];
+      if (query.before !== undefined) where.push(lt(formRequests.id, query.before));
+      if (query.status === 'pending' || query.status === 'expired') {
+        where.push(eq(formRequests.status, 'pending'));
+        where.push(
+          query.status === 'pending'
+            ? gt(formRequests.expiresAt, now)
+            : lte(formRequests.expiresAt, now),
+        );
+      } else if (query.status) {
+        where.push(eq(formRequests.status, query.status));
+      }
+      return db
+        .select(clinicRequestColumns)
+        .from(formRequests)
+        .leftJoin(formTemplates, eq(formTemplates.id, formRequests.templateId))
+        .where(and(...where))
+        .orderBy(desc(formRequests.id))
+        .limit(query.limit);
+    },
+
+    async findClinicRequest(clinicId: number, requestId: number, ex: Executor = db) {
+      if (!isStoredId(clinicId) || !isStoredId(requestId)) return null;
+      const [row] = await ex
+        .select(clinicRequestColumns)
+        .from(formRequests)
+        .leftJoin(formTemplates, eq(formTemplates.id, formRequests.templateId))
+        .where(and(eq(formRequests.id, requestId), eq(formRequests.clinicId, clinicId)));
+      return row ?? null;
+    },
+
+    /** A request with what its printout needs: its form and initData, the clinic's name and zone. */
+    async findRequestForPrint(clinicId: number, requestId: number) {
+      if (!isStoredId(clinicId) || !isStoredId(requestId)) return null;
+      const [row] = await db
+        .select({
+          id: formRequests.id,
+          schema: formRequests.schema,
+          initData: formRequests.initData,
+          templateName: formTemplates.name,
+          clinicName: clinics.name,
+          timezone: clinics.timezone,
+        })
+        .from(formRequests)
+        .innerJoin(clinics, eq(clinics.id, formRequests.clinicId))
+        .leftJoin(formTemplates, eq(formTemplates.id, formRequests.templateId))
+        .where(and(eq(formRequests.id, requestId), eq(formRequests.clinicId, clinicId)));
+      return row ?? null;
+    },
+
+    /** Pending → cancelled; false when the clinic has no such pending request. */
+    async cancelRequest(ex: Executor, clinicId: number, requestId: number): Promise<boolean> {
+      if (!isStoredId(clinicId) || !isStoredId(requestId)) return false;
+      const rows = await ex
+        .update(formRequests)
+        .set({ status: 'cancelled' })
+        .where(
+          and(
+            eq(formRequests.id, requestId),
+            eq(formRequests.clinicId, clinicId),
+            eq(formRequests.status, 'pending'),
+          ),
+        )
+        .returning({ id: formRequests.id });
+      return rows.length > 0;
     },
 
     async markSubmitted(ex: Executor, requestId: number, at: Date) {

@@ -1,4 +1,6 @@
 import {
+  FORM_LINK_DEFAULT_DAYS,
+  FORM_LINK_MAX_DAYS,
   formSchemaSchema,
   initDataSchema,
   isSignatureDataUrl,
@@ -19,14 +21,20 @@ import {
   sha256Hex,
 } from '../../platform/crypto.js';
 import { AppError } from '../../platform/errors.js';
+import type { Executor } from '../../platform/db/client.js';
 import { zonedDate } from '../availability/zoned-time.js';
-import type { FormsRepository } from './forms-repository.js';
+import type { Webhooks } from '../webhooks/webhooks-service.js';
+import type {
+  FormRequestListQuery,
+  FormRequestListStatus,
+  FormsRepository,
+} from './forms-repository.js';
 
 const DAY = 86_400_000;
 
 /** How long a new link works unless the caller says otherwise. */
-export const DEFAULT_LINK_DAYS = 30;
-export const MAX_LINK_DAYS = 365;
+export const DEFAULT_LINK_DAYS = FORM_LINK_DEFAULT_DAYS;
+export const MAX_LINK_DAYS = FORM_LINK_MAX_DAYS;
 
 /**
  * How long after a submit the same answers, sent again (a double tap, a retry after a lost
@@ -41,6 +49,11 @@ export interface FormsServiceDeps {
   formsKey: Buffer;
   /** config.publicOrigin: links are `${publicOrigin}/q/${token}`. */
   publicOrigin: string;
+  /**
+   * form.submitted, emitted in the submit's transaction. Absent only where no submit is taken
+   * (the CLI, which mints links).
+   */
+  webhooks?: Pick<Webhooks, 'emitFormSubmitted' | 'kick'>;
 }
 
 export interface CreateFormLinkInput {
@@ -63,6 +76,38 @@ export interface FormAnswers {
   values: Record<string, string | boolean>;
   submittedAt: Date;
   clientAddress: string;
+}
+
+/** A request as the clinic sees it (never its token). */
+export interface ClinicFormRequest {
+  id: number;
+  templateId: number | null;
+  templateName: string | null;
+  status: FormRequestListStatus;
+  createdAt: Date;
+  expiresAt: Date;
+  submittedAt: Date | null;
+}
+
+/** A submitted request with what its printout shows. */
+export interface FilledForm {
+  requestId: number;
+  clinicName: string;
+  /** null once the template is deleted. */
+  templateName: string | null;
+  timezone: string;
+  /** The request's form with its placeholders resolved, as the patient saw it. */
+  schema: FormSchema;
+  values: Record<string, string | boolean>;
+  submittedAt: Date;
+}
+
+/** `expired` for a pending request past its expiry at `now`. */
+function statusAt(
+  row: { status: FormRequestListStatus; expiresAt: Date },
+  now: number,
+): FormRequestListStatus {
+  return row.status === 'pending' && row.expiresAt.getTime() <= now ? 'expired' : row.status;
 }
 
 const linkNotFound = () =>
@@ -96,10 +141,25 @@ function todayIn(epochMs: number, timezone: string) {
 }
 
 export function createFormsService(deps: FormsServiceDeps) {
-  const { repository, clock, formsKey, publicOrigin } = deps;
+  const { repository, clock, formsKey, publicOrigin, webhooks } = deps;
 
   function readInitData(sealed: string): InitData {
     return initDataSchema.parse(JSON.parse(decryptText(formsKey, sealed)));
+  }
+
+  /** The decrypted answers of a request, or null before its submit. */
+  async function readSubmission(requestId: number): Promise<FormAnswers | null> {
+    const submission = await repository.findSubmission(repository.db, requestId);
+    if (!submission) return null;
+    const answers = JSON.parse(decryptText(formsKey, submission.answers)) as FormAnswers['values'];
+    const signatures = JSON.parse(
+      decryptText(formsKey, submission.signatures),
+    ) as FormAnswers['values'];
+    return {
+      values: { ...answers, ...signatures },
+      submittedAt: submission.submittedAt,
+      clientAddress: submission.clientAddress,
+    };
   }
 
   /**
@@ -127,8 +187,9 @@ export function createFormsService(deps: FormsServiceDeps) {
   }
 
   return {
-    async createLink(input: CreateFormLinkInput): Promise<FormLink> {
-      const template = await repository.findTemplate(input.clinicId, input.templateId);
+    /** Pass `ex` to make the link in the caller's transaction (with its SMS and audit entry). */
+    async createLink(input: CreateFormLinkInput, ex?: Executor): Promise<FormLink> {
+      const template = await repository.findTemplate(input.clinicId, input.templateId, ex);
       if (!template) {
         throw new AppError('not_found', 404, 'No such form template in this clinic');
       }
@@ -140,17 +201,20 @@ export function createFormsService(deps: FormsServiceDeps) {
       const now = clock();
       const token = randomToken();
       const expiresAt = new Date(now + days * DAY);
-      const requestId = await repository.insertRequest({
-        clinicId: input.clinicId,
-        templateId: template.id,
-        schema: formSchemaSchema.parse(template.schema),
-        initData: encryptText(formsKey, JSON.stringify(initData)),
-        headerImage: headerImageOf(template.logoUrl),
-        tokenHash: sha256Hex(token),
-        status: 'pending',
-        createdAt: new Date(now),
-        expiresAt,
-      });
+      const requestId = await repository.insertRequest(
+        {
+          clinicId: input.clinicId,
+          templateId: template.id,
+          schema: formSchemaSchema.parse(template.schema),
+          initData: encryptText(formsKey, JSON.stringify(initData)),
+          headerImage: headerImageOf(template.logoUrl),
+          tokenHash: sha256Hex(token),
+          status: 'pending',
+          createdAt: new Date(now),
+          expiresAt,
+        },
+        ex,
+      );
       return { requestId, token, url: `${publicOrigin}/q/${token}`, expiresAt };
     },
 
@@ -173,7 +237,7 @@ export function createFormsService(deps: FormsServiceDeps) {
      * after answer ok; anything else on a used link is 404.
      */
     async submit(token: string, inputData: InputData, clientAddress: string): Promise<void> {
-      await repository.db.transaction(async (tx) => {
+      const firstSubmit = await repository.db.transaction(async (tx) => {
         const row = await repository.lockRequest(tx, sha256Hex(token));
         if (!row || row.request.status === 'cancelled') throw linkNotFound();
         const { request, timezone } = row;
@@ -195,7 +259,7 @@ export function createFormsService(deps: FormsServiceDeps) {
           if (Object.keys(failures).length > 0 || !safeEqual(hash, submission.valuesHash)) {
             throw linkNotFound();
           }
-          return;
+          return false;
         }
 
         if (request.expiresAt.getTime() <= now) throw linkNotFound();
@@ -224,30 +288,65 @@ export function createFormsService(deps: FormsServiceDeps) {
           submittedAt: at,
         });
         await repository.markSubmitted(tx, request.id, at);
+        await webhooks?.emitFormSubmitted(tx, {
+          clinicId: request.clinicId,
+          requestId: request.id,
+          templateId: request.templateId,
+          at,
+        });
+        return true;
       });
+      // A repeated submit is the same event: it was reported with the first.
+      if (firstSubmit) webhooks?.kick();
     },
 
-    /** The decrypted answers of a request, or null before its submit. */
     /** The clinic's template of that name (the demo form), or null. */
     async findTemplateId(clinicId: number, name: string): Promise<number | null> {
       return (await repository.findTemplateByName(clinicId, name))?.id ?? null;
     },
 
-    async readSubmission(requestId: number): Promise<FormAnswers | null> {
-      const submission = await repository.findSubmission(repository.db, requestId);
-      if (!submission) return null;
-      const answers = JSON.parse(
-        decryptText(formsKey, submission.answers),
-      ) as FormAnswers['values'];
-      const signatures = JSON.parse(
-        decryptText(formsKey, submission.signatures),
-      ) as FormAnswers['values'];
+    async listRequests(
+      clinicId: number,
+      query: FormRequestListQuery,
+    ): Promise<ClinicFormRequest[]> {
+      const now = clock();
+      const rows = await repository.listRequests(clinicId, query, new Date(now));
+      return rows.map((row) => ({ ...row, status: statusAt(row, now) }));
+    },
+
+    /** The clinic's request, or null when the clinic has none of that id. */
+    async findRequest(
+      clinicId: number,
+      requestId: number,
+      ex?: Executor,
+    ): Promise<ClinicFormRequest | null> {
+      const row = await repository.findClinicRequest(clinicId, requestId, ex);
+      return row && { ...row, status: statusAt(row, clock()) };
+    },
+
+    /** Pending (expired or not) → cancelled, in the caller's transaction; false otherwise. */
+    async cancelRequest(ex: Executor, clinicId: number, requestId: number): Promise<boolean> {
+      return repository.cancelRequest(ex, clinicId, requestId);
+    },
+
+    /** The clinic's submitted request as the patient filled it in; null before its submit. */
+    async readFilledForm(clinicId: number, requestId: number): Promise<FilledForm | null> {
+      const request = await repository.findRequestForPrint(clinicId, requestId);
+      if (!request) return null;
+      const answers = await readSubmission(request.id);
+      if (!answers) return null;
       return {
-        values: { ...answers, ...signatures },
-        submittedAt: submission.submittedAt,
-        clientAddress: submission.clientAddress,
+        requestId: request.id,
+        clinicName: request.clinicName,
+        templateName: request.templateName,
+        timezone: request.timezone,
+        schema: resolveForm(request.schema, readInitData(request.initData)),
+        values: answers.values,
+        submittedAt: answers.submittedAt,
       };
     },
+
+    readSubmission,
   };
 }
 

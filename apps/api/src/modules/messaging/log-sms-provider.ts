@@ -1,5 +1,6 @@
 import type { DevMessage } from '@marpe/shared';
 import type { SmsProvider } from './sms-provider.js';
+import type { WhatsAppProvider } from './whatsapp-provider.js';
 
 /** The messages the demo provider "sent", newest first, for `GET /api/dev/messages`. */
 export interface DevMessageLog {
@@ -41,6 +42,35 @@ export function createLogSmsProvider({
       print(
         [
           `----- SMS to ${to} (demo: not sent; also at GET /api/dev/messages) -----`,
+          body,
+          '-----',
+        ].join('\n'),
+      );
+    },
+  };
+}
+
+/** The demo stand-in for the WhatsApp Cloud API: like the SMS one, records and prints. */
+export function createLogWhatsAppProvider({
+  messages,
+  clock,
+  print = (text) => console.log(text),
+}: {
+  messages: Pick<DevMessageLog, 'record'>;
+  clock: () => number;
+  print?: (text: string) => void;
+}): WhatsAppProvider {
+  return {
+    async send({ to, body }) {
+      messages.record({
+        to,
+        body,
+        channel: 'whatsapp',
+        created_at: new Date(clock()).toISOString(),
+      });
+      print(
+        [
+          `----- WhatsApp to ${to} (demo: not sent; also at GET /api/dev/messages) -----`,
           body,
           '-----',
         ].join('\n'),

@@ -5,9 +5,21 @@ import { deriveKey } from '../../platform/crypto.js';
 import type { DatabaseHandle, Executor } from '../../platform/db/client.js';
 import { createOutbox, type OutboxHandler, type OutboxItem } from '../../platform/outbox/outbox.js';
 import { devRoutes } from '../dev/dev-routes.js';
+import { whatsappTokenKey } from '../whatsapp/whatsapp-repository.js';
 import { createHttpSmsProvider } from './http-sms-provider.js';
-import { createDevMessageLog, createLogSmsProvider } from './log-sms-provider.js';
+import {
+  createDevMessageLog,
+  createLogSmsProvider,
+  createLogWhatsAppProvider,
+} from './log-sms-provider.js';
 import type { SmsProvider } from './sms-provider.js';
+import {
+  usesWhatsApp,
+  WHATSAPP_TOPIC,
+  whatsappHandler,
+  type WhatsAppPayload,
+} from './whatsapp-channel.js';
+import { createGraphWhatsAppProvider } from './whatsapp-provider.js';
 
 export const SMS_TOPIC = 'sms';
 
@@ -27,6 +39,12 @@ export interface Messaging {
    * Call `kick()` after the commit so it goes at once rather than at the next poll.
    */
   queueSms(executor: Executor, message: QueuedSms): Promise<void>;
+  /**
+   * A message from a clinic to its patient (appointment details, form and payment links): by
+   * WhatsApp when the clinic chose it and is connected, else by SMS. One-time codes use
+   * `queueSms`: the browser reads them from the SMS (WebOTP).
+   */
+  queueMessage(executor: Executor, message: QueuedSms & { clinicId: number }): Promise<void>;
   kick(): void;
   /** Sends everything due now, after any run under way; resolves with how many rows it took. */
   runOutbox(): Promise<number>;
@@ -50,7 +68,7 @@ declare module 'fastify' {
 }
 
 export interface RegisterMessagingOptions {
-  config: Pick<Config, 'sms' | 'demo'>;
+  config: Pick<Config, 'sms' | 'demo' | 'whatsapp'>;
   database: Pick<DatabaseHandle, 'db'>;
   clock: () => number;
   pollIntervalMs?: number;
@@ -70,9 +88,21 @@ export async function registerMessaging(
       ? createHttpSmsProvider(config.sms)
       : createLogSmsProvider({ messages: devMessages, clock });
 
+  // The demo records WhatsApp messages like SMS: one switch decides whether messages leave.
+  const whatsapp =
+    config.sms.provider === 'http'
+      ? createGraphWhatsAppProvider(config.whatsapp)
+      : createLogWhatsAppProvider({ messages: devMessages, clock });
+
   // Other modules add their topics through `app.outbox.handle` while the app is being built.
   const handlers: Record<string, OutboxHandler> = {
     [SMS_TOPIC]: async (payload) => sms.send(smsPayloadSchema.parse(payload)),
+    [WHATSAPP_TOPIC]: whatsappHandler({
+      db: database.db,
+      tokenKey: whatsappTokenKey(app.dataKey),
+      whatsapp,
+      sms,
+    }),
   };
   const outbox = createOutbox({
     db: database.db,
@@ -88,6 +118,14 @@ export async function registerMessaging(
     async queueSms(executor, { to, body, expiresAt }) {
       if (!/^05\d{8}$/.test(to)) throw new Error('queueSms: `to` must be stored as 05XXXXXXXX');
       await outbox.enqueue(executor, { topic: SMS_TOPIC, payload: { to, body }, expiresAt });
+    },
+    async queueMessage(executor, { clinicId, to, body, expiresAt }) {
+      if (!(await usesWhatsApp(executor, clinicId))) {
+        return messaging.queueSms(executor, { to, body, expiresAt });
+      }
+      if (!/^05\d{8}$/.test(to)) throw new Error('queueMessage: `to` must be stored as 05XXXXXXXX');
+      const payload: WhatsAppPayload = { clinicId, to, body };
+      await outbox.enqueue(executor, { topic: WHATSAPP_TOPIC, payload, expiresAt });
     },
     kick: outbox.kick,
     runOutbox: outbox.runOnce,

@@ -15,7 +15,12 @@ import {
   timestamp,
   unique,
 } from 'drizzle-orm/pg-core';
-import type { FormSchema, OpeningHours } from '@marpe/shared';
+import type {
+  FormSchema,
+  OpeningHours,
+  WebhookDeliveryStatus,
+  WebhookEventType,
+} from '@marpe/shared';
 
 // The booking EXCLUDE constraint and the one-appointment-per-date partial index live in the
 // custom migration drizzle/0001_booking-constraints.sql: drizzle cannot express them. The
@@ -632,15 +637,6 @@ export const auditLog = pgTable(
   (t) => [index('audit_log_clinic_idx').on(t.clinicId, t.createdAt)],
 );
 
-export const webhookEventTypes = [
-  'appointment.booked',
-  'appointment.cancelled',
-  'form.submitted',
-  'payment.succeeded',
-  'payment.failed',
-] as const;
-export type WebhookEventType = (typeof webhookEventTypes)[number];
-
 /** Where a clinic receives events; `secret` (encrypted: it is needed to sign) keys the signature. */
 export const webhookEndpoints = pgTable(
   'webhook_endpoints',
@@ -660,9 +656,6 @@ export const webhookEndpoints = pgTable(
   },
   (t) => [index('webhook_endpoints_clinic_idx').on(t.clinicId)],
 );
-
-export const webhookDeliveryStatuses = ['pending', 'delivered', 'failed'] as const;
-export type WebhookDeliveryStatus = (typeof webhookDeliveryStatuses)[number];
 
 /** One event to one endpoint: the delivery log (the work itself goes through the outbox). */
 export const webhookDeliveries = pgTable(

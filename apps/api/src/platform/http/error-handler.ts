@@ -27,41 +27,30 @@ const codeByStatus: Partial<Record<number, ErrorCode>> = {
  * What a database refusal means for the caller. Routes validate first and name the field; these
  * are the last line, so a value that slipped past validation is still a 4xx, never a 500.
  */
+const conflict = (message: string): ErrorReply => ({
+  status: 409,
+  body: { code: 'conflict', message },
+});
+const badRequest = (message: string): ErrorReply => ({
+  status: 400,
+  body: { code: 'bad_request', message },
+});
+const duplicate = conflict('The change conflicts with existing data');
+const unstorableText = badRequest(
+  'Text contains a character that cannot be stored (such as U+0000)',
+);
+
 const sqlStateReplies: Readonly<Record<string, ErrorReply>> = {
   // unique_violation, exclusion_violation: a double booking or a duplicate.
-  '23505': {
-    status: 409,
-    body: { code: 'conflict', message: 'The change conflicts with existing data' },
-  },
-  '23P01': {
-    status: 409,
-    body: { code: 'conflict', message: 'The change conflicts with existing data' },
-  },
+  '23505': duplicate,
+  '23P01': duplicate,
   // foreign_key_violation: what it refers to was removed meanwhile.
-  '23503': {
-    status: 409,
-    body: { code: 'conflict', message: 'The change refers to data that no longer exists' },
-  },
+  '23503': conflict('The change refers to data that no longer exists'),
   // check_violation: a value outside the rules of the data.
-  '23514': {
-    status: 400,
-    body: { code: 'bad_request', message: 'A value is outside the allowed range' },
-  },
+  '23514': badRequest('A value is outside the allowed range'),
   // character_not_in_repertoire, untranslatable_character: text with U+0000 or broken encoding.
-  '22021': {
-    status: 400,
-    body: {
-      code: 'bad_request',
-      message: 'Text contains a character that cannot be stored (such as U+0000)',
-    },
-  },
-  '22P05': {
-    status: 400,
-    body: {
-      code: 'bad_request',
-      message: 'Text contains a character that cannot be stored (such as U+0000)',
-    },
-  },
+  '22021': unstorableText,
+  '22P05': unstorableText,
 };
 
 /** The one place that turns any thrown value into `{ code, message, details? }`. */

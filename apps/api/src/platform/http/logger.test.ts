@@ -8,6 +8,14 @@ describe('loggableUrl', () => {
     expect(loggableUrl('/q/s3cr3t-token')).toBe('/q/[token]');
     expect(loggableUrl('/p/s3cr3t/extra?Response=000')).toBe('/p/[token]/extra');
     expect(loggableUrl('/clinic/1')).toBe('/clinic/1');
+    expect(loggableUrl('/tranzila/s3cr3t?results=Response%3D000')).toBe('/tranzila/[token]');
+    expect(loggableUrl('/api/notify-payment/s3cr3t')).toBe('/api/notify-payment/[token]');
+    expect(loggableUrl('/api/payment-return/s3cr3t?Response=000')).toBe(
+      '/api/payment-return/[token]',
+    );
+    expect(loggableUrl('/api/sandbox/marpedemo/iframenew.php?notify_url_address=x')).toBe(
+      '/api/sandbox/marpedemo/iframenew.php',
+    );
   });
 });
 

@@ -9,8 +9,9 @@ import type { Config } from '../config.js';
 import { pathOf } from './api-path.js';
 import { stdoutDestination } from './log-destination.js';
 
-// Intake-form and payment links carry their secret token in the path.
-const tokenPath = /^\/(q|p)\/[^/]+/;
+// Intake-form and payment links carry their secret token in the path, and so do the payment
+// result page and the card provider's callback and return addresses.
+const tokenPath = /^\/(q|p|tranzila|api\/notify-payment|api\/payment-return)\/[^/]+/;
 
 /** A URL fit for logs: no query string (payment results, codes) and no link tokens. */
 export function loggableUrl(url: string): string {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy, securityHeaders } from './security-headers.js';
+import { contentSecurityPolicy, cspDirectivesFor, securityHeaders } from './security-headers.js';
+
+const tranzila = 'https://direct.tranzila.com';
 
 describe('contentSecurityPolicy', () => {
   it('writes the directives in order, dashed, as helmet did', () => {
@@ -27,9 +29,23 @@ describe('contentSecurityPolicy', () => {
 
 describe('securityHeaders', () => {
   it('adds HSTS only over https', () => {
-    expect(securityHeaders({ isHttps: false })).not.toHaveProperty('strict-transport-security');
-    expect(securityHeaders({ isHttps: true })['strict-transport-security']).toBe(
-      'max-age=31536000; includeSubDomains',
+    expect(securityHeaders({ isHttps: false, cardFrameBaseUrl: tranzila })).not.toHaveProperty(
+      'strict-transport-security',
+    );
+    expect(
+      securityHeaders({ isHttps: true, cardFrameBaseUrl: tranzila })['strict-transport-security'],
+    ).toBe('max-age=31536000; includeSubDomains');
+  });
+
+  it("lets exactly 'self' and the card frame's origin into frames", () => {
+    const policy = (cardFrameBaseUrl: string) =>
+      securityHeaders({ isHttps: false, cardFrameBaseUrl })['content-security-policy'];
+    expect(policy(tranzila)).toContain(";frame-src 'self' https://direct.tranzila.com;");
+    expect(policy('http://localhost:3000/api/sandbox')).toContain(
+      ";frame-src 'self' http://localhost:3000;",
+    );
+    expect(cspDirectivesFor({ cardFrameBaseUrl: 'https://pay.example:8443/x/y' }).frameSrc).toEqual(
+      ["'self'", 'https://pay.example:8443'],
     );
   });
 });

@@ -25,16 +25,39 @@ export function escapeHtmlAttribute(value: string): string {
 }
 
 /**
+ * The card frame's base as the page gets it: the configured URL, or just its path when it is on
+ * our own public origin (the demo sandbox), so the page reaches it by whatever name the browser
+ * used for the page itself (a second domain, a test server on 127.0.0.1).
+ */
+export function cardFrameBaseForPage(
+  config: Pick<Config, 'publicOrigin' | 'cardFrameBaseUrl'>,
+): string {
+  const url = new URL(config.cardFrameBaseUrl);
+  if (url.origin !== config.publicOrigin) return config.cardFrameBaseUrl;
+  return url.pathname.replace(/\/+$/, '') || '/';
+}
+
+/**
  * Splits the built index.html around the marker once: the fixed metas go in now, and each
  * request only concatenates its canonical link between the two halves.
  */
 export function compileIndexTemplate(
   html: string,
-  config: Pick<Config, 'publicOrigin' | 'parentSiteUrl'>,
+  config: Pick<Config, 'publicOrigin' | 'parentSiteUrl' | 'cardFrameBaseUrl' | 'whatsapp'>,
 ): (requestPath: string) => string {
+  const meta = (name: string, value: string) =>
+    `<meta name="${name}" content="${escapeHtmlAttribute(value)}">`;
+  const { appId, configId, sdkUrl } = config.whatsapp;
   const metas =
     `<meta name="marpe-public-origin" content="${escapeHtmlAttribute(config.publicOrigin)}">` +
-    `<meta name="marpe-parent-site" content="${escapeHtmlAttribute(config.parentSiteUrl)}">`;
+    `<meta name="marpe-parent-site" content="${escapeHtmlAttribute(config.parentSiteUrl)}">` +
+    `<meta name="marpe-card-frame-base" content="${escapeHtmlAttribute(cardFrameBaseForPage(config))}">` +
+    // The WhatsApp connection page's Meta app; without one the page says it is not available.
+    (appId !== null && configId !== null
+      ? meta('marpe-meta-app-id', appId) +
+        meta('marpe-meta-config-id', configId) +
+        meta('marpe-meta-sdk-url', sdkUrl)
+      : '');
   let at = html.indexOf(HEAD_MARKER);
   let skip = HEAD_MARKER.length;
   if (at === -1) {
@@ -76,7 +99,7 @@ export async function registerWebApp(
   app: FastifyInstance,
   options: {
     webDistDir: string | null;
-    config: Pick<Config, 'publicOrigin' | 'parentSiteUrl'>;
+    config: Pick<Config, 'publicOrigin' | 'parentSiteUrl' | 'cardFrameBaseUrl' | 'whatsapp'>;
   },
 ): Promise<NavigationFallback | null> {
   const { webDistDir, config } = options;

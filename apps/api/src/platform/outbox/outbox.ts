@@ -9,11 +9,20 @@ import { outbox } from '../db/schema.js';
 // in-process connection does not offer, and neither can enqueue inside a drizzle transaction on
 // both engines. One table and one claim statement do the job. See docs/decisions/005-outbox.md.
 
+/** What a handler is told about the try it is making. */
+export interface OutboxAttempt {
+  /**
+   * The row is given up ('failed') if this try throws: a handler keeping its own record of the
+   * work (webhook deliveries) marks it failed then, since the outbox calls nothing afterwards.
+   */
+  isLast: boolean;
+}
+
 /**
  * Does the work of one row. Throwing means "try again later"; the error's text is stored in
  * `last_error`, so it must not quote the payload (codes, phone numbers).
  */
-export type OutboxHandler = (payload: unknown) => Promise<void>;
+export type OutboxHandler = (payload: unknown, attempt: OutboxAttempt) => Promise<void>;
 
 export interface OutboxItem {
   topic: string;
@@ -161,13 +170,15 @@ export function createOutbox(options: OutboxOptions): Outbox {
       await retryLater(row, `No handler for topic ${row.topic}`);
       return;
     }
+    // Decided before the try, so that what the handler is told is what happens.
+    const isLast = now - row.createdAt.getTime() >= OUTBOX_GIVE_UP_MS;
     let payload: unknown;
     try {
       payload = JSON.parse(decryptText(key, row.payload ?? ''));
-      await handler(payload);
+      await handler(payload, { isLast });
     } catch (error) {
       const lastError = describeError(error, payload);
-      if (clock() - row.createdAt.getTime() >= OUTBOX_GIVE_UP_MS) {
+      if (isLast) {
         log.error({ outboxId: row.id, topic: row.topic }, 'outbox: given up after 48 hours');
         await done(row, 'failed', lastError);
       } else {

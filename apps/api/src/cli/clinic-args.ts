@@ -1,0 +1,117 @@
+import { addressPartSchema, clinicNameSchema, clinicPhoneSchema } from '@marpe/shared';
+import type { z } from 'zod';
+import { isValidTimeZone } from '../modules/availability/zoned-time.js';
+import { positiveInteger, splitInlineValue, UsageError } from './args.js';
+
+export const CREATE_CLINIC_USAGE = `  create-clinic --name <text> --phone <number> --street <text> --home-number <text>
+                --city <text> [--timezone <zone>]
+      Creates a clinic and prints its id. It starts closed all week with no caregivers: load
+      them through the integration API (docs/integration.md). --timezone is an IANA zone name
+      (default Asia/Jerusalem).`;
+
+export const CREATE_KEY_USAGE = `  create-key --clinic <id> [--name <text>]
+      Creates a key to the clinic's integration API and prints it. It is shown this once (only
+      its hash is kept): store it now. --name tells the clinic's keys apart (default "default").`;
+
+export const REVOKE_KEY_USAGE = `  revoke-key --clinic <id> --key-id <id>
+      Revokes one of the clinic's API keys at once (GET /api/integration/api-keys lists them).`;
+
+/** `--flag value` or `--flag=value` pairs of the flags a command knows; 'help' for --help. */
+function readFlags(
+  args: readonly string[],
+  known: readonly string[],
+): Map<string, string> | 'help' {
+  const values = new Map<string, string>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '--help' || arg === '-h') return 'help';
+    const [flag, inline] = splitInlineValue(arg);
+    if (!known.includes(flag)) throw new UsageError(`unknown argument "${arg}"`);
+    const value = inline ?? args[++i];
+    if (value === undefined || (inline === undefined && value.startsWith('--'))) {
+      throw new UsageError(`${flag} needs a value`);
+    }
+    values.set(flag, value);
+  }
+  return values;
+}
+
+function required(values: Map<string, string>, flag: string, what: string): string {
+  const value = values.get(flag);
+  if (value === undefined) throw new UsageError(`${flag} <${what}> is required`);
+  return value;
+}
+
+/** The value as the API would take it, or a usage error naming the flag. */
+function checked(flag: string, value: string, schema: z.ZodType<string>): string {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    throw new UsageError(`${flag}: ${parsed.error.issues[0]?.message ?? 'invalid value'}`);
+  }
+  return parsed.data;
+}
+
+export interface CreateClinicArgs {
+  name: string;
+  phone: string;
+  street: string;
+  homeNumber: string;
+  city: string;
+  timezone?: string;
+}
+
+export function parseCreateClinicArgs(args: readonly string[]): CreateClinicArgs | 'help' {
+  const values = readFlags(args, [
+    '--name',
+    '--phone',
+    '--street',
+    '--home-number',
+    '--city',
+    '--timezone',
+  ]);
+  if (values === 'help') return values;
+  const text = (flag: string, what: string, schema: z.ZodType<string>) =>
+    checked(flag, required(values, flag, what), schema);
+  const result: CreateClinicArgs = {
+    name: text('--name', 'text', clinicNameSchema),
+    phone: text('--phone', 'number', clinicPhoneSchema),
+    street: text('--street', 'text', addressPartSchema),
+    homeNumber: text('--home-number', 'text', addressPartSchema),
+    city: text('--city', 'text', addressPartSchema),
+  };
+  const timezone = values.get('--timezone');
+  if (timezone !== undefined) {
+    if (!isValidTimeZone(timezone)) {
+      throw new UsageError(`--timezone: unknown time zone "${timezone}" (e.g. Asia/Jerusalem)`);
+    }
+    result.timezone = timezone;
+  }
+  return result;
+}
+
+export interface CreateKeyArgs {
+  clinicId: number;
+  name: string;
+}
+
+export function parseCreateKeyArgs(args: readonly string[]): CreateKeyArgs | 'help' {
+  const values = readFlags(args, ['--clinic', '--name']);
+  if (values === 'help') return values;
+  const name = (values.get('--name') ?? 'default').trim();
+  if (name === '' || name.length > 100) throw new UsageError('--name: 1 to 100 characters');
+  return { clinicId: positiveInteger('--clinic', required(values, '--clinic', 'id')), name };
+}
+
+export interface RevokeKeyArgs {
+  clinicId: number;
+  keyId: number;
+}
+
+export function parseRevokeKeyArgs(args: readonly string[]): RevokeKeyArgs | 'help' {
+  const values = readFlags(args, ['--clinic', '--key-id']);
+  if (values === 'help') return values;
+  return {
+    clinicId: positiveInteger('--clinic', required(values, '--clinic', 'id')),
+    keyId: positiveInteger('--key-id', required(values, '--key-id', 'id')),
+  };
+}

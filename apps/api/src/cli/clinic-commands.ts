@@ -1,0 +1,79 @@
+import { createApiKeys } from '../modules/integration/api-keys.js';
+import { createClinicRepository } from '../modules/integration/clinic-repository.js';
+import { createClinic } from '../modules/integration/clinic-service.js';
+import type { DatabaseHandle } from '../platform/db/client.js';
+import {
+  CREATE_CLINIC_USAGE,
+  CREATE_KEY_USAGE,
+  parseCreateClinicArgs,
+  parseCreateKeyArgs,
+  parseRevokeKeyArgs,
+  REVOKE_KEY_USAGE,
+} from './clinic-args.js';
+
+export const CLINIC_COMMANDS_USAGE = [CREATE_CLINIC_USAGE, CREATE_KEY_USAGE, REVOKE_KEY_USAGE].join(
+  '\n',
+);
+
+/** The audit actor of everything the operator's CLI writes. */
+const ACTOR = 'cli';
+
+/** Runs work on the configured database (marpe.ts: migrated, DATA_DIR locked when embedded). */
+type WithDatabase = (work: (database: DatabaseHandle) => Promise<void>) => Promise<void>;
+
+/**
+ * `create-clinic`, `create-key` and `revoke-key`. The running server sees their changes through
+ * the database's change notifications (its clinic page cache) or reads them anew (keys).
+ */
+export function clinicCommands(
+  withDatabase: WithDatabase,
+): Record<string, (args: readonly string[]) => Promise<void>> {
+  return {
+    'create-clinic': async (args) => {
+      const options = parseCreateClinicArgs(args);
+      if (options === 'help') {
+        console.log(CREATE_CLINIC_USAGE);
+        return;
+      }
+      await withDatabase(async (database) => {
+        const repository = createClinicRepository(database.db);
+        const id = await createClinic(repository, options, ACTOR, Date.now());
+        console.log(id);
+        console.error(
+          `Clinic ${id} created. Next: npm run marpe -- create-key --clinic ${id}, then load its caregivers through the integration API.`,
+        );
+      });
+    },
+
+    'create-key': async (args) => {
+      const options = parseCreateKeyArgs(args);
+      if (options === 'help') {
+        console.log(CREATE_KEY_USAGE);
+        return;
+      }
+      await withDatabase(async (database) => {
+        const apiKeys = createApiKeys({ db: database.db, clock: Date.now });
+        const created = await apiKeys.create(options.clinicId, options.name, ACTOR);
+        console.log(created.key);
+        console.error(
+          `API key ${created.id} ("${created.name}") for clinic ${created.clinicId}. Store it now: it will not be shown again.`,
+        );
+      });
+    },
+
+    'revoke-key': async (args) => {
+      const options = parseRevokeKeyArgs(args);
+      if (options === 'help') {
+        console.log(REVOKE_KEY_USAGE);
+        return;
+      }
+      await withDatabase(async (database) => {
+        const apiKeys = createApiKeys({ db: database.db, clock: Date.now });
+        if (!(await apiKeys.revoke(options.clinicId, options.keyId, ACTOR))) {
+          throw new Error(`clinic ${options.clinicId} has no live API key ${options.keyId}`);
+        }
+        console.error(`API key ${options.keyId} of clinic ${options.clinicId} revoked.`);
+      });
+    },
+  };
+}

@@ -1,0 +1,453 @@
+import { and, asc, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
+import type { Database, Executor } from '../../platform/db/client.js';
+import {
+  appointments,
+  appointmentTypes,
+  auditLog,
+  caregiverAppointmentTypes,
+  caregiverBreaks,
+  caregivers,
+  caregiverScheduleExceptionHours,
+  caregiverScheduleExceptions,
+  caregiverWorkingHours,
+  clinics,
+  isStoredId,
+  whatsappConnections,
+  type AppointmentStatus,
+} from '../../platform/db/schema.js';
+import { selectAppointmentViews } from '../appointments/appointment-view.js';
+
+export type ClinicRow = typeof clinics.$inferSelect;
+export type ClinicValues = Partial<Omit<typeof clinics.$inferInsert, 'id'>>;
+export type NewClinic = Omit<typeof clinics.$inferInsert, 'id'>;
+export type CaregiverRow = typeof caregivers.$inferSelect;
+export type CaregiverValues = Partial<
+  Omit<typeof caregivers.$inferInsert, 'id' | 'clinicId' | 'createdAt' | 'updatedAt'>
+>;
+
+/** Times as written: 'HH:mm'. weekDay 0 = Sunday … 6 = Saturday; null (breaks) every day. */
+export interface HoursRow {
+  weekDay: number;
+  startTime: string;
+  endTime: string;
+}
+export interface BreakRow {
+  weekDay: number | null;
+  startTime: string;
+  endTime: string;
+}
+export interface ExceptionInput {
+  date: string;
+  note: string | null;
+  hours: { startTime: string; endTime: string }[];
+}
+
+/** A caregiver's schedule rows, as the integration API shows them. */
+export interface CaregiverSchedule {
+  hours: HoursRow[];
+  breaks: BreakRow[];
+  exceptions: ExceptionInput[];
+  typeIds: number[];
+}
+
+const storedOnly = (ids: readonly number[]) => ids.filter(isStoredId);
+
+export function createClinicRepository(db: Database) {
+  /** Each caregiver's schedule rows (exceptions dated `fromDate` or later) and offered types. */
+  async function listSchedules(
+    ex: Executor,
+    caregiverIds: readonly number[],
+    fromDate: string,
+  ): Promise<Map<number, CaregiverSchedule>> {
+    const schedules = new Map<number, CaregiverSchedule>(
+      caregiverIds.map((id) => [id, { hours: [], breaks: [], exceptions: [], typeIds: [] }]),
+    );
+    if (caregiverIds.length === 0) return schedules;
+    const ids = [...caregiverIds];
+    const [hours, breaks, exceptions, links] = await Promise.all([
+      ex
+        .select({
+          caregiverId: caregiverWorkingHours.caregiverId,
+          weekDay: caregiverWorkingHours.weekDay,
+          startTime: caregiverWorkingHours.startTime,
+          endTime: caregiverWorkingHours.endTime,
+        })
+        .from(caregiverWorkingHours)
+        .where(inArray(caregiverWorkingHours.caregiverId, ids))
+        .orderBy(asc(caregiverWorkingHours.weekDay), asc(caregiverWorkingHours.startTime)),
+      ex
+        .select({
+          caregiverId: caregiverBreaks.caregiverId,
+          weekDay: caregiverBreaks.weekDay,
+          startTime: caregiverBreaks.startTime,
+          endTime: caregiverBreaks.endTime,
+        })
+        .from(caregiverBreaks)
+        .where(inArray(caregiverBreaks.caregiverId, ids))
+        .orderBy(asc(caregiverBreaks.weekDay), asc(caregiverBreaks.startTime)),
+      ex
+        .select({
+          caregiverId: caregiverScheduleExceptions.caregiverId,
+          date: caregiverScheduleExceptions.date,
+          note: caregiverScheduleExceptions.note,
+          startTime: caregiverScheduleExceptionHours.startTime,
+          endTime: caregiverScheduleExceptionHours.endTime,
+        })
+        .from(caregiverScheduleExceptions)
+        .leftJoin(
+          caregiverScheduleExceptionHours,
+          eq(caregiverScheduleExceptionHours.exceptionId, caregiverScheduleExceptions.id),
+        )
+        .where(
+          and(
+            inArray(caregiverScheduleExceptions.caregiverId, ids),
+            gte(caregiverScheduleExceptions.date, fromDate),
+          ),
+        )
+        .orderBy(
+          asc(caregiverScheduleExceptions.caregiverId),
+          asc(caregiverScheduleExceptions.date),
+          asc(caregiverScheduleExceptionHours.startTime),
+        ),
+      ex
+        .select({
+          caregiverId: caregiverAppointmentTypes.caregiverId,
+          typeId: caregiverAppointmentTypes.appointmentTypeId,
+        })
+        .from(caregiverAppointmentTypes)
+        .where(inArray(caregiverAppointmentTypes.caregiverId, ids))
+        .orderBy(asc(caregiverAppointmentTypes.appointmentTypeId)),
+    ]);
+    for (const { caregiverId, ...row } of hours) schedules.get(caregiverId)?.hours.push(row);
+    for (const { caregiverId, ...row } of breaks) schedules.get(caregiverId)?.breaks.push(row);
+    for (const { caregiverId, typeId } of links) schedules.get(caregiverId)?.typeIds.push(typeId);
+    for (const { caregiverId, date, note, startTime, endTime } of exceptions) {
+      const list = schedules.get(caregiverId)?.exceptions;
+      if (!list) continue;
+      let exception = list[list.length - 1];
+      if (exception?.date !== date) {
+        exception = { date, note, hours: [] };
+        list.push(exception);
+      }
+      // A day off has no hours row: the left join gives nulls.
+      if (startTime !== null && endTime !== null) exception.hours.push({ startTime, endTime });
+    }
+    return schedules;
+  }
+
+  return {
+    db,
+    listSchedules,
+
+    async findClinic(ex: Executor, clinicId: number): Promise<ClinicRow | null> {
+      if (!isStoredId(clinicId)) return null;
+      const [row] = await ex.select().from(clinics).where(eq(clinics.id, clinicId));
+      return row ?? null;
+    },
+
+    /**
+     * The clinic, locked until the transaction ends: the integration writes of a clinic happen
+     * one at a time. NO KEY UPDATE lets bookings (which only reference the row) go on.
+     */
+    async lockClinic(tx: Executor, clinicId: number): Promise<ClinicRow | null> {
+      if (!isStoredId(clinicId)) return null;
+      const [row] = await tx
+        .select()
+        .from(clinics)
+        .where(eq(clinics.id, clinicId))
+        .for('no key update');
+      return row ?? null;
+    },
+
+    async insertClinic(tx: Executor, values: NewClinic): Promise<number> {
+      const [row] = await tx.insert(clinics).values(values).returning({ id: clinics.id });
+      if (!row) throw new Error('insertClinic: no row returned');
+      return row.id;
+    },
+
+    async updateClinic(tx: Executor, clinicId: number, values: ClinicValues): Promise<void> {
+      await tx.update(clinics).set(values).where(eq(clinics.id, clinicId));
+    },
+
+    async hasWhatsappConnection(ex: Executor, clinicId: number): Promise<boolean> {
+      const [row] = await ex
+        .select({ clinicId: whatsappConnections.clinicId })
+        .from(whatsappConnections)
+        .where(eq(whatsappConnections.clinicId, clinicId));
+      return row !== undefined;
+    },
+
+    /** The clinic's booked appointments starting at `since` or later. */
+    async listBookedSince(tx: Executor, clinicId: number, since: Date) {
+      return tx
+        .select({ id: appointments.id, startAt: appointments.startAt })
+        .from(appointments)
+        .where(
+          and(
+            eq(appointments.clinicId, clinicId),
+            eq(appointments.status, 'booked'),
+            gte(appointments.startAt, since),
+          ),
+        );
+    },
+
+    async setLocalDate(tx: Executor, appointmentId: number, localDate: string): Promise<void> {
+      await tx.update(appointments).set({ localDate }).where(eq(appointments.id, appointmentId));
+    },
+
+    /** The clinic's caregivers in page order, or the one asked for. */
+    async listCaregivers(
+      ex: Executor,
+      clinicId: number,
+      caregiverId?: number,
+    ): Promise<CaregiverRow[]> {
+      if (caregiverId !== undefined && !isStoredId(caregiverId)) return [];
+      const where: SQL | undefined =
+        caregiverId === undefined
+          ? eq(caregivers.clinicId, clinicId)
+          : and(eq(caregivers.clinicId, clinicId), eq(caregivers.id, caregiverId));
+      return ex
+        .select()
+        .from(caregivers)
+        .where(where)
+        .orderBy(asc(caregivers.sortOrder), asc(caregivers.id));
+    },
+
+    /** The clinic's caregiver, or null when it is not the clinic's. */
+    async findCaregiver(ex: Executor, clinicId: number, caregiverId: number) {
+      if (!isStoredId(caregiverId)) return null;
+      const [row] = await ex
+        .select({ id: caregivers.id, isActive: caregivers.isActive })
+        .from(caregivers)
+        .where(and(eq(caregivers.id, caregiverId), eq(caregivers.clinicId, clinicId)));
+      return row ?? null;
+    },
+
+    async insertCaregiver(
+      tx: Executor,
+      clinicId: number,
+      values: CaregiverValues & { name: string; licenseNumber: string },
+    ): Promise<number> {
+      const [row] = await tx
+        .insert(caregivers)
+        .values({ ...values, clinicId })
+        .returning({ id: caregivers.id });
+      if (!row) throw new Error('insertCaregiver: no row returned');
+      return row.id;
+    },
+
+    async updateCaregiver(tx: Executor, caregiverId: number, values: CaregiverValues) {
+      await tx.update(caregivers).set(values).where(eq(caregivers.id, caregiverId));
+    },
+
+    async replaceWorkingHours(tx: Executor, caregiverId: number, rows: readonly HoursRow[]) {
+      await tx
+        .delete(caregiverWorkingHours)
+        .where(eq(caregiverWorkingHours.caregiverId, caregiverId));
+      if (rows.length > 0) {
+        await tx.insert(caregiverWorkingHours).values(rows.map((r) => ({ ...r, caregiverId })));
+      }
+    },
+
+    async replaceBreaks(tx: Executor, caregiverId: number, rows: readonly BreakRow[]) {
+      await tx.delete(caregiverBreaks).where(eq(caregiverBreaks.caregiverId, caregiverId));
+      if (rows.length > 0) {
+        await tx.insert(caregiverBreaks).values(rows.map((r) => ({ ...r, caregiverId })));
+      }
+    },
+
+    /** Replaces the exceptions dated `fromDate` or later; earlier ones are history and stay. */
+    async replaceExceptionsFrom(
+      tx: Executor,
+      caregiverId: number,
+      fromDate: string,
+      exceptions: readonly ExceptionInput[],
+    ) {
+      await tx
+        .delete(caregiverScheduleExceptions)
+        .where(
+          and(
+            eq(caregiverScheduleExceptions.caregiverId, caregiverId),
+            gte(caregiverScheduleExceptions.date, fromDate),
+          ),
+        );
+      if (exceptions.length === 0) return;
+      const inserted = await tx
+        .insert(caregiverScheduleExceptions)
+        .values(exceptions.map((e) => ({ caregiverId, date: e.date, note: e.note })))
+        .returning({ id: caregiverScheduleExceptions.id, date: caregiverScheduleExceptions.date });
+      const idOf = new Map(inserted.map((row) => [row.date, row.id]));
+      const hours = exceptions.flatMap((e) =>
+        e.hours.map((h) => ({ ...h, exceptionId: idOf.get(e.date) as number })),
+      );
+      if (hours.length > 0) await tx.insert(caregiverScheduleExceptionHours).values(hours);
+    },
+
+    async replaceCaregiverTypes(tx: Executor, caregiverId: number, typeIds: readonly number[]) {
+      await tx
+        .delete(caregiverAppointmentTypes)
+        .where(eq(caregiverAppointmentTypes.caregiverId, caregiverId));
+      if (typeIds.length > 0) {
+        await tx
+          .insert(caregiverAppointmentTypes)
+          .values(typeIds.map((appointmentTypeId) => ({ caregiverId, appointmentTypeId })));
+      }
+    },
+
+    async replaceTypeCaregivers(tx: Executor, typeId: number, caregiverIds: readonly number[]) {
+      await tx
+        .delete(caregiverAppointmentTypes)
+        .where(eq(caregiverAppointmentTypes.appointmentTypeId, typeId));
+      if (caregiverIds.length > 0) {
+        await tx
+          .insert(caregiverAppointmentTypes)
+          .values(caregiverIds.map((caregiverId) => ({ caregiverId, appointmentTypeId: typeId })));
+      }
+    },
+
+    /** Which of these ids are the clinic's caregivers. */
+    async findClinicCaregiverIds(ex: Executor, clinicId: number, ids: readonly number[]) {
+      const stored = storedOnly(ids);
+      if (stored.length === 0) return new Set<number>();
+      const rows = await ex
+        .select({ id: caregivers.id })
+        .from(caregivers)
+        .where(and(eq(caregivers.clinicId, clinicId), inArray(caregivers.id, stored)));
+      return new Set(rows.map((r) => r.id));
+    },
+
+    /** Which of these ids are the clinic's appointment types. */
+    async findClinicTypeIds(ex: Executor, clinicId: number, ids: readonly number[]) {
+      const stored = storedOnly(ids);
+      if (stored.length === 0) return new Set<number>();
+      const rows = await ex
+        .select({ id: appointmentTypes.id })
+        .from(appointmentTypes)
+        .where(and(eq(appointmentTypes.clinicId, clinicId), inArray(appointmentTypes.id, stored)));
+      return new Set(rows.map((r) => r.id));
+    },
+
+    /** The clinic's appointment types, or the one asked for, with the caregivers offering each. */
+    async listTypes(ex: Executor, clinicId: number, typeId?: number) {
+      if (typeId !== undefined && !isStoredId(typeId)) return [];
+      const where: SQL | undefined =
+        typeId === undefined
+          ? eq(appointmentTypes.clinicId, clinicId)
+          : and(eq(appointmentTypes.clinicId, clinicId), eq(appointmentTypes.id, typeId));
+      const [types, links] = await Promise.all([
+        ex
+          .select({
+            id: appointmentTypes.id,
+            name: appointmentTypes.name,
+            durationMinutes: appointmentTypes.durationMinutes,
+          })
+          .from(appointmentTypes)
+          .where(where)
+          .orderBy(asc(appointmentTypes.id)),
+        ex
+          .select({
+            typeId: caregiverAppointmentTypes.appointmentTypeId,
+            caregiverId: caregiverAppointmentTypes.caregiverId,
+          })
+          .from(caregiverAppointmentTypes)
+          .innerJoin(
+            appointmentTypes,
+            eq(appointmentTypes.id, caregiverAppointmentTypes.appointmentTypeId),
+          )
+          .where(where)
+          .orderBy(asc(caregiverAppointmentTypes.caregiverId)),
+      ]);
+      return types.map((t) => ({
+        ...t,
+        caregiverIds: links.filter((l) => l.typeId === t.id).map((l) => l.caregiverId),
+      }));
+    },
+
+    /**
+     * The clinic's appointment type, or null when it is not the clinic's. With `lock`, no booking
+     * can take the type until the transaction ends (a booking references the row).
+     */
+    async findType(ex: Executor, clinicId: number, typeId: number, lock = false) {
+      if (!isStoredId(typeId)) return null;
+      const query = ex
+        .select({ id: appointmentTypes.id })
+        .from(appointmentTypes)
+        .where(and(eq(appointmentTypes.id, typeId), eq(appointmentTypes.clinicId, clinicId)));
+      const [row] = await (lock ? query.for('update') : query);
+      return row ?? null;
+    },
+
+    async insertType(
+      tx: Executor,
+      clinicId: number,
+      values: { name: string; durationMinutes: number },
+    ): Promise<number> {
+      const [row] = await tx
+        .insert(appointmentTypes)
+        .values({ ...values, clinicId })
+        .returning({ id: appointmentTypes.id });
+      if (!row) throw new Error('insertType: no row returned');
+      return row.id;
+    },
+
+    async updateType(
+      tx: Executor,
+      typeId: number,
+      values: Partial<{ name: string; durationMinutes: number }>,
+    ) {
+      await tx.update(appointmentTypes).set(values).where(eq(appointmentTypes.id, typeId));
+    },
+
+    async isTypeBooked(ex: Executor, typeId: number): Promise<boolean> {
+      const [row] = await ex
+        .select({ id: appointments.id })
+        .from(appointments)
+        .where(eq(appointments.appointmentTypeId, typeId))
+        .limit(1);
+      return row !== undefined;
+    },
+
+    /** The caregivers' links to it go too (ON DELETE CASCADE). */
+    async deleteType(tx: Executor, typeId: number) {
+      await tx.delete(appointmentTypes).where(eq(appointmentTypes.id, typeId));
+    },
+
+    /** The clinic's appointments starting in [from, to), or the one asked for, by start. */
+    async listAppointments(
+      ex: Executor,
+      clinicId: number,
+      filter: { from: Date; to: Date; status?: AppointmentStatus } | { id: number },
+    ) {
+      if ('id' in filter && !isStoredId(filter.id)) return [];
+      const where =
+        'id' in filter
+          ? and(eq(appointments.clinicId, clinicId), eq(appointments.id, filter.id))
+          : and(
+              eq(appointments.clinicId, clinicId),
+              gte(appointments.startAt, filter.from),
+              lt(appointments.startAt, filter.to),
+              filter.status ? eq(appointments.status, filter.status) : undefined,
+            );
+      return selectAppointmentViews(ex)
+        .where(where)
+        .orderBy(asc(appointments.startAt), asc(appointments.id));
+    },
+
+    /** The clinic's audit entries, newest first. */
+    async listAuditLog(ex: Executor, clinicId: number, page: { limit: number; before?: number }) {
+      return ex
+        .select()
+        .from(auditLog)
+        .where(
+          and(
+            eq(auditLog.clinicId, clinicId),
+            page.before === undefined ? undefined : lt(auditLog.id, page.before),
+          ),
+        )
+        .orderBy(desc(auditLog.id))
+        .limit(page.limit);
+    },
+  };
+}
+
+export type ClinicRepository = ReturnType<typeof createClinicRepository>;

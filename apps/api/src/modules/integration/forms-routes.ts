@@ -1,0 +1,309 @@
+import { z } from 'zod';
+import {
+  createdFormRequestSchema,
+  createFormRequestBodySchema,
+  createFormTemplateBodySchema,
+  errorBodySchema,
+  formRequestSchema,
+  formRequestsQuerySchema,
+  formRequestsSchema,
+  formSubmissionSchema,
+  formTemplateSchema,
+  formTemplateSummariesSchema,
+  integrationIdParamsSchema,
+  updateFormTemplateBodySchema,
+  type FormRequest,
+  type FormTemplate,
+  type FormTemplateSummary,
+} from '@marpe/shared';
+import type { onRequestHookHandler } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { ClinicFormRequest } from '../forms/forms-service.js';
+import type { FormRequests } from './forms-requests.js';
+import type { FormTemplateRow, FormTemplates } from './forms-templates.js';
+import { actorOf, callerOf } from './integration-auth.js';
+
+export interface FormsIntegrationRoutesOptions {
+  templates: FormTemplates;
+  requests: FormRequests;
+}
+
+const tags = ['integration'];
+const iso = (date: Date | null) => (date === null ? null : date.toISOString());
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  404: errorBodySchema,
+};
+
+// Answers with a patient's details are never cached on the way.
+const privateAnswer: onRequestHookHandler = (_request, reply, done) => {
+  reply.header('cache-control', 'no-store');
+  done();
+};
+
+function summaryOf(row: FormTemplateRow): FormTemplateSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+const templateOf = (row: FormTemplateRow): FormTemplate => ({
+  ...summaryOf(row),
+  schema: row.schema,
+});
+
+function requestOf(request: ClinicFormRequest): FormRequest {
+  return {
+    id: request.id,
+    template_id: request.templateId,
+    template_name: request.templateName,
+    status: request.status,
+    created_at: request.createdAt.toISOString(),
+    expires_at: request.expiresAt.toISOString(),
+    submitted_at: iso(request.submittedAt),
+  };
+}
+
+/**
+ * `/api/integration/form-templates` and `/api/integration/form-requests`: the clinic's intake
+ * forms, the links it sends and what comes back (docs/integration.md, "Intake forms").
+ */
+export const formsIntegrationRoutes: FastifyPluginAsyncZod<FormsIntegrationRoutesOptions> = async (
+  app,
+  { templates, requests },
+) => {
+  app.get(
+    '/form-templates',
+    {
+      schema: {
+        tags,
+        summary: "The clinic's form templates, oldest first (without their schemas)",
+        response: { 200: formTemplateSummariesSchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const rows = await templates.list(callerOf(request).clinicId);
+      return rows.map(summaryOf);
+    },
+  );
+
+  app.post(
+    '/form-templates',
+    {
+      schema: {
+        tags,
+        summary:
+          'Creates a template (201). The schema is checked as the form engine needs it (docs/forms.md); 400 names each bad path (`schema.0.fields.2.conditions`); 409 when the name is taken',
+        body: createFormTemplateBodySchema,
+        response: { 201: formTemplateSchema, ...errors, 409: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const row = await templates.create(caller.clinicId, request.body, actorOf(caller));
+      return reply.status(201).send(templateOf(row));
+    },
+  );
+
+  app.get(
+    '/form-templates/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One template with its schema',
+        params: integrationIdParamsSchema,
+        response: { 200: formTemplateSchema, ...errors },
+      },
+    },
+    async (request) =>
+      templateOf(await templates.get(callerOf(request).clinicId, request.params.id)),
+  );
+
+  app.put(
+    '/form-templates/:id',
+    {
+      schema: {
+        tags,
+        summary:
+          'Replaces the name and the schema. Links already sent keep the form they were made with',
+        params: integrationIdParamsSchema,
+        body: createFormTemplateBodySchema,
+        response: { 200: formTemplateSchema, ...errors, 409: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      const row = await templates.update(
+        caller.clinicId,
+        request.params.id,
+        request.body,
+        actorOf(caller),
+      );
+      return templateOf(row);
+    },
+  );
+
+  app.patch(
+    '/form-templates/:id',
+    {
+      schema: {
+        tags,
+        summary:
+          'Replaces the name, the schema or both. Links already sent keep the form they were made with',
+        params: integrationIdParamsSchema,
+        body: updateFormTemplateBodySchema,
+        response: { 200: formTemplateSchema, ...errors, 409: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      const row = await templates.update(
+        caller.clinicId,
+        request.params.id,
+        request.body,
+        actorOf(caller),
+      );
+      return templateOf(row);
+    },
+  );
+
+  app.delete(
+    '/form-templates/:id',
+    {
+      schema: {
+        tags,
+        summary:
+          'Deletes a template (204). Its links keep working with their own copy of the form; their template_id becomes null',
+        params: integrationIdParamsSchema,
+        response: { 204: z.null().describe('Deleted'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      await templates.remove(caller.clinicId, request.params.id, actorOf(caller));
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/form-requests',
+    {
+      onRequest: privateAnswer,
+      schema: {
+        tags,
+        summary:
+          'Makes a form link (201; the url is in this answer only). With send_to_phone the link is also sent by SMS in the clinic’s name',
+        body: createFormRequestBodySchema,
+        response: { 201: createdFormRequestSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const link = await requests.create(caller.clinicId, request.body, actorOf(caller));
+      return reply.status(201).send({
+        id: link.id,
+        url: link.url,
+        expires_at: link.expiresAt.toISOString(),
+        status: 'pending' as const,
+      });
+    },
+  );
+
+  app.get(
+    '/form-requests',
+    {
+      schema: {
+        tags,
+        summary:
+          'The clinic’s form requests, newest first; `before` (a request id) pages on, `status` filters (expired: pending past expires_at)',
+        querystring: formRequestsQuerySchema,
+        response: { 200: formRequestsSchema, 400: errorBodySchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const rows = await requests.list(callerOf(request).clinicId, request.query);
+      return rows.map(requestOf);
+    },
+  );
+
+  app.get(
+    '/form-requests/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One form request: status and times (never its link)',
+        params: integrationIdParamsSchema,
+        response: { 200: formRequestSchema, ...errors },
+      },
+    },
+    async (request) => requestOf(await requests.get(callerOf(request).clinicId, request.params.id)),
+  );
+
+  app.post(
+    '/form-requests/:id/cancel',
+    {
+      schema: {
+        tags,
+        summary:
+          'Cancels a pending request: its link then answers 404. A cancelled one stays so; 409 when already submitted',
+        params: integrationIdParamsSchema,
+        response: { 200: formRequestSchema, ...errors, 409: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      return requestOf(await requests.cancel(caller.clinicId, request.params.id, actorOf(caller)));
+    },
+  );
+
+  app.get(
+    '/form-requests/:id/submission',
+    {
+      onRequest: privateAnswer,
+      schema: {
+        tags,
+        summary:
+          'What the patient submitted: field name → text, a checkbox’s boolean, a signature’s image data URL; 404 before the submit',
+        params: integrationIdParamsSchema,
+        response: { 200: formSubmissionSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const answers = await requests.submission(callerOf(request).clinicId, request.params.id);
+      return { values: answers.values, submitted_at: answers.submittedAt.toISOString() };
+    },
+  );
+
+  app.get(
+    '/form-requests/:id/submission.pdf',
+    {
+      onRequest: privateAnswer,
+      schema: {
+        tags,
+        summary:
+          'The submitted form as a PDF (application/pdf): clinic and form names, submission time, every visible answer and the signatures; 404 before the submit',
+        params: integrationIdParamsSchema,
+        response: {
+          200: {
+            description: 'The PDF',
+            content: { 'application/pdf': { schema: z.custom<Buffer>() } },
+          },
+          ...errors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const pdf = await requests.pdf(callerOf(request).clinicId, id);
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="form-${id}.pdf"`)
+        .send(pdf);
+    },
+  );
+};

@@ -1,0 +1,227 @@
+import { eq } from 'drizzle-orm';
+import {
+  describeResponseCode,
+  formatAmount,
+  normaliseIsraeliMobile,
+  toAgorot,
+  toShekels,
+  type CreatedPaymentRequest,
+  type CreatePaymentRequestBody,
+  type PaymentRequest,
+  type PaymentRequestsQuery,
+  type PaymentTransaction,
+  type ValidationDetails,
+} from '@marpe/shared';
+import { audit } from '../../platform/audit.js';
+import type { Database } from '../../platform/db/client.js';
+import { clinics } from '../../platform/db/schema.js';
+import { AppError } from '../../platform/errors.js';
+import type { Messaging } from '../messaging/messaging.js';
+import type { PaymentTransactionRow } from '../payments/payments-repository.js';
+import type {
+  CreatePaymentLinkInput,
+  PaymentRequestSummary,
+  PaymentsService,
+} from '../payments/payments-service.js';
+
+export interface PaymentRequestsDeps {
+  db: Database;
+  payments: Pick<
+    PaymentsService,
+    'createLink' | 'findRequest' | 'listRequests' | 'cancelRequest' | 'listTransactions'
+  >;
+  messaging: Pick<Messaging, 'queueMessage' | 'kick'>;
+  clock: () => number;
+}
+
+/** The SMS that carries a payment link, in the clinic's name, with the sum as the page shows it. */
+export function paymentLinkSms(clinicName: string, amountAgorot: number, url: string): string {
+  return `${clinicName}: בקשת תשלום על סך ₪${formatAmount(amountAgorot)}. לתשלום בקישור הבא\n${url}`;
+}
+
+const requestNotFound = (id: number) => new AppError('not_found', 404, `No payment request ${id}`);
+
+function invalidField(path: string, message: string): AppError {
+  const details: ValidationDetails = { issues: [{ path, message }] };
+  return new AppError('validation_failed', 400, `Invalid request: ${path}`, details);
+}
+
+/** The payments service names its inputs as in code; the API's 400 names the body's fields. */
+const bodyFieldOf: Readonly<Record<string, keyof CreatePaymentRequestBody>> = {
+  amountAgorot: 'amount',
+  maxPayments: 'max_payments',
+  terminal: 'terminal',
+  patientIdNumber: 'patient_id_number',
+  patientNameRemarks: 'patient_name_remarks',
+  patientEmail: 'patient_email',
+  description: 'description',
+  expiresInDays: 'expires_in_days',
+};
+
+function withBodyFieldNames(error: unknown): unknown {
+  if (!(error instanceof AppError) || error.code !== 'validation_failed') return error;
+  const { issues } = error.details as ValidationDetails;
+  const renamed = issues.map((issue) => ({
+    ...issue,
+    path: bodyFieldOf[issue.path] ?? issue.path,
+  }));
+  const fields = renamed.map((issue) => issue.path).join(', ');
+  return new AppError('validation_failed', 400, `Invalid request: ${fields}`, { issues: renamed });
+}
+
+function transactionOf(row: PaymentTransactionRow): PaymentTransaction {
+  return {
+    id: row.id,
+    transaction_index: row.providerIndex,
+    response_code: row.responseCode,
+    response_description: describeResponseCode(row.responseCode),
+    accepted: row.accepted,
+    rejection_reason: row.rejectionReason,
+    confirmation_code: row.confirmationCode,
+    amount: row.amountAgorot === null ? null : toShekels(row.amountAgorot),
+    payments: row.payments,
+    card_last4: row.cardLast4,
+    received_at: row.receivedAt.toISOString(),
+  };
+}
+
+/** The clinic side of payment links: make (and send), list, cancel, and read the callbacks. */
+export function createPaymentRequests(deps: PaymentRequestsDeps) {
+  const { db, payments, messaging, clock } = deps;
+
+  /** The request as the API shows it; `expired` for a pending one past its expiry. */
+  function requestOf(request: PaymentRequestSummary, now = clock()): PaymentRequest {
+    const expired = request.status === 'pending' && request.expiresAt.getTime() <= now;
+    return {
+      id: request.id,
+      status: expired ? 'expired' : request.status,
+      amount: toShekels(request.amountAgorot),
+      max_payments: request.maxPayments,
+      terminal: request.terminal,
+      patient_id_number: request.patientIdNumber,
+      patient_name_remarks: request.patientNameRemarks,
+      patient_email: request.patientEmail,
+      description: request.description,
+      created_at: request.createdAt.toISOString(),
+      expires_at: request.expiresAt.toISOString(),
+      paid_at: request.paidAt?.toISOString() ?? null,
+    };
+  }
+
+  return {
+    /** A new link; with `send_to_phone`, its SMS leaves with the same commit. */
+    async create(
+      clinicId: number,
+      body: CreatePaymentRequestBody,
+      actor: string,
+    ): Promise<CreatedPaymentRequest> {
+      const amountAgorot = toAgorot(body.amount);
+      if (amountAgorot === null) {
+        throw invalidField('amount', 'Expected shekels with at most 2 decimals');
+      }
+      const phone =
+        body.send_to_phone === undefined ? null : normaliseIsraeliMobile(body.send_to_phone);
+      if (body.send_to_phone !== undefined && phone === null) {
+        throw invalidField('send_to_phone', 'Expected an Israeli mobile number');
+      }
+      const input: CreatePaymentLinkInput = {
+        clinicId,
+        amountAgorot,
+        maxPayments: body.max_payments,
+        terminal: body.terminal,
+        patientIdNumber: body.patient_id_number,
+        patientNameRemarks: body.patient_name_remarks,
+        patientEmail: body.patient_email,
+        description: body.description,
+        expiresInDays: body.expires_in_days,
+      };
+      const created = await db.transaction(async (tx) => {
+        const link = await payments.createLink(input, tx).catch((error: unknown) => {
+          throw withBodyFieldNames(error);
+        });
+        const request = await payments.findRequest(clinicId, link.requestId, tx);
+        if (!request) throw new Error(`payment request ${link.requestId} not saved`);
+        if (phone !== null) {
+          const [clinic] = await tx
+            .select({ name: clinics.name })
+            .from(clinics)
+            .where(eq(clinics.id, clinicId));
+          // By the clinic's channel: WhatsApp once connected and chosen, else SMS.
+          await messaging.queueMessage(tx, {
+            clinicId,
+            to: phone,
+            body: paymentLinkSms(clinic?.name ?? '', request.amountAgorot, link.url),
+            // A link that no longer works is not worth a message.
+            expiresAt: link.expiresAt,
+          });
+        }
+        await audit(tx, {
+          clinicId,
+          actor,
+          action: 'payment_request.create',
+          targetType: 'payment_request',
+          targetId: request.id,
+          // The sum and its terms; the patient's details stay with the request.
+          details: {
+            amount: toShekels(request.amountAgorot),
+            max_payments: request.maxPayments,
+            terminal: request.terminal,
+            expires_at: request.expiresAt.toISOString(),
+            sent_to_phone: phone !== null,
+          },
+          at: request.createdAt,
+        });
+        return { ...requestOf(request), url: link.url };
+      });
+      if (phone !== null) messaging.kick();
+      return created;
+    },
+
+    async list(clinicId: number, query: PaymentRequestsQuery): Promise<PaymentRequest[]> {
+      const now = clock();
+      const rows = await payments.listRequests(clinicId, query);
+      return rows.map((row) => requestOf(row, now));
+    },
+
+    async get(clinicId: number, id: number): Promise<PaymentRequest> {
+      const request = await payments.findRequest(clinicId, id);
+      if (!request) throw requestNotFound(id);
+      return requestOf(request);
+    },
+
+    /**
+     * A pending (or expired) request is cancelled: its link answers 404 and the provider's
+     * callbacks on it are recorded but never pay. Cancelling a cancelled request changes nothing;
+     * a paid one cannot be cancelled (409).
+     */
+    async cancel(clinicId: number, id: number, actor: string): Promise<PaymentRequest> {
+      return db.transaction(async (tx) => {
+        if (await payments.cancelRequest(tx, clinicId, id)) {
+          await audit(tx, {
+            clinicId,
+            actor,
+            action: 'payment_request.cancel',
+            targetType: 'payment_request',
+            targetId: id,
+            at: new Date(clock()),
+          });
+        }
+        const request = await payments.findRequest(clinicId, id, tx);
+        if (!request) throw requestNotFound(id);
+        if (request.status === 'paid') {
+          throw new AppError('conflict', 409, `Payment request ${id} is already paid`);
+        }
+        return requestOf(request);
+      });
+    },
+
+    /** The provider's callbacks on the request, oldest first. */
+    async transactions(clinicId: number, id: number): Promise<PaymentTransaction[]> {
+      const rows = await payments.listTransactions(clinicId, id);
+      if (!rows) throw requestNotFound(id);
+      return rows.map(transactionOf);
+    },
+  };
+}
+
+export type PaymentRequests = ReturnType<typeof createPaymentRequests>;

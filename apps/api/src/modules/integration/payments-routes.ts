@@ -1,0 +1,118 @@
+import {
+  createdPaymentRequestSchema,
+  createPaymentRequestBodySchema,
+  errorBodySchema,
+  integrationIdParamsSchema,
+  paymentRequestSchema,
+  paymentRequestsQuerySchema,
+  paymentRequestsSchema,
+  paymentTransactionsSchema,
+} from '@marpe/shared';
+import type { onRequestHookHandler } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { actorOf, callerOf } from './integration-auth.js';
+import type { PaymentRequests } from './payments-requests.js';
+
+export interface PaymentsIntegrationRoutesOptions {
+  requests: PaymentRequests;
+}
+
+const tags = ['integration'];
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  404: errorBodySchema,
+};
+
+// Every answer here holds a patient's details (one the link too): never cached on the way.
+const privateAnswer: onRequestHookHandler = (_request, reply, done) => {
+  reply.header('cache-control', 'no-store');
+  done();
+};
+
+/**
+ * `/api/integration/payment-requests`: the payment links a clinic sends and the card provider's
+ * callbacks on them (docs/integration.md, "Payment requests").
+ */
+export const paymentsIntegrationRoutes: FastifyPluginAsyncZod<
+  PaymentsIntegrationRoutesOptions
+> = async (app, { requests }) => {
+  app.addHook('onRequest', privateAnswer);
+
+  app.post(
+    '/payment-requests',
+    {
+      schema: {
+        tags,
+        summary:
+          'Makes a payment link (201; the url is in this answer only). With send_to_phone the link is also sent by SMS in the clinic’s name',
+        body: createPaymentRequestBodySchema,
+        response: { 201: createdPaymentRequestSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const created = await requests.create(caller.clinicId, request.body, actorOf(caller));
+      return reply.status(201).send(created);
+    },
+  );
+
+  app.get(
+    '/payment-requests',
+    {
+      schema: {
+        tags,
+        summary:
+          'The clinic’s payment requests, newest first; `before` (a request id) pages on, `status` filters (expired: pending past expires_at)',
+        querystring: paymentRequestsQuerySchema,
+        response: { 200: paymentRequestsSchema, 400: errorBodySchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => requests.list(callerOf(request).clinicId, request.query),
+  );
+
+  app.get(
+    '/payment-requests/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One payment request (never its link)',
+        params: integrationIdParamsSchema,
+        response: { 200: paymentRequestSchema, ...errors },
+      },
+    },
+    async (request) => requests.get(callerOf(request).clinicId, request.params.id),
+  );
+
+  app.post(
+    '/payment-requests/:id/cancel',
+    {
+      schema: {
+        tags,
+        summary:
+          'Cancels a pending (or expired) request: its link then answers 404 and callbacks on it never pay. A cancelled one stays so; 409 when already paid',
+        params: integrationIdParamsSchema,
+        response: { 200: paymentRequestSchema, ...errors, 409: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      return requests.cancel(caller.clinicId, request.params.id, actorOf(caller));
+    },
+  );
+
+  app.get(
+    '/payment-requests/:id/transactions',
+    {
+      schema: {
+        tags,
+        summary:
+          'The card provider’s callbacks on the request, oldest first: response code and its Hebrew description, whether it was accepted, the sum, the payments and the card’s last 4 digits',
+        params: integrationIdParamsSchema,
+        response: { 200: paymentTransactionsSchema, ...errors },
+      },
+    },
+    async (request) => requests.transactions(callerOf(request).clinicId, request.params.id),
+  );
+};

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import type { Database, Executor } from '../../platform/db/client.js';
+import type { OutboxHandler } from '../../platform/outbox/outbox.js';
+import { findClinicWhatsApp, findSendingCredentials } from '../whatsapp/whatsapp-repository.js';
+import type { SmsProvider } from './sms-provider.js';
+import type { WhatsAppProvider } from './whatsapp-provider.js';
+
+export const WHATSAPP_TOPIC = 'whatsapp';
+
+export const whatsappPayloadSchema = z.object({
+  clinicId: z.number().int(),
+  /** The national Israeli mobile number as stored: `05XXXXXXXX`. */
+  to: z.string(),
+  body: z.string(),
+});
+export type WhatsAppPayload = z.infer<typeof whatsappPayloadSchema>;
+
+/** Whether the clinic's messages go by WhatsApp: it chose it and its number is connected. */
+export async function usesWhatsApp(executor: Executor, clinicId: number): Promise<boolean> {
+  const found = await findClinicWhatsApp(executor, clinicId);
+  return found?.messagingChannel === 'whatsapp' && found.connection !== null;
+}
+
+/**
+ * The outbox handler of the 'whatsapp' topic. The token is read and decrypted at send time, so
+ * a reconnected number is used at once; a clinic disconnected since the message was queued gets
+ * it sent by SMS instead, since the patient is waiting for it.
+ */
+export function whatsappHandler(deps: {
+  db: Database;
+  tokenKey: Buffer;
+  whatsapp: WhatsAppProvider;
+  sms: SmsProvider;
+}): OutboxHandler {
+  return async (payload) => {
+    const { clinicId, to, body } = whatsappPayloadSchema.parse(payload);
+    const credentials = await findSendingCredentials(deps.db, deps.tokenKey, clinicId);
+    if (!credentials) return deps.sms.send({ to, body });
+    await deps.whatsapp.send({ ...credentials, to, body });
+  };
+}

@@ -1,0 +1,147 @@
+import { and, asc, desc, eq, gt, lt, lte, type SQL } from 'drizzle-orm';
+import type { Database, Executor } from '../../platform/db/client.js';
+import {
+  clinics,
+  isStoredId,
+  paymentRequests,
+  paymentTransactions,
+  type PaymentRequestStatus,
+} from '../../platform/db/schema.js';
+
+export type PaymentRequestRow = typeof paymentRequests.$inferSelect;
+export type NewPaymentRequest = typeof paymentRequests.$inferInsert;
+export type PaymentTransactionRow = typeof paymentTransactions.$inferSelect;
+export type NewPaymentTransaction = typeof paymentTransactions.$inferInsert;
+
+export interface PaymentRequestListQuery {
+  /** A stored status, or `expired`: pending past its expiry. */
+  status?: PaymentRequestStatus | 'expired';
+  /** Only requests with a smaller id (older). */
+  before?: number;
+  limit: number;
+}
+
+export function createPaymentsRepository(db: Database) {
+  return {
+    db,
+
+    /** What a new link needs from the clinic; null when there is no such clinic. */
+    async findClinic(clinicId: number, ex: Executor = db) {
+      if (!isStoredId(clinicId)) return null;
+      const [row] = await ex
+        .select({ id: clinics.id, cardTerminal: clinics.cardTerminal })
+        .from(clinics)
+        .where(eq(clinics.id, clinicId));
+      return row ?? null;
+    },
+
+    async insertRequest(request: NewPaymentRequest, ex: Executor = db) {
+      const [row] = await ex
+        .insert(paymentRequests)
+        .values(request)
+        .returning({ id: paymentRequests.id });
+      if (!row) throw new Error('payment request not saved');
+      return row.id;
+    },
+
+    /** The request of a link token hash, with its clinic's logo; null if unknown. */
+    async findRequestByTokenHash(tokenHash: string) {
+      const [row] = await db
+        .select({ request: paymentRequests, logoUrl: clinics.logoUrl })
+        .from(paymentRequests)
+        .innerJoin(clinics, eq(clinics.id, paymentRequests.clinicId))
+        .where(eq(paymentRequests.tokenHash, tokenHash));
+      return row ?? null;
+    },
+
+    async findRequest(clinicId: number, requestId: number, ex: Executor = db) {
+      if (!isStoredId(clinicId) || !isStoredId(requestId)) return null;
+      const [row] = await ex
+        .select()
+        .from(paymentRequests)
+        .where(and(eq(paymentRequests.id, requestId), eq(paymentRequests.clinicId, clinicId)));
+      return row ?? null;
+    },
+
+    /** The clinic's requests, newest first; `now` tells pending from expired. */
+    async listRequests(clinicId: number, query: PaymentRequestListQuery, now: Date) {
+      if (!isStoredId(clinicId)) return [];
+      const where: SQL[] = [eq(paymentRequests.clinicId, clinicId)];
+      if (query.before !== undefined) where.push(lt(paymentRequests.id, query.before));
+      if (query.status === 'pending' || query.status === 'expired') {
+        where.push(eq(paymentRequests.status, 'pending'));
+        where.push(
+          query.status === 'pending'
+            ? gt(paymentRequests.expiresAt, now)
+            : lte(paymentRequests.expiresAt, now),
+        );
+      } else if (query.status) {
+        where.push(eq(paymentRequests.status, query.status));
+      }
+      return db
+        .select()
+        .from(paymentRequests)
+        .where(and(...where))
+        .orderBy(desc(paymentRequests.id))
+        .limit(query.limit);
+    },
+
+    /** Pending (expired or not) → cancelled; false when the clinic has no such pending request. */
+    async cancelRequest(ex: Executor, clinicId: number, requestId: number): Promise<boolean> {
+      if (!isStoredId(clinicId) || !isStoredId(requestId)) return false;
+      const rows = await ex
+        .update(paymentRequests)
+        .set({ status: 'cancelled' })
+        .where(
+          and(
+            eq(paymentRequests.id, requestId),
+            eq(paymentRequests.clinicId, clinicId),
+            eq(paymentRequests.status, 'pending'),
+          ),
+        )
+        .returning({ id: paymentRequests.id });
+      return rows.length > 0;
+    },
+
+    /** The request, locked until the transaction ends: one provider callback at a time. */
+    async lockRequest(tx: Executor, tokenHash: string) {
+      const [row] = await tx
+        .select()
+        .from(paymentRequests)
+        .where(eq(paymentRequests.tokenHash, tokenHash))
+        .for('update');
+      return row ?? null;
+    },
+
+    /** Records a callback once per (request, provider index); true when this call stored it. */
+    async insertTransaction(ex: Executor, transaction: NewPaymentTransaction): Promise<boolean> {
+      const rows = await ex
+        .insert(paymentTransactions)
+        .values(transaction)
+        .onConflictDoNothing({
+          target: [paymentTransactions.requestId, paymentTransactions.providerIndex],
+        })
+        .returning({ id: paymentTransactions.id });
+      return rows.length > 0;
+    },
+
+    /** Pays a pending request; a paid one stays as it was (first payment time kept). */
+    async markPaid(ex: Executor, requestId: number, at: Date) {
+      await ex
+        .update(paymentRequests)
+        .set({ status: 'paid', paidAt: at })
+        .where(and(eq(paymentRequests.id, requestId), eq(paymentRequests.status, 'pending')));
+    },
+
+    /** A request's callbacks in the order they arrived. */
+    async listTransactions(requestId: number) {
+      return db
+        .select()
+        .from(paymentTransactions)
+        .where(eq(paymentTransactions.requestId, requestId))
+        .orderBy(asc(paymentTransactions.receivedAt), asc(paymentTransactions.id));
+    },
+  };
+}
+
+export type PaymentsRepository = ReturnType<typeof createPaymentsRepository>;

@@ -1,0 +1,159 @@
+import type { WebhookDeliveryStatus, WebhookEventType } from '@marpe/shared';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../../platform/db/client.js';
+import { appointments, webhookDeliveries, webhookEndpoints } from '../../platform/db/schema.js';
+import { selectAppointmentViews } from '../appointments/appointment-view.js';
+
+export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+export interface DeliveryFilter {
+  endpointId?: number;
+  status?: WebhookDeliveryStatus;
+  limit: number;
+}
+
+export function createWebhooksRepository(db: Database) {
+  return {
+    db,
+
+    /** The clinic's active endpoints that receive `type` (an empty list of types means all). */
+    async listSubscribed(executor: Executor, clinicId: number, type: WebhookEventType) {
+      return executor
+        .select({ id: webhookEndpoints.id })
+        .from(webhookEndpoints)
+        .where(
+          and(
+            eq(webhookEndpoints.clinicId, clinicId),
+            eq(webhookEndpoints.isActive, true),
+            sql`(jsonb_array_length(${webhookEndpoints.events}) = 0 OR ${webhookEndpoints.events} @> ${JSON.stringify([type])}::jsonb)`,
+          ),
+        )
+        .orderBy(webhookEndpoints.id);
+    },
+
+    async insertDeliveries(executor: Executor, rows: (typeof webhookDeliveries.$inferInsert)[]) {
+      return executor
+        .insert(webhookDeliveries)
+        .values(rows)
+        .returning({ id: webhookDeliveries.id });
+    },
+
+    /** What sending a delivery needs: its status and its endpoint's address and secret. */
+    async findDeliveryTarget(deliveryId: number) {
+      const [row] = await db
+        .select({
+          status: webhookDeliveries.status,
+          url: webhookEndpoints.url,
+          secret: webhookEndpoints.secret,
+          isActive: webhookEndpoints.isActive,
+        })
+        .from(webhookDeliveries)
+        .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+        .where(eq(webhookDeliveries.id, deliveryId));
+      return row ?? null;
+    },
+
+    /** Records a try; `attempts` goes up by one. */
+    async recordAttempt(
+      deliveryId: number,
+      values: Pick<
+        typeof webhookDeliveries.$inferInsert,
+        'status' | 'lastStatusCode' | 'lastError' | 'lastAttemptAt' | 'deliveredAt'
+      >,
+    ) {
+      await db
+        .update(webhookDeliveries)
+        .set({ ...values, attempts: sql`${webhookDeliveries.attempts} + 1` })
+        .where(eq(webhookDeliveries.id, deliveryId));
+    },
+
+    async markFailed(deliveryId: number, lastError: string) {
+      await db
+        .update(webhookDeliveries)
+        .set({ status: 'failed', lastError })
+        .where(eq(webhookDeliveries.id, deliveryId));
+    },
+
+    async countEndpoints(executor: Executor, clinicId: number): Promise<number> {
+      const [row] = await executor
+        .select({ count: sql<number>`count(*)::int` })
+        .from(webhookEndpoints)
+        .where(eq(webhookEndpoints.clinicId, clinicId));
+      return row?.count ?? 0;
+    },
+
+    async insertEndpoint(
+      executor: Executor,
+      values: typeof webhookEndpoints.$inferInsert,
+    ): Promise<WebhookEndpointRow> {
+      const [row] = await executor.insert(webhookEndpoints).values(values).returning();
+      if (!row) throw new Error('webhook endpoint not saved');
+      return row;
+    },
+
+    async findEndpoint(executor: Executor, clinicId: number, id: number) {
+      const [row] = await executor
+        .select()
+        .from(webhookEndpoints)
+        .where(and(eq(webhookEndpoints.clinicId, clinicId), eq(webhookEndpoints.id, id)));
+      return row ?? null;
+    },
+
+    async listEndpoints(clinicId: number): Promise<WebhookEndpointRow[]> {
+      return db
+        .select()
+        .from(webhookEndpoints)
+        .where(eq(webhookEndpoints.clinicId, clinicId))
+        .orderBy(webhookEndpoints.id);
+    },
+
+    async updateEndpoint(
+      executor: Executor,
+      clinicId: number,
+      id: number,
+      values: Partial<typeof webhookEndpoints.$inferInsert>,
+    ) {
+      const [row] = await executor
+        .update(webhookEndpoints)
+        .set(values)
+        .where(and(eq(webhookEndpoints.clinicId, clinicId), eq(webhookEndpoints.id, id)))
+        .returning();
+      return row ?? null;
+    },
+
+    /** Deletes the endpoint with its delivery log; null when the clinic has no such endpoint. */
+    async deleteEndpoint(executor: Executor, clinicId: number, id: number) {
+      const [row] = await executor
+        .delete(webhookEndpoints)
+        .where(and(eq(webhookEndpoints.clinicId, clinicId), eq(webhookEndpoints.id, id)))
+        .returning({ url: webhookEndpoints.url });
+      return row ?? null;
+    },
+
+    /** The clinic's deliveries, newest first. */
+    async listDeliveries(clinicId: number, filter: DeliveryFilter): Promise<WebhookDeliveryRow[]> {
+      const conditions = [eq(webhookDeliveries.clinicId, clinicId)];
+      if (filter.endpointId !== undefined) {
+        conditions.push(eq(webhookDeliveries.endpointId, filter.endpointId));
+      }
+      if (filter.status !== undefined) conditions.push(eq(webhookDeliveries.status, filter.status));
+      return db
+        .select()
+        .from(webhookDeliveries)
+        .where(and(...conditions))
+        .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+        .limit(filter.limit);
+    },
+
+    /** An appointment with what its event names: caregiver, type, patient, the clinic's zone. */
+    async findAppointment(executor: Executor, appointmentId: number) {
+      const [row] = await selectAppointmentViews(executor).where(
+        eq(appointments.id, appointmentId),
+      );
+      return row ?? null;
+    },
+  };
+}
+
+export type WebhooksRepository = ReturnType<typeof createWebhooksRepository>;

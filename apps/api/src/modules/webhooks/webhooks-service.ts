@@ -1,0 +1,424 @@
+import {
+  WEBHOOK_SECRET_PREFIX,
+  webhookEventTypes,
+  type AppointmentEventData,
+  type CreateWebhookEndpointBody,
+  type UpdateWebhookEndpointBody,
+  type ValidationDetails,
+  type WebhookDeliveriesQuery,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+  type WebhookEndpointWithSecret,
+  type WebhookEventData,
+  type WebhookEventPayload,
+  type WebhookEventType,
+} from '@marpe/shared';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { audit } from '../../platform/audit.js';
+import { decryptText, encryptText, randomToken } from '../../platform/crypto.js';
+import type { Database, Executor } from '../../platform/db/client.js';
+import { isStoredId } from '../../platform/db/schema.js';
+import { AppError } from '../../platform/errors.js';
+import type { OutboxAttempt } from '../../platform/outbox/outbox.js';
+import { toAppointmentView } from '../appointments/appointment-view.js';
+import type { AppOutbox } from '../messaging/messaging.js';
+import { webhookSignatureHeader } from './webhook-signature.js';
+import { checkWebhookUrl } from './webhook-url.js';
+import {
+  createWebhooksRepository,
+  type WebhookDeliveryRow,
+  type WebhookEndpointRow,
+} from './webhooks-repository.js';
+
+export const WEBHOOK_TOPIC = 'webhook';
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+/** Each event costs a row and a request per endpoint: a clinic needs a few, not hundreds. */
+export const MAX_WEBHOOK_ENDPOINTS = 10;
+
+/** The outbox row of one delivery: the exact body, so every retry sends (and signs) the same bytes. */
+const deliveryPayloadSchema = z.object({ deliveryId: z.number().int(), body: z.string() });
+
+export interface WebhooksDeps {
+  db: Database;
+  outbox: Pick<AppOutbox, 'enqueue' | 'kick'>;
+  /** Epoch milliseconds. */
+  clock: () => number;
+  /** deriveKey(dataKey, 'webhooks'): encrypts the endpoints' signing secrets. */
+  secretKey: Buffer;
+  /** config.publicOrigin: the links events carry point at it. */
+  publicOrigin: string;
+  /** NODE_ENV=production: https endpoints on public addresses only. */
+  production: boolean;
+  fetch?: typeof fetch;
+  /** How long an endpoint has to answer (default WEBHOOK_TIMEOUT_MS). */
+  timeoutMs?: number;
+}
+
+/** Who makes a change through the API: the key's clinic, and the audit actor. */
+export interface WebhooksCaller {
+  clinicId: number;
+  actor: string;
+}
+
+const endpointNotFound = (id: number) =>
+  new AppError('not_found', 404, `No webhook endpoint ${id} in this clinic`);
+
+function invalidField(path: string, message: string): AppError {
+  const details: ValidationDetails = { issues: [{ path, message }] };
+  return new AppError('validation_failed', 400, `Invalid request: ${path}`, details);
+}
+
+const newSecret = () => `${WEBHOOK_SECRET_PREFIX}${randomToken()}`;
+
+/** Listed in the documented order, once each. */
+const eventList = (events: readonly WebhookEventType[]): WebhookEventType[] =>
+  webhookEventTypes.filter((type) => events.includes(type));
+
+function endpointView(row: WebhookEndpointRow, secret?: string): WebhookEndpointWithSecret {
+  return {
+    id: row.id,
+    url: row.url,
+    events: eventList(row.events),
+    is_active: row.isActive,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    ...(secret === undefined ? {} : { secret }),
+  };
+}
+
+function deliveryView(row: WebhookDeliveryRow): WebhookDelivery {
+  return {
+    id: row.id,
+    endpoint_id: row.endpointId,
+    event_id: row.eventId,
+    event_type: row.eventType,
+    status: row.status,
+    attempts: row.attempts,
+    last_status_code: row.lastStatusCode,
+    last_error: row.lastError,
+    created_at: row.createdAt.toISOString(),
+    last_attempt_at: row.lastAttemptAt?.toISOString() ?? null,
+    delivered_at: row.deliveredAt?.toISOString() ?? null,
+  };
+}
+
+/** Why a request got no answer, without its address (a URL may carry a token). */
+function networkFailure(error: unknown, timeoutMs: number): string {
+  if (!(error instanceof Error)) return 'Request failed';
+  if (error.name === 'TimeoutError') return `No answer within ${timeoutMs / 1000} s`;
+  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  return `Request failed: ${typeof code === 'string' ? code : error.name}`;
+}
+
+/**
+ * Webhook endpoints, and events: `emit*` run inside the transaction of the change they report
+ * and write one delivery row and one outbox row per subscribed endpoint, so an event exists
+ * exactly when the change commits. The outbox then calls `deliver`, which POSTs the signed body
+ * and retries with the outbox's backoff until a 2xx, for 48 hours. At least once: receivers
+ * de-duplicate by the event id.
+ */
+export function createWebhooks(deps: WebhooksDeps) {
+  const { outbox, clock, secretKey, publicOrigin, production } = deps;
+  const repository = createWebhooksRepository(deps.db);
+  const send = deps.fetch ?? fetch;
+  const timeoutMs = deps.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+
+  function checkedUrl(url: string): string {
+    const checked = checkWebhookUrl(url, production);
+    if ('problem' in checked) throw invalidField('url', checked.problem);
+    return checked.url;
+  }
+
+  /** Emits the event to the subscribed endpoints; `data` is built only when there is one. */
+  async function emitWith<T extends WebhookEventType>(
+    executor: Executor,
+    clinicId: number,
+    type: T,
+    data: () => Promise<WebhookEventData[T]>,
+  ): Promise<number> {
+    const endpoints = await repository.listSubscribed(executor, clinicId, type);
+    if (endpoints.length === 0) return 0;
+    const createdAt = new Date(clock());
+    const eventId = `evt_${randomToken(18)}`;
+    const body = JSON.stringify({
+      id: eventId,
+      type,
+      created_at: createdAt.toISOString(),
+      clinic_id: clinicId,
+      data: await data(),
+    });
+    const deliveries = await repository.insertDeliveries(
+      executor,
+      endpoints.map((endpoint) => ({
+        endpointId: endpoint.id,
+        clinicId,
+        eventId,
+        eventType: type,
+        status: 'pending' as const,
+        createdAt,
+      })),
+    );
+    for (const delivery of deliveries) {
+      await outbox.enqueue(executor, {
+        topic: WEBHOOK_TOPIC,
+        payload: { deliveryId: delivery.id, body },
+      });
+    }
+    return deliveries.length;
+  }
+
+  async function appointmentData(
+    executor: Executor,
+    appointmentId: number,
+  ): Promise<AppointmentEventData> {
+    const row = await repository.findAppointment(executor, appointmentId);
+    if (!row) throw new Error(`webhooks: no appointment ${appointmentId}`);
+    return toAppointmentView(row);
+  }
+
+  return {
+    /**
+     * Emits an event in the caller's transaction (payment events and any other whose data the
+     * caller has at hand); resolves with how many endpoints will receive it. Call `kick()` after
+     * the commit so it leaves at once.
+     */
+    emit(executor: Executor, event: { clinicId: number } & WebhookEventPayload): Promise<number> {
+      return emitWith(executor, event.clinicId, event.type, async () => event.data);
+    },
+
+    /** appointment.booked or appointment.cancelled, with the appointment as it now stands. */
+    async emitAppointment(
+      executor: Executor,
+      type: 'appointment.booked' | 'appointment.cancelled',
+      appointment: { id: number; clinicId: number },
+    ): Promise<number> {
+      return emitWith(executor, appointment.clinicId, type, () =>
+        appointmentData(executor, appointment.id),
+      );
+    },
+
+    /** form.submitted: where the answers can be read with an API key, never the answers. */
+    async emitFormSubmitted(
+      executor: Executor,
+      submission: { clinicId: number; requestId: number; templateId: number | null; at: Date },
+    ): Promise<number> {
+      return emitWith(executor, submission.clinicId, 'form.submitted', async () => ({
+        request_id: submission.requestId,
+        template_id: submission.templateId,
+        submitted_at: submission.at.toISOString(),
+        submission_url: `${publicOrigin}/api/integration/form-requests/${submission.requestId}/submission`,
+      }));
+    },
+
+    kick: outbox.kick,
+
+    /** The outbox handler of WEBHOOK_TOPIC: one try of one delivery. */
+    async deliver(payload: unknown, { isLast }: OutboxAttempt): Promise<void> {
+      const { deliveryId, body } = deliveryPayloadSchema.parse(payload);
+      const target = await repository.findDeliveryTarget(deliveryId);
+      // Deleted with its endpoint, or settled by a try whose outbox row was then claimed again.
+      if (!target || target.status !== 'pending') return;
+      if (!target.isActive) {
+        await repository.markFailed(deliveryId, 'The endpoint was deactivated');
+        return;
+      }
+
+      const attemptAt = new Date(clock());
+      const timestamp = Math.floor(attemptAt.getTime() / 1000);
+      const event = JSON.parse(body) as { id: string; type: string };
+      let statusCode: number | null = null;
+      let failure: string;
+      try {
+        const response = await send(target.url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'Marpe-Webhooks/1',
+            'marpe-event-id': event.id,
+            'marpe-event-type': event.type,
+            'marpe-timestamp': String(timestamp),
+            'marpe-signature': webhookSignatureHeader(
+              decryptText(secretKey, target.secret),
+              timestamp,
+              body,
+            ),
+          },
+          body,
+          // A redirect is a failure to fix at the receiver, not a reason to post elsewhere.
+          redirect: 'manual',
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        // The answer's body is not needed.
+        await response.body?.cancel().catch(() => {});
+        statusCode = response.status;
+        if (response.ok) {
+          await repository.recordAttempt(deliveryId, {
+            status: 'delivered',
+            lastStatusCode: statusCode,
+            lastError: null,
+            lastAttemptAt: attemptAt,
+            deliveredAt: new Date(clock()),
+          });
+          return;
+        }
+        failure = `The endpoint answered ${statusCode}`;
+      } catch (error) {
+        failure = networkFailure(error, timeoutMs);
+      }
+      await repository.recordAttempt(deliveryId, {
+        status: isLast ? 'failed' : 'pending',
+        lastStatusCode: statusCode,
+        lastError: failure,
+        lastAttemptAt: attemptAt,
+      });
+      // The outbox retries with backoff (or, after the last try, gives up as recorded above).
+      throw new Error(failure);
+    },
+
+    async createEndpoint(
+      caller: WebhooksCaller,
+      body: CreateWebhookEndpointBody,
+    ): Promise<WebhookEndpointWithSecret> {
+      const url = checkedUrl(body.url);
+      const secret = body.secret ?? newSecret();
+      const at = new Date(clock());
+      return repository.db.transaction(async (tx) => {
+        if ((await repository.countEndpoints(tx, caller.clinicId)) >= MAX_WEBHOOK_ENDPOINTS) {
+          throw new AppError(
+            'conflict',
+            409,
+            `A clinic has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first`,
+          );
+        }
+        const row = await repository.insertEndpoint(tx, {
+          clinicId: caller.clinicId,
+          url,
+          secret: encryptText(secretKey, secret),
+          events: eventList(body.events ?? []),
+          isActive: body.is_active ?? true,
+          createdAt: at,
+          updatedAt: at,
+        });
+        await audit(tx, {
+          clinicId: caller.clinicId,
+          actor: caller.actor,
+          action: 'webhook_endpoint.create',
+          targetType: 'webhook_endpoint',
+          targetId: row.id,
+          details: { url, events: row.events, is_active: row.isActive },
+          at,
+        });
+        return endpointView(row, secret);
+      });
+    },
+
+    async listEndpoints(clinicId: number): Promise<WebhookEndpoint[]> {
+      return (await repository.listEndpoints(clinicId)).map((row) => endpointView(row));
+    },
+
+    async getEndpoint(clinicId: number, id: number): Promise<WebhookEndpoint> {
+      const row = isStoredId(id)
+        ? await repository.findEndpoint(repository.db, clinicId, id)
+        : null;
+      if (!row) throw endpointNotFound(id);
+      return endpointView(row);
+    },
+
+    async updateEndpoint(
+      caller: WebhooksCaller,
+      id: number,
+      body: UpdateWebhookEndpointBody,
+    ): Promise<WebhookEndpointWithSecret> {
+      if (!isStoredId(id)) throw endpointNotFound(id);
+      const url = body.url === undefined ? undefined : checkedUrl(body.url);
+      const events = body.events === undefined ? undefined : eventList(body.events);
+      const secret = body.rotate_secret ? newSecret() : undefined;
+      const at = new Date(clock());
+      return repository.db.transaction(async (tx) => {
+        const row = await repository.updateEndpoint(tx, caller.clinicId, id, {
+          url,
+          events,
+          isActive: body.is_active,
+          secret: secret === undefined ? undefined : encryptText(secretKey, secret),
+          updatedAt: at,
+        });
+        if (!row) throw endpointNotFound(id);
+        await audit(tx, {
+          clinicId: caller.clinicId,
+          actor: caller.actor,
+          action: 'webhook_endpoint.update',
+          targetType: 'webhook_endpoint',
+          targetId: id,
+          details: {
+            ...(url === undefined ? {} : { url }),
+            ...(events === undefined ? {} : { events }),
+            ...(body.is_active === undefined ? {} : { is_active: body.is_active }),
+            ...(secret === undefined ? {} : { secret_rotated: true }),
+          },
+          at,
+        });
+        return endpointView(row, secret);
+      });
+    },
+
+    /** Deletes the endpoint and its delivery log; deliveries still queued are dropped. */
+    async deleteEndpoint(caller: WebhooksCaller, id: number): Promise<void> {
+      if (!isStoredId(id)) throw endpointNotFound(id);
+      const at = new Date(clock());
+      await repository.db.transaction(async (tx) => {
+        const row = await repository.deleteEndpoint(tx, caller.clinicId, id);
+        if (!row) throw endpointNotFound(id);
+        await audit(tx, {
+          clinicId: caller.clinicId,
+          actor: caller.actor,
+          action: 'webhook_endpoint.delete',
+          targetType: 'webhook_endpoint',
+          targetId: id,
+          details: { url: row.url },
+          at,
+        });
+      });
+    },
+
+    /** The clinic's deliveries, newest first; 404 for an endpoint the clinic does not have. */
+    async listDeliveries(
+      clinicId: number,
+      query: WebhookDeliveriesQuery,
+    ): Promise<WebhookDelivery[]> {
+      const endpointId = query.endpoint_id;
+      if (endpointId !== undefined) {
+        const endpoint = isStoredId(endpointId)
+          ? await repository.findEndpoint(repository.db, clinicId, endpointId)
+          : null;
+        if (!endpoint) throw endpointNotFound(endpointId);
+      }
+      const rows = await repository.listDeliveries(clinicId, {
+        endpointId,
+        status: query.status,
+        limit: query.limit,
+      });
+      return rows.map(deliveryView);
+    },
+  };
+}
+
+export type Webhooks = ReturnType<typeof createWebhooks>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Webhook endpoints and events: other modules emit through it in their transactions. */
+    webhooks: Webhooks;
+  }
+}
+
+/** Creates `app.webhooks` and hands its deliveries to the outbox; call before `ready()`. */
+export function registerWebhooks(
+  app: FastifyInstance,
+  deps: Omit<WebhooksDeps, 'outbox'>,
+): Webhooks {
+  const webhooks = createWebhooks({ ...deps, outbox: app.outbox });
+  app.decorate('webhooks', webhooks);
+  app.outbox.handle(WEBHOOK_TOPIC, webhooks.deliver);
+  return webhooks;
+}

@@ -1,0 +1,980 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  webhookEndpointSchema,
+  webhookEventSchema,
+  type FormSchema,
+  type WebhookDelivery,
+  type WebhookEndpointWithSecret,
+  type WebhookEvent,
+} from '@marpe/shared';
+import type { App } from '../src/app.js';
+import { UsageError } from '../src/cli/args.js';
+import {
+  formatWebhookDeliveries,
+  listWebhookDeliveries,
+  parseWebhookDeliveriesArgs,
+} from '../src/cli/webhook-deliveries.js';
+import { formatZonedIso, zonedToEpoch } from '../src/modules/availability/zoned-time.js';
+import { webhookSignatureHeader } from '../src/modules/webhooks/webhook-signature.js';
+import { checkWebhookUrl } from '../src/modules/webhooks/webhook-url.js';
+import type { Database } from '../src/platform/db/client.js';
+import {
+  appointmentTypes,
+  auditLog,
+  caregiverAppointmentTypes,
+  caregivers,
+  caregiverWorkingHours,
+  clinics,
+  formTemplates,
+  outbox,
+  webhookDeliveries,
+  webhookEndpoints,
+} from '../src/platform/db/schema.js';
+import {
+  OUTBOX_GIVE_UP_MS,
+  OUTBOX_MAX_RETRY_MS,
+  OUTBOX_FIRST_RETRY_MS,
+} from '../src/platform/outbox/outbox.js';
+import { closedWeek } from './fixtures.js';
+import { buildTestApp, engines, testConfig, useTestDatabase, xsrfPair } from './helper.js';
+import { bearer, insertLoggedInPatients, type TestPatient } from './sessions.js';
+
+const TZ = 'Asia/Jerusalem';
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+/** Wednesday 2027-03-24, 10:00 in Israel; Sunday the 28th is past the clocks' change (+03:00). */
+const NOW = Date.parse('2027-03-24T10:00:00+02:00');
+const ORIGIN = 'https://marpe.example';
+const TIMEOUT_MS = 300;
+
+describe('webhook signature', () => {
+  it('is t=<timestamp>,v1=<HMAC-SHA256 of "t.body">, as openssl computes it', () => {
+    // printf '%s' '1700000000.{"id":"evt_1","type":"appointment.booked"}' \
+    //   | openssl dgst -sha256 -hmac 'whsec_MfKQ9r3GDhwl4kz1Xn2pTq'
+    expect(
+      webhookSignatureHeader(
+        'whsec_MfKQ9r3GDhwl4kz1Xn2pTq',
+        1_700_000_000,
+        '{"id":"evt_1","type":"appointment.booked"}',
+      ),
+    ).toBe('t=1700000000,v1=ac080d57acba8b5b131c7f8fb6a31ff1a2efb578894fad31e2056dc96c58400d');
+  });
+});
+
+describe('webhook URL', () => {
+  it('takes http or https outside production, without credentials or fragment', () => {
+    expect(checkWebhookUrl('http://127.0.0.1:8080/hook?x=1#frag', false)).toEqual({
+      url: 'http://127.0.0.1:8080/hook?x=1',
+    });
+    expect(checkWebhookUrl('https://hooks.example.com', false)).toEqual({
+      url: 'https://hooks.example.com/',
+    });
+    expect(checkWebhookUrl('ftp://hooks.example.com/', false)).toEqual({
+      problem: 'Expected an http or https URL',
+    });
+    expect(checkWebhookUrl('hooks.example.com/x', false)).toEqual({
+      problem: 'Expected an absolute URL',
+    });
+    expect(checkWebhookUrl('https://user:pw@hooks.example.com/', false)).toMatchObject({
+      problem: expect.stringContaining('user name or password'),
+    });
+  });
+
+  it('takes only https on a public address in production', () => {
+    expect(checkWebhookUrl('https://hooks.example.com/marpe', true)).toEqual({
+      url: 'https://hooks.example.com/marpe',
+    });
+    expect(checkWebhookUrl('https://203.0.113.7/marpe', true)).toHaveProperty('url');
+    expect(checkWebhookUrl('http://hooks.example.com/marpe', true)).toEqual({
+      problem: 'Expected an https URL',
+    });
+    for (const host of [
+      'localhost',
+      'api.localhost',
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.20.0.1',
+      '192.168.1.10',
+      '169.254.169.254',
+      '0.0.0.0',
+      '[::1]',
+      '[fd00::1]',
+      '[fe80::1]',
+      '[::ffff:127.0.0.1]',
+    ]) {
+      expect(checkWebhookUrl(`https://${host}/hook`, true), host).toEqual({
+        problem: 'Must be a public address, not a local or private one',
+      });
+    }
+  });
+});
+
+describe('webhook-deliveries arguments', () => {
+  it('reads the clinic, the status and the limit', () => {
+    expect(
+      parseWebhookDeliveriesArgs(['--clinic', '3', '--status=failed', '--limit', '5']),
+    ).toEqual({ clinicId: 3, status: 'failed', limit: 5 });
+    expect(parseWebhookDeliveriesArgs(['--clinic=3'])).toEqual({
+      clinicId: 3,
+      status: undefined,
+      limit: 50,
+    });
+    expect(parseWebhookDeliveriesArgs(['--clinic', '3', '--help'])).toBe('help');
+  });
+
+  it.each([
+    [[], '--clinic <id> is required'],
+    [['--clinic', 'x'], '--clinic needs a whole number'],
+    [['--clinic', '1', '--status', 'sent'], '--status is one of pending, delivered, failed'],
+    [['--clinic', '1', '--limit', '1000'], '--limit needs a whole number from 1 to 200'],
+    [['--clinic', '1', '--verbose'], 'unknown argument "--verbose"'],
+  ])('refuses %j', (args, message) => {
+    expect(() => parseWebhookDeliveriesArgs(args)).toThrow(UsageError);
+    expect(() => parseWebhookDeliveriesArgs(args)).toThrow(message);
+  });
+});
+
+interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** Whether the signature checked out with the secret registered for the path. */
+  verified: boolean;
+}
+
+/**
+ * A clinic's receiver, verifying each request as docs/integration.md tells a clinic to: its own
+ * HMAC of `${t}.${body}` with the endpoint's secret, compared in constant time, t within 5 minutes.
+ */
+function verifySignature(secret: string, header: string, body: string, nowSeconds: number) {
+  const parts = new Map(
+    header
+      .split(',')
+      .map((part) => [part.slice(0, part.indexOf('=')), part.slice(part.indexOf('=') + 1)]),
+  );
+  const timestamp = Number(parts.get('t'));
+  if (!Number.isInteger(timestamp) || Math.abs(nowSeconds - timestamp) > 300) return false;
+  const expected = Buffer.from(
+    createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex'),
+  );
+  const given = Buffer.from(parts.get('v1') ?? '');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+async function startReceiver(nowSeconds: () => number) {
+  const requests: Received[] = [];
+  const statuses: number[] = [];
+  const secrets = new Map<string, string>();
+  /** A path that always answers this status. */
+  const statusFor = new Map<string, number>();
+  let hang = false;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const path = req.url ?? '';
+      const secret = secrets.get(path);
+      const header = req.headers['marpe-signature'];
+      requests.push({
+        path,
+        headers: req.headers,
+        body,
+        verified:
+          secret !== undefined &&
+          typeof header === 'string' &&
+          verifySignature(secret, header, body, nowSeconds()),
+      });
+      if (hang) return;
+      res.writeHead(statusFor.get(path) ?? statuses.shift() ?? 200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: (path: string) => `http://127.0.0.1:${port}${path}`,
+    requests,
+    statuses,
+    secrets,
+    statusFor,
+    setHang(value: boolean) {
+      hang = value;
+    },
+    reset() {
+      requests.length = 0;
+      statuses.length = 0;
+      secrets.clear();
+      statusFor.clear();
+      hang = false;
+      server.closeAllConnections();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** One step, one required text field. */
+const formSchema: FormSchema = [
+  {
+    title: 'פרטים',
+    next_button: 'שליחה',
+    fields: [{ name: 'first_name', type: 'text', title: 'שם פרטי', validations: ['required'] }],
+  },
+];
+
+interface Fixture {
+  clinicId: number;
+  otherClinicId: number;
+  caregiverId: number;
+  typeId: number;
+  templateId: number;
+}
+
+async function insertFixture(db: Database): Promise<Fixture> {
+  const clinic = (name: string) => ({
+    name,
+    phone: '03-5550000',
+    street: 'הרצל',
+    homeNumber: '12',
+    city: 'תל אביב-יפו',
+    openingHours: { title: null, days: closedWeek },
+  });
+  const [main, other] = await db
+    .insert(clinics)
+    .values([clinic('מרפאת הבדיקות'), clinic('מרפאה אחרת')])
+    .returning({ id: clinics.id });
+  if (!main || !other) throw new Error('fixture: clinics');
+  const [type] = await db
+    .insert(appointmentTypes)
+    .values({ clinicId: main.id, name: 'בדיקה תקופתית', durationMinutes: 30 })
+    .returning({ id: appointmentTypes.id });
+  const [caregiver] = await db
+    .insert(caregivers)
+    .values({
+      clinicId: main.id,
+      name: 'ד"ר דנה',
+      licenseNumber: '1-1',
+      slotStepMinutes: 30,
+      minNoticeMinutes: 60,
+      bookingHorizonDays: 30,
+    })
+    .returning({ id: caregivers.id });
+  const [template] = await db
+    .insert(formTemplates)
+    .values({ clinicId: main.id, name: 'שאלון', schema: formSchema })
+    .returning({ id: formTemplates.id });
+  if (!type || !caregiver || !template) throw new Error('fixture');
+  await db
+    .insert(caregiverAppointmentTypes)
+    .values({ caregiverId: caregiver.id, appointmentTypeId: type.id });
+  await db.insert(caregiverWorkingHours).values(
+    [0, 1, 2, 3, 4].map((weekDay) => ({
+      caregiverId: caregiver.id,
+      weekDay,
+      startTime: '08:00',
+      endTime: '16:00',
+    })),
+  );
+  return {
+    clinicId: main.id,
+    otherClinicId: other.id,
+    caregiverId: caregiver.id,
+    typeId: type.id,
+    templateId: template.id,
+  };
+}
+
+describe.each(engines)('webhooks (%s)', (engine) => {
+  const database = useTestDatabase(engine);
+  let now = NOW;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let app: App;
+  let db: Database;
+  let f: Fixture;
+  let xsrf: Awaited<ReturnType<typeof xsrfPair>>;
+  /** API keys of the main clinic and of the other one. */
+  let key: string;
+  let otherKey: string;
+  let keyId: number;
+
+  beforeAll(async () => {
+    receiver = await startReceiver(() => Math.floor(now / 1000));
+    app = await buildTestApp(database.current.handle, {
+      config: testConfig({ PUBLIC_ORIGIN: ORIGIN }),
+      clock: () => now,
+      // The tests run the outbox themselves.
+      outboxPollIntervalMs: HOUR,
+      webhookTimeoutMs: TIMEOUT_MS,
+    });
+    await app.ready();
+    db = database.current.handle.db;
+    xsrf = await xsrfPair(app);
+  });
+  afterAll(async () => {
+    await app.close();
+    await receiver.close();
+  });
+  beforeEach(async () => {
+    now = NOW;
+    receiver.reset();
+    await database.current.reset();
+    f = await insertFixture(db);
+    const created = await app.apiKeys.create(f.clinicId, 'pms', 'cli');
+    key = created.key;
+    keyId = created.id;
+    otherKey = (await app.apiKeys.create(f.otherClinicId, 'pms', 'cli')).key;
+  });
+
+  const api = (
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: object,
+    apiKey = key,
+  ) => app.inject({ method, url: `/api/integration${url}`, payload, headers: bearer(apiKey) });
+
+  /** Creates an endpoint receiving at `path`, and lets the receiver verify with its secret. */
+  async function addEndpoint(
+    path: string,
+    body: Record<string, unknown> = {},
+    apiKey = key,
+  ): Promise<WebhookEndpointWithSecret> {
+    const response = await api('POST', '/webhooks', { url: receiver.url(path), ...body }, apiKey);
+    expect(response.statusCode, response.body).toBe(201);
+    const endpoint = response.json<WebhookEndpointWithSecret>();
+    receiver.secrets.set(path, endpoint.secret ?? '');
+    return endpoint;
+  }
+
+  async function onePatient(clinicId = f.clinicId): Promise<TestPatient> {
+    const [patient] = await insertLoggedInPatients(db, { clinicId, count: 1, now });
+    if (!patient) throw new Error('no patient');
+    return patient;
+  }
+
+  /** Books through the patient API, as the booking page does. */
+  async function book(patient: TestPatient, local = '2027-03-28 09:00'): Promise<number> {
+    const start = zonedToEpoch(local, TZ);
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/appointment',
+      cookies: xsrf.cookies,
+      headers: { ...xsrf.headers, ...bearer(patient.token) },
+      payload: {
+        clinicId: f.clinicId,
+        caregiverId: f.caregiverId,
+        appointmentTypeId: f.typeId,
+        startDate: formatZonedIso(start, TZ),
+        endDate: formatZonedIso(start + 30 * MINUTE, TZ),
+      },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json<{ id: number }>().id;
+  }
+
+  const submitForm = (token: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/api/submit',
+      payload: { token, inputData: { first_name: 'דנה' } },
+      ...xsrf,
+    });
+
+  const events = () => receiver.requests.map((r) => JSON.parse(r.body) as WebhookEvent);
+
+  const deliveryRows = () => db.select().from(webhookDeliveries).orderBy(webhookDeliveries.id);
+
+  async function onlyDelivery() {
+    const rows = await deliveryRows();
+    expect(rows).toHaveLength(1);
+    const [row] = rows;
+    if (!row) throw new Error('no delivery');
+    return row;
+  }
+
+  describe('endpoints', () => {
+    it('shows a generated secret once, stores it encrypted, and audits the change', async () => {
+      const response = await api('POST', '/webhooks', {
+        url: receiver.url('/a'),
+        events: ['form.submitted', 'appointment.booked', 'form.submitted'],
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      const endpoint = response.json<WebhookEndpointWithSecret>();
+      expect(endpoint).toEqual({
+        id: expect.any(Number),
+        url: receiver.url('/a'),
+        // Once each, in the documented order.
+        events: ['appointment.booked', 'form.submitted'],
+        is_active: true,
+        created_at: new Date(NOW).toISOString(),
+        updated_at: new Date(NOW).toISOString(),
+        secret: expect.stringMatching(/^whsec_[\w-]{43}$/),
+      });
+
+      const list = await api('GET', '/webhooks');
+      expect(list.json()).toEqual([withoutSecret(endpoint)]);
+      const one = await api('GET', `/webhooks/${endpoint.id}`);
+      expect(one.json()).toEqual(withoutSecret(endpoint));
+
+      const [row] = await db.select().from(webhookEndpoints);
+      expect(row?.secret).toMatch(/^v1\./);
+      expect(JSON.stringify(row)).not.toContain(endpoint.secret);
+
+      const entries = await db.select().from(auditLog);
+      expect(entries).toEqual([
+        expect.objectContaining({ action: 'api_key.create' }),
+        expect.objectContaining({ action: 'api_key.create' }),
+        expect.objectContaining({
+          clinicId: f.clinicId,
+          actor: `api_key:${keyId}`,
+          action: 'webhook_endpoint.create',
+          targetType: 'webhook_endpoint',
+          targetId: String(endpoint.id),
+          details: {
+            url: receiver.url('/a'),
+            events: ['appointment.booked', 'form.submitted'],
+            is_active: true,
+          },
+          createdAt: new Date(NOW),
+        }),
+      ]);
+      expect(JSON.stringify(entries)).not.toContain(endpoint.secret);
+    });
+
+    it('signs with a secret the clinic gives, and with a new one once rotated', async () => {
+      const given = 'my-own-secret-0123456789';
+      const endpoint = await addEndpoint('/a', { secret: given });
+      expect(endpoint.secret).toBe(given);
+
+      await book(await onePatient(), '2027-03-28 09:00');
+      await app.outbox.runOnce();
+      expect(receiver.requests.map((r) => r.verified)).toEqual([true]);
+
+      now += MINUTE;
+      const rotated = await api('PATCH', `/webhooks/${endpoint.id}`, { rotate_secret: true });
+      expect(rotated.statusCode, rotated.body).toBe(200);
+      const secret = rotated.json<WebhookEndpointWithSecret>().secret ?? '';
+      expect(secret).toMatch(/^whsec_/);
+      expect(rotated.json()).toMatchObject({ updated_at: new Date(now).toISOString() });
+      expect((await api('GET', `/webhooks/${endpoint.id}`)).json()).not.toHaveProperty('secret');
+
+      await book(await onePatient(), '2027-03-28 10:00');
+      await app.outbox.runOnce();
+      // The receiver still holds the old secret: the new signature does not verify with it…
+      expect(receiver.requests.map((r) => r.verified)).toEqual([true, false]);
+      // …and does with the new one.
+      const [, second] = receiver.requests;
+      expect(
+        verifySignature(
+          secret,
+          String(second?.headers['marpe-signature']),
+          second?.body ?? '',
+          Math.floor(now / 1000),
+        ),
+      ).toBe(true);
+
+      const [audited] = await db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.action, 'webhook_endpoint.update'));
+      expect(audited?.details).toEqual({ secret_rotated: true });
+    });
+
+    it('changes the URL, events and state, and deletes with the log', async () => {
+      const endpoint = await addEndpoint('/a');
+      const patched = await api('PATCH', `/webhooks/${endpoint.id}`, {
+        url: receiver.url('/b'),
+        events: ['appointment.cancelled'],
+        is_active: false,
+      });
+      expect(patched.statusCode, patched.body).toBe(200);
+      expect(patched.json()).toEqual({
+        ...withoutSecret(endpoint),
+        url: receiver.url('/b'),
+        events: ['appointment.cancelled'],
+        is_active: false,
+      });
+
+      const reactivated = await api('PATCH', `/webhooks/${endpoint.id}`, {
+        is_active: true,
+        events: [],
+      });
+      expect(reactivated.json()).toMatchObject({ is_active: true, events: [] });
+      await book(await onePatient());
+      await app.outbox.runOnce();
+      expect(receiver.requests.map((r) => r.path)).toEqual(['/b']);
+      expect(await deliveryRows()).toHaveLength(1);
+
+      const deleted = await api('DELETE', `/webhooks/${endpoint.id}`);
+      expect(deleted.statusCode, deleted.body).toBe(204);
+      expect(deleted.body).toBe('');
+      expect((await api('GET', `/webhooks/${endpoint.id}`)).statusCode).toBe(404);
+      expect((await api('DELETE', `/webhooks/${endpoint.id}`)).statusCode).toBe(404);
+      expect(await deliveryRows()).toEqual([]);
+      const actions = (await db.select().from(auditLog).orderBy(auditLog.id)).map((e) => e.action);
+      expect(actions.slice(2)).toEqual([
+        'webhook_endpoint.create',
+        'webhook_endpoint.update',
+        'webhook_endpoint.update',
+        'webhook_endpoint.delete',
+      ]);
+    });
+
+    it('answers 400 naming the bad field', async () => {
+      const invalid = async (method: 'POST' | 'PATCH', url: string, body: object) => {
+        const response = await api(method, url, body);
+        expect(response.statusCode, response.body).toBe(400);
+        const json = response.json<{ code: string; details: { issues: { path: string }[] } }>();
+        expect(json.code).toBe('validation_failed');
+        return [...new Set(json.details.issues.map((issue) => issue.path))];
+      };
+      expect(await invalid('POST', '/webhooks', {})).toEqual(['url']);
+      expect(await invalid('POST', '/webhooks', { url: 'ftp://x.example/' })).toEqual(['url']);
+      expect(await invalid('POST', '/webhooks', { url: 'http://me:pw@127.0.0.1:9/hook' })).toEqual([
+        'url',
+      ]);
+      expect(
+        await invalid('POST', '/webhooks', { url: receiver.url('/a'), events: ['form.sent'] }),
+      ).toEqual(['events.0']);
+      expect(
+        await invalid('POST', '/webhooks', { url: receiver.url('/a'), events: 'form.submitted' }),
+      ).toEqual(['events']);
+      expect(
+        await invalid('POST', '/webhooks', { url: receiver.url('/a'), secret: 'short' }),
+      ).toEqual(['secret']);
+      const endpoint = await addEndpoint('/a');
+      expect(await invalid('PATCH', `/webhooks/${endpoint.id}`, { url: 'nope' })).toEqual(['url']);
+      expect(await invalid('PATCH', `/webhooks/${endpoint.id}`, { is_active: 'yes' })).toEqual([
+        'is_active',
+      ]);
+      expect((await api('PATCH', `/webhooks/${endpoint.id}`, {})).statusCode).toBe(400);
+      expect((await api('GET', '/webhooks/abc')).statusCode).toBe(400);
+      expect((await api('GET', '/webhooks/99999999999')).statusCode).toBe(404);
+      const query = await api('GET', '/webhook-deliveries?status=sent');
+      expect(query.statusCode).toBe(400);
+      expect(query.json()).toMatchObject({ details: { issues: [{ path: 'status' }] } });
+      // Nothing was written by the refusals.
+      expect(await db.select().from(webhookEndpoints)).toHaveLength(1);
+    });
+
+    it('answers 401 without a live key, and keeps each clinic to its own endpoints', async () => {
+      expect(
+        (await app.inject({ method: 'GET', url: '/api/integration/webhooks' })).statusCode,
+      ).toBe(401);
+      expect((await api('GET', '/webhooks', undefined, 'mrp_not-a-key')).statusCode).toBe(401);
+
+      const endpoint = await addEndpoint('/a');
+      const theirs = await addEndpoint('/b', {}, otherKey);
+      expect((await api('GET', '/webhooks', undefined, otherKey)).json()).toEqual([
+        withoutSecret(theirs),
+      ]);
+      for (const [method, body] of [
+        ['GET', undefined],
+        ['PATCH', { is_active: false }],
+        ['DELETE', undefined],
+      ] as const) {
+        const response = await api(method, `/webhooks/${endpoint.id}`, body, otherKey);
+        expect(response.statusCode, `${method} ${response.body}`).toBe(404);
+      }
+      const deliveries = await api(
+        'GET',
+        `/webhook-deliveries?endpoint_id=${endpoint.id}`,
+        undefined,
+        otherKey,
+      );
+      expect(deliveries.statusCode).toBe(404);
+      expect((await api('GET', `/webhooks/${endpoint.id}`)).json()).toMatchObject({
+        is_active: true,
+      });
+
+      // The main clinic's events reach its endpoint only.
+      await book(await onePatient());
+      await app.outbox.runOnce();
+      expect(receiver.requests.map((r) => r.path)).toEqual(['/a']);
+      expect((await api('GET', '/webhook-deliveries', undefined, otherKey)).json()).toEqual([]);
+      expect((await api('GET', '/webhook-deliveries')).json()).toHaveLength(1);
+    });
+
+    it('refuses an eleventh endpoint', async () => {
+      for (let i = 0; i < 10; i++) await addEndpoint(`/e${i}`);
+      const response = await api('POST', '/webhooks', { url: receiver.url('/e10') });
+      expect(response.statusCode).toBe(409);
+      expect(response.json()).toMatchObject({ code: 'conflict' });
+    });
+  });
+
+  describe('events', () => {
+    it('delivers appointment.booked, signed, with an event id unique to the event', async () => {
+      const a = await addEndpoint('/a');
+      await addEndpoint('/b', { events: ['appointment.booked'] });
+      const patient = await onePatient();
+      const appointmentId = await book(patient);
+
+      expect(await app.outbox.runOnce()).toBe(0); // the kick after the booking sent them
+      expect(receiver.requests).toHaveLength(2);
+      const [first, second] = receiver.requests;
+      if (!first || !second) throw new Error('two requests expected');
+      expect(first.path).toBe('/a');
+      expect(first.verified).toBe(true);
+      expect(second.verified).toBe(true);
+      expect(first.headers).toMatchObject({
+        'content-type': 'application/json',
+        'marpe-event-type': 'appointment.booked',
+        'marpe-timestamp': String(Math.floor(NOW / 1000)),
+        'marpe-signature': expect.stringMatching(/^t=\d+,v1=[0-9a-f]{64}$/),
+      });
+      const event = webhookEventSchema.parse(JSON.parse(first.body));
+      expect(event).toEqual({
+        id: expect.stringMatching(/^evt_[\w-]{24}$/),
+        type: 'appointment.booked',
+        created_at: new Date(NOW).toISOString(),
+        clinic_id: f.clinicId,
+        data: {
+          id: appointmentId,
+          status: 'booked',
+          start_date: '2027-03-28T09:00:00+03:00',
+          end_date: '2027-03-28T09:30:00+03:00',
+          caregiver: { id: f.caregiverId, name: 'ד"ר דנה' },
+          appointment_type: { id: f.typeId, name: 'בדיקה תקופתית' },
+          patient: {
+            id: patient.id,
+            id_number: patient.idNumber,
+            first_name: 'מטופל',
+            last_name: expect.stringMatching(/^מספר \d+$/),
+            phone: patient.phone,
+          },
+          created_at: expect.any(String),
+          cancelled_at: null,
+        },
+      });
+      expect(first.headers['marpe-event-id']).toBe(event.id);
+      // One event, one id, whichever endpoint receives it; the same bytes to each.
+      expect(second.headers['marpe-event-id']).toBe(event.id);
+      expect(second.body).toBe(first.body);
+
+      await book(await onePatient(), '2027-03-28 10:00');
+      await app.outbox.runOnce();
+      const ids = new Set(events().map((e) => e.id));
+      expect(ids.size).toBe(2);
+
+      const log = await api('GET', `/webhook-deliveries?endpoint_id=${a.id}`);
+      expect(log.statusCode, log.body).toBe(200);
+      expect(log.json<WebhookDelivery[]>().map((d) => d.event_id)).toEqual(
+        events()
+          .filter((_, i) => receiver.requests[i]?.path === '/a')
+          .map((e) => e.id)
+          .reverse(),
+      );
+      expect(log.json<WebhookDelivery[]>()[1]).toEqual({
+        id: expect.any(Number),
+        endpoint_id: a.id,
+        event_id: event.id,
+        event_type: 'appointment.booked',
+        status: 'delivered',
+        attempts: 1,
+        last_status_code: 200,
+        last_error: null,
+        created_at: new Date(NOW).toISOString(),
+        last_attempt_at: new Date(NOW).toISOString(),
+        delivered_at: new Date(NOW).toISOString(),
+      });
+    });
+
+    it('delivers appointment.cancelled when the patient or the clinic cancels', async () => {
+      await addEndpoint('/a', { events: ['appointment.cancelled'] });
+      const patient = await onePatient();
+      const byPatient = await book(patient, '2027-03-28 09:00');
+      const byClinic = await book(await onePatient(), '2027-03-28 10:00');
+      await app.outbox.runOnce();
+      expect(receiver.requests).toEqual([]);
+
+      now += MINUTE;
+      const cancel = await app.inject({
+        method: 'PUT',
+        url: '/api/appointment/patient-appointments',
+        cookies: xsrf.cookies,
+        headers: { ...xsrf.headers, ...bearer(patient.token) },
+        payload: { appointmentId: byPatient },
+      });
+      expect(cancel.statusCode, cancel.body).toBe(200);
+      const clinicCancel = await api('POST', `/appointments/${byClinic}/cancel`);
+      expect(clinicCancel.statusCode, clinicCancel.body).toBe(200);
+      await app.outbox.runOnce();
+
+      expect(receiver.requests.every((r) => r.verified)).toBe(true);
+      expect(events().map((e) => [e.type, (e.data as { id: number }).id])).toEqual([
+        ['appointment.cancelled', byPatient],
+        ['appointment.cancelled', byClinic],
+      ]);
+      expect(events()[0]?.data).toMatchObject({
+        status: 'cancelled',
+        cancelled_at: new Date(now).toISOString(),
+      });
+      // A second cancel is refused and reports nothing.
+      expect((await api('POST', `/appointments/${byClinic}/cancel`)).statusCode).toBe(409);
+      await app.outbox.runOnce();
+      expect(receiver.requests).toHaveLength(2);
+    });
+
+    it('delivers form.submitted once, with a link to the answers and not the answers', async () => {
+      await addEndpoint('/a', { events: ['form.submitted'] });
+      const link = await app.forms.createLink({ clinicId: f.clinicId, templateId: f.templateId });
+      expect((await submitForm(link.token)).statusCode).toBe(200);
+      // The same answers again answer ok (a double tap) but are no new event.
+      expect((await submitForm(link.token)).statusCode).toBe(200);
+      await app.outbox.runOnce();
+
+      expect(receiver.requests).toHaveLength(1);
+      expect(receiver.requests[0]?.verified).toBe(true);
+      expect(receiver.requests[0]?.body).not.toContain('דנה');
+      expect(events()).toEqual([
+        {
+          id: expect.stringMatching(/^evt_/),
+          type: 'form.submitted',
+          created_at: new Date(NOW).toISOString(),
+          clinic_id: f.clinicId,
+          data: {
+            request_id: link.requestId,
+            template_id: f.templateId,
+            submitted_at: new Date(NOW).toISOString(),
+            submission_url: `${ORIGIN}/api/integration/form-requests/${link.requestId}/submission`,
+          },
+        },
+      ]);
+    });
+
+    it('sends nothing to inactive endpoints or for types they did not subscribe to', async () => {
+      const forms = await addEndpoint('/forms', {
+        events: ['form.submitted', 'payment.succeeded'],
+      });
+      await addEndpoint('/off', { is_active: false });
+      const late = await addEndpoint('/late');
+      await addEndpoint('/theirs', {}, otherKey);
+
+      await book(await onePatient());
+      await app.outbox.runOnce();
+      expect(receiver.requests.map((r) => r.path)).toEqual(['/late']);
+      expect((await deliveryRows()).map((d) => d.endpointId)).toEqual([late.id]);
+
+      // A payment event as the payments module emits it, in its own transaction (no kick here).
+      const data = {
+        request_id: 7,
+        amount: 1250.5,
+        status: 'paid' as const,
+        response_code: '000',
+        payments: 3,
+        transaction_index: '41',
+      };
+      const count = await db.transaction((tx) =>
+        app.webhooks.emit(tx, { clinicId: f.clinicId, type: 'payment.succeeded', data }),
+      );
+      expect(count).toBe(2);
+      // Deactivated after the event, before its delivery: dropped, and the log says why.
+      expect((await api('PATCH', `/webhooks/${late.id}`, { is_active: false })).statusCode).toBe(
+        200,
+      );
+      await app.outbox.runOnce();
+      expect(receiver.requests.map((r) => r.path)).toEqual(['/late', '/forms']);
+      expect(events()[1]).toMatchObject({ type: 'payment.succeeded', data });
+      expect(receiver.requests[1]?.verified).toBe(true);
+      const log = (await api('GET', '/webhook-deliveries')).json<WebhookDelivery[]>();
+      expect(
+        log.map((d) => [d.endpoint_id, d.event_type, d.status, d.attempts, d.last_error]),
+      ).toEqual([
+        [late.id, 'payment.succeeded', 'failed', 0, 'The endpoint was deactivated'],
+        [forms.id, 'payment.succeeded', 'delivered', 1, null],
+        [late.id, 'appointment.booked', 'delivered', 1, null],
+      ]);
+
+      await book(await onePatient(), '2027-03-28 10:00');
+      await app.outbox.runOnce();
+      expect(await deliveryRows()).toHaveLength(3);
+      expect(receiver.requests).toHaveLength(2);
+    });
+
+    it('retries after a 500 with backoff and delivers once', async () => {
+      await addEndpoint('/a');
+      receiver.statuses.push(500, 200);
+      await book(await onePatient());
+      await app.outbox.runOnce();
+
+      expect(receiver.requests).toHaveLength(1);
+      expect(await onlyDelivery()).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        lastStatusCode: 500,
+        lastError: 'The endpoint answered 500',
+        lastAttemptAt: new Date(NOW),
+        deliveredAt: null,
+      });
+      // Not before the backoff is over.
+      expect(await app.outbox.runOnce()).toBe(0);
+      expect(receiver.requests).toHaveLength(1);
+
+      now += OUTBOX_FIRST_RETRY_MS;
+      now += 1;
+      expect(await app.outbox.runOnce()).toBe(1);
+      expect(receiver.requests).toHaveLength(2);
+      const [first, second] = receiver.requests;
+      expect(second?.body).toBe(first?.body);
+      expect(second?.headers['marpe-event-id']).toBe(first?.headers['marpe-event-id']);
+      expect(second?.headers['marpe-timestamp']).toBe(String(Math.floor(now / 1000)));
+      expect(second?.verified).toBe(true);
+      expect(await onlyDelivery()).toMatchObject({
+        status: 'delivered',
+        attempts: 2,
+        lastStatusCode: 200,
+        lastError: null,
+        deliveredAt: new Date(now),
+      });
+
+      now += 24 * HOUR;
+      expect(await app.outbox.runOnce()).toBe(0);
+      expect(receiver.requests).toHaveLength(2);
+      expect(await db.select({ status: outbox.status }).from(outbox)).toEqual([{ status: 'sent' }]);
+    });
+
+    it('counts no answer in time as a failure', async () => {
+      await addEndpoint('/a');
+      receiver.setHang(true);
+      await book(await onePatient());
+      await app.outbox.runOnce();
+
+      expect(receiver.requests).toHaveLength(1);
+      expect(await onlyDelivery()).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        lastStatusCode: null,
+        lastError: `No answer within ${TIMEOUT_MS / 1000} s`,
+      });
+      const [row] = await db.select().from(outbox);
+      expect(row).toMatchObject({
+        status: 'pending',
+        lastError: expect.stringContaining('No answer'),
+      });
+    });
+
+    it('reads failed once the outbox gives up, and never names the URL in the error', async () => {
+      const endpoint = await addEndpoint('/a?token=do-not-log-me');
+      receiver.statuses.push(503, 503, 503);
+      await book(await onePatient());
+      await app.outbox.runOnce();
+      expect(await onlyDelivery()).toMatchObject({ status: 'pending', attempts: 1 });
+
+      now = NOW + OUTBOX_GIVE_UP_MS + OUTBOX_MAX_RETRY_MS;
+      expect(await app.outbox.runOnce()).toBe(1);
+      expect(await onlyDelivery()).toMatchObject({
+        status: 'failed',
+        attempts: 2,
+        lastStatusCode: 503,
+        lastError: 'The endpoint answered 503',
+      });
+      expect(await db.select({ status: outbox.status }).from(outbox)).toEqual([
+        { status: 'failed' },
+      ]);
+
+      const failed = await api('GET', '/webhook-deliveries?status=failed');
+      expect(failed.json<WebhookDelivery[]>().map((d) => [d.endpoint_id, d.status])).toEqual([
+        [endpoint.id, 'failed'],
+      ]);
+      expect((await api('GET', '/webhook-deliveries?status=delivered')).json()).toEqual([]);
+
+      // Nor does a connection error name it.
+      receiver.reset();
+      const closedPort = await freePort();
+      const closed = await api('PATCH', `/webhooks/${endpoint.id}`, {
+        url: `http://127.0.0.1:${closedPort}/closed?token=do-not-log-me`,
+      });
+      expect(closed.statusCode).toBe(200);
+      now = NOW;
+      await book(await onePatient(), '2027-03-28 10:00');
+      await app.outbox.runOnce();
+      const [, latest] = await deliveryRows();
+      expect(latest?.lastError).toBe('Request failed: ECONNREFUSED');
+      const stored = JSON.stringify(await db.select().from(outbox));
+      expect(stored).not.toContain('do-not-log-me');
+    });
+  });
+
+  describe('delivery log', () => {
+    it('lists newest first, filtered by endpoint and status, up to the limit', async () => {
+      const a = await addEndpoint('/a');
+      const b = await addEndpoint('/b');
+      receiver.statusFor.set('/b', 500);
+      await book(await onePatient(), '2027-03-28 09:00');
+      await app.outbox.runOnce();
+      now += MINUTE;
+      await book(await onePatient(), '2027-03-28 10:00');
+      await app.outbox.runOnce();
+
+      const all = (await api('GET', '/webhook-deliveries')).json<WebhookDelivery[]>();
+      expect(all.map((d) => [d.endpoint_id, d.created_at])).toEqual([
+        [b.id, new Date(now).toISOString()],
+        [a.id, new Date(now).toISOString()],
+        [b.id, new Date(NOW).toISOString()],
+        [a.id, new Date(NOW).toISOString()],
+      ]);
+      const pending = (await api('GET', '/webhook-deliveries?status=pending')).json();
+      expect(pending).toEqual([
+        expect.objectContaining({ endpoint_id: b.id, attempts: 1, last_status_code: 500 }),
+        // Retried (and failed again) in the run after the second booking.
+        expect.objectContaining({ endpoint_id: b.id, attempts: 2, last_status_code: 500 }),
+      ]);
+      const limited = await api('GET', `/webhook-deliveries?endpoint_id=${a.id}&limit=1`);
+      expect(limited.json<WebhookDelivery[]>().map((d) => d.id)).toEqual([all[1]?.id]);
+      expect((await api('GET', '/webhook-deliveries?limit=0')).statusCode).toBe(400);
+    });
+
+    it('is printed by the CLI', async () => {
+      await addEndpoint('/a');
+      receiver.statuses.push(500);
+      await book(await onePatient());
+      await app.outbox.runOnce();
+
+      const rows = await listWebhookDeliveries(db, { clinicId: f.clinicId, limit: 10 });
+      const [row] = rows;
+      const table = formatWebhookDeliveries(rows).split('\n');
+      expect(table).toHaveLength(2);
+      expect(table[0]).toMatch(
+        /^CREATED +EVENT +TYPE +ENDPOINT +STATUS +ATTEMPTS +HTTP +LAST ERROR$/,
+      );
+      expect(table[1]?.split(/ {2,}/)).toEqual([
+        new Date(NOW).toISOString(),
+        row?.eventId,
+        'appointment.booked',
+        String(row?.endpointId),
+        'pending',
+        '1',
+        '500',
+        'The endpoint answered 500',
+      ]);
+      expect(
+        formatWebhookDeliveries(
+          await listWebhookDeliveries(db, { clinicId: f.clinicId, status: 'failed', limit: 10 }),
+        ),
+      ).toBe('No webhook deliveries.');
+      await expect(
+        listWebhookDeliveries(db, { clinicId: f.otherClinicId + 100, limit: 10 }),
+      ).rejects.toThrow(UsageError);
+    });
+  });
+});
+
+/** The endpoint as reads show it: the schema drops the secret. */
+const withoutSecret = (endpoint: WebhookEndpointWithSecret) =>
+  webhookEndpointSchema.parse(endpoint);
+
+/** A loopback port nothing listens on: one the system gave a server that is closed again. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

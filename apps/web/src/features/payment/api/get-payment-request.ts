@@ -1,0 +1,15 @@
+import { getPaymentRequestResponseSchema, type PaymentRequestData } from '@marpe/shared';
+import { apiRequest } from '../../../lib/api-client';
+
+/** `POST /api/get-payment-request` (SPEC § 7): the request behind a link; 404 when the link is not valid. */
+export async function getPaymentRequest(
+  token: string,
+  signal?: AbortSignal,
+): Promise<PaymentRequestData> {
+  const { data } = await apiRequest('POST', '/get-payment-request', {
+    body: { token },
+    schema: getPaymentRequestResponseSchema,
+    signal,
+  });
+  return data;
+}

@@ -1,0 +1,109 @@
+import { isReceiptEmail } from '@marpe/shared';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import TextField from '@mui/material/TextField';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+
+interface PaymentFormProps {
+  /** The most payments the clinic offers; the selector shows only above 1 (SPEC § 9). */
+  numPayments: number;
+  email: string;
+  payments: number;
+  onEmailChange: (email: string) => void;
+  onPaymentsChange: (payments: number) => void;
+  /** Called with the trimmed email once it is valid. */
+  onPay: (email: string) => void;
+  /** Back from the frame: the submit button takes the focus again. */
+  focusSubmit?: boolean;
+}
+
+const emailId = 'payment-email';
+
+/** Receipt email, number of payments and submit (SPEC § 2 "Payment request page", § 5). */
+export function PaymentForm({
+  numPayments,
+  email,
+  payments,
+  onEmailChange,
+  onPaymentsChange,
+  onPay,
+  focusSubmit = false,
+}: PaymentFormProps) {
+  const { t } = useTranslation();
+  const [invalid, setInvalid] = useState(false);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const submitRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (focusSubmit) submitRef.current?.focus();
+  }, [focusSubmit]);
+
+  const changeEmail = (value: string) => {
+    onEmailChange(value);
+    // Once marked, the message follows the value.
+    if (invalid) setInvalid(!isReceiptEmail(value.trim()));
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const value = email.trim();
+    if (!isReceiptEmail(value)) {
+      setInvalid(true);
+      emailRef.current?.focus();
+      return;
+    }
+    onPay(value);
+  };
+
+  return (
+    <Box
+      component="form"
+      noValidate
+      onSubmit={submit}
+      sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}
+    >
+      <TextField
+        id={emailId}
+        inputRef={emailRef}
+        label={t('payment.email')}
+        type="email"
+        value={email}
+        required
+        error={invalid}
+        helperText={invalid ? t('payment.invalidEmail') : undefined}
+        fullWidth
+        onChange={(event) => changeEmail(event.target.value)}
+        slotProps={{
+          htmlInput: { dir: 'ltr', autoComplete: 'email', spellCheck: false },
+        }}
+      />
+      {numPayments > 1 && (
+        <TextField
+          id="payment-count"
+          select
+          label={t('payment.payments')}
+          value={String(payments)}
+          fullWidth
+          onChange={(event) => onPaymentsChange(Number(event.target.value))}
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+        >
+          {Array.from({ length: numPayments }, (_, index) => index + 1).map((count) => (
+            <option key={count} value={count}>
+              {count === 1 ? t('payment.regular') : t('payment.paymentsCount', { count })}
+            </option>
+          ))}
+        </TextField>
+      )}
+      <Button
+        ref={submitRef}
+        type="submit"
+        variant="contained"
+        size="large"
+        sx={{ alignSelf: { sm: 'flex-start' }, minWidth: { sm: 200 } }}
+      >
+        {t('payment.submit')}
+      </Button>
+    </Box>
+  );
+}

@@ -1,0 +1,36 @@
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
+
+/** The centred icon, heading, text and action of the paid state and the result view. */
+export function PaymentStatus({
+  icon,
+  heading,
+  text,
+  action,
+}: {
+  icon: ReactNode;
+  heading: ReactNode;
+  text?: string;
+  action?: ReactNode;
+}) {
+  return (
+    <Box
+      sx={{
+        display: 'flex',
+        flexDirection: 'column',
+        alignItems: 'center',
+        textAlign: 'center',
+        gap: 2,
+        py: 4,
+      }}
+    >
+      {icon}
+      <Typography component="h1" variant="h4" sx={{ textWrap: 'balance' }}>
+        {heading}
+      </Typography>
+      {text && <Typography sx={{ maxWidth: '36em', textWrap: 'balance' }}>{text}</Typography>}
+      {action}
+    </Box>
+  );
+}

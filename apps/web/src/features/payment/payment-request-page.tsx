@@ -1,0 +1,126 @@
+import { buildCardFrameUrl, toAgorot, type PaymentRequestData } from '@marpe/shared';
+import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlined';
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useParams } from 'react-router';
+import { config } from '../../app/config';
+import { ApiError } from '../../lib/api-client';
+import { ErrorView } from '../../lib/error-view';
+import { LoadingView } from '../../lib/loading-view';
+import { getPaymentRequest } from './api/get-payment-request';
+import { AmountDisplay } from './components/amount-display';
+import { CardFrame } from './components/card-frame';
+import { PaymentForm } from './components/payment-form';
+import { PaymentStatus } from './components/payment-status';
+
+/** SPEC § 2 "Payment request page" (/p/:token); states as in SPEC § 4 "Payment request". */
+export function PaymentRequestPage() {
+  const { t } = useTranslation();
+  const { token = '' } = useParams();
+  const { data, error, isFetching, refetch } = useQuery({
+    queryKey: ['payment-request', token],
+    queryFn: ({ signal }) => getPaymentRequest(token, signal),
+    staleTime: Infinity,
+    gcTime: 0,
+    enabled: token !== '',
+  });
+
+  if (token === '' || (error instanceof ApiError && error.status === 404)) {
+    return <Navigate to="/expired" replace />;
+  }
+  if (!data && error && !isFetching) {
+    return <ErrorView message={t('payment.loadError')} onRetry={() => void refetch()} />;
+  }
+  if (!data) return <LoadingView />;
+  const amountAgorot = toAgorot(data.amount);
+  // Not a sum the frame can charge: as broken as an answer that failed to parse.
+  if (amountAgorot === null || amountAgorot <= 0) {
+    return <ErrorView message={t('payment.loadError')} onRetry={() => void refetch()} />;
+  }
+  if (data.status === 'paid') {
+    return (
+      <PaymentStatus
+        icon={<CheckCircleOutlineIcon sx={{ fontSize: 72, color: 'success.main' }} />}
+        heading={t('payment.paid.heading')}
+        text={t('payment.paid.text')}
+      />
+    );
+  }
+  return <PaymentRequest token={token} data={data} amountAgorot={amountAgorot} />;
+}
+
+interface PaymentRequestProps {
+  token: string;
+  data: PaymentRequestData;
+  amountAgorot: number;
+}
+
+/** The loaded request: the form, then (after a valid email) the card frame in its place. */
+function PaymentRequest({ token, data, amountAgorot }: PaymentRequestProps) {
+  const { t } = useTranslation();
+  const [email, setEmail] = useState(data.patientEmail);
+  const [payments, setPayments] = useState(1);
+  const [frameUrl, setFrameUrl] = useState<string | null>(null);
+  const [returned, setReturned] = useState(false);
+
+  const pay = (receiptEmail: string) => {
+    setEmail(receiptEmail);
+    setFrameUrl(
+      buildCardFrameUrl({
+        baseUrl: config.cardFrameBaseUrl,
+        terminal: data.terminal,
+        amountAgorot,
+        payments: Math.min(Math.max(payments, 1), data.numPayments),
+        email: receiptEmail,
+        patientId: data.patientId,
+        remarks: data.patientNameRemarks,
+        // The provider sends the browser (inside the frame) back to this address, and the result
+        // page then moves the whole window to itself, which it may do only from the page's own
+        // origin. So the addresses are built on the origin this page was opened from, not on the
+        // canonical PUBLIC_ORIGIN: they differ whenever the app is reached by another name (a
+        // second domain, a test server on 127.0.0.1), and a return to the canonical one would
+        // land on another origin (or nowhere). Notify is the same server, reached by the same name.
+        publicOrigin: window.location.origin,
+        token,
+      }),
+    );
+  };
+
+  const back = () => {
+    setFrameUrl(null);
+    setReturned(true);
+  };
+
+  return (
+    <Box sx={{ maxWidth: 560, mx: 'auto', display: 'flex', flexDirection: 'column', gap: 3 }}>
+      {data.clinicLogo && (
+        <Box
+          component="img"
+          src={data.clinicLogo}
+          alt={t('payment.logoAlt')}
+          sx={{ maxHeight: 96, maxWidth: '100%', objectFit: 'contain', alignSelf: 'center' }}
+        />
+      )}
+      <Typography component="h1" variant="h4">
+        {t('payment.title')}
+      </Typography>
+      <AmountDisplay agorot={amountAgorot} />
+      {frameUrl ? (
+        <CardFrame src={frameUrl} onBack={back} />
+      ) : (
+        <PaymentForm
+          numPayments={data.numPayments}
+          email={email}
+          payments={payments}
+          onEmailChange={setEmail}
+          onPaymentsChange={setPayments}
+          onPay={pay}
+          focusSubmit={returned}
+        />
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,14 @@
+import { shaamAuthResponseSchema } from '@marpe/shared';
+import { apiRequest } from '../../../lib/api-client';
+
+/**
+ * `POST /api/shaam-auth` (SPEC § 7): the server checks the state and exchanges the code; the
+ * answer's `url` is where the clinic asked the browser to go back to.
+ */
+export async function completeShaamAuth(code: string, state: string): Promise<string> {
+  const { url } = await apiRequest('POST', '/shaam-auth', {
+    body: { code, state },
+    schema: shaamAuthResponseSchema,
+  });
+  return url;
+}

@@ -1,0 +1,181 @@
+import { z } from 'zod';
+import {
+  integrationAppointmentSchema,
+  integrationIdParamsSchema,
+  type IntegrationAppointment,
+} from './clinic.js';
+
+// Webhooks of the integration API (docs/integration.md, "Webhooks"): what a clinic subscribes to,
+// the endpoint and delivery-log resources, and the body every event is POSTed with.
+
+/** The event types a clinic can subscribe an endpoint to. */
+export const webhookEventTypes = [
+  'appointment.booked',
+  'appointment.cancelled',
+  'form.submitted',
+  'payment.succeeded',
+  'payment.failed',
+] as const;
+export const webhookEventTypeSchema = z.enum(webhookEventTypes);
+export type WebhookEventType = z.infer<typeof webhookEventTypeSchema>;
+
+/** `pending` until the endpoint answers 2xx (`delivered`) or the retries run out (`failed`). */
+export const webhookDeliveryStatuses = ['pending', 'delivered', 'failed'] as const;
+export const webhookDeliveryStatusSchema = z.enum(webhookDeliveryStatuses);
+export type WebhookDeliveryStatus = z.infer<typeof webhookDeliveryStatusSchema>;
+
+/** Signing secrets the server makes look like `whsec_<43 base64url characters>`. */
+export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+export const WEBHOOK_SECRET_MIN_LENGTH = 16;
+
+const eventsSchema = z
+  .array(webhookEventTypeSchema)
+  .max(webhookEventTypes.length)
+  .describe(`The event types to receive (${webhookEventTypes.join(', ')}); empty means all`);
+
+const urlSchema = z
+  .string()
+  .min(1)
+  .max(2000)
+  .describe('Where events are POSTed: https (http is accepted outside production)');
+
+/** `POST /api/integration/webhooks`. */
+export const createWebhookEndpointBodySchema = z.strictObject({
+  url: urlSchema,
+  events: eventsSchema.optional(),
+  /** Omitted: the server generates one (`whsec_…`). Either way it is shown in this answer only. */
+  secret: z
+    .string()
+    .min(WEBHOOK_SECRET_MIN_LENGTH)
+    .max(200)
+    .regex(/^\S+$/, 'Expected no spaces')
+    .optional()
+    .describe(
+      `The signing secret, at least ${WEBHOOK_SECRET_MIN_LENGTH} characters; omit it to get a generated one`,
+    ),
+  is_active: z.boolean().optional(),
+});
+export type CreateWebhookEndpointBody = z.infer<typeof createWebhookEndpointBodySchema>;
+
+/** `PATCH /api/integration/webhooks/:id`: the fields to change. */
+export const updateWebhookEndpointBodySchema = z
+  .strictObject({
+    url: urlSchema.optional(),
+    events: eventsSchema.optional(),
+    is_active: z.boolean().optional(),
+    /** true: a new generated secret replaces the old one at once and is in this answer only. */
+    rotate_secret: z.boolean().optional(),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message: 'Send at least one of url, events, is_active, rotate_secret',
+  });
+export type UpdateWebhookEndpointBody = z.infer<typeof updateWebhookEndpointBodySchema>;
+
+export const webhookEndpointSchema = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  events: z.array(webhookEventTypeSchema),
+  is_active: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
+
+/** The answer of a create, and of a PATCH that rotated the secret: the only time it is shown. */
+export const webhookEndpointWithSecretSchema = webhookEndpointSchema.extend({
+  secret: z.string().optional(),
+});
+export type WebhookEndpointWithSecret = z.infer<typeof webhookEndpointWithSecretSchema>;
+
+export const webhookEndpointsSchema = z.array(webhookEndpointSchema);
+
+export const WEBHOOK_DELIVERIES_DEFAULT_LIMIT = 50;
+export const WEBHOOK_DELIVERIES_MAX_LIMIT = 200;
+
+/** `GET /api/integration/webhook-deliveries`. */
+export const webhookDeliveriesQuerySchema = z.object({
+  endpoint_id: integrationIdParamsSchema.shape.id.optional(),
+  status: webhookDeliveryStatusSchema.optional(),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(WEBHOOK_DELIVERIES_MAX_LIMIT)
+    .default(WEBHOOK_DELIVERIES_DEFAULT_LIMIT),
+});
+export type WebhookDeliveriesQuery = z.infer<typeof webhookDeliveriesQuerySchema>;
+
+/** One event sent (or being sent) to one endpoint. Times are ISO 8601 UTC. */
+export const webhookDeliverySchema = z.object({
+  id: z.number().int(),
+  endpoint_id: z.number().int(),
+  event_id: z.string(),
+  event_type: webhookEventTypeSchema,
+  status: webhookDeliveryStatusSchema,
+  attempts: z.number().int(),
+  /** The HTTP status of the last attempt; null when it got no answer. */
+  last_status_code: z.number().int().nullable(),
+  /** Why the last attempt failed (`The endpoint answered 500`, `No answer in time`…). */
+  last_error: z.string().nullable(),
+  created_at: z.string(),
+  last_attempt_at: z.string().nullable(),
+  delivered_at: z.string().nullable(),
+});
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
+
+export const webhookDeliveriesSchema = z.array(webhookDeliverySchema);
+
+/** `data` of appointment.booked and appointment.cancelled: the appointment as the API lists it. */
+export const appointmentEventDataSchema = integrationAppointmentSchema;
+export type AppointmentEventData = IntegrationAppointment;
+
+/** `data` of form.submitted: where to fetch the answers (with the API key), never the answers. */
+export const formSubmittedEventDataSchema = z.object({
+  request_id: z.number().int(),
+  /** null when the template was deleted since the link was made. */
+  template_id: z.number().int().nullable(),
+  submitted_at: z.string(),
+  submission_url: z.string(),
+});
+export type FormSubmittedEventData = z.infer<typeof formSubmittedEventDataSchema>;
+
+/** `data` of payment.succeeded and payment.failed. */
+export const paymentEventDataSchema = z.object({
+  request_id: z.number().int(),
+  /** Shekels, at most 2 decimals (1250.5 is ₪1,250.50). */
+  amount: z.number(),
+  /** The payment request's status after this transaction. */
+  status: z.enum(['pending', 'paid', 'cancelled']),
+  /** The card provider's response code; '000' is success. */
+  response_code: z.string(),
+  payments: z.number().int(),
+  /** The card provider's transaction index. */
+  transaction_index: z.string(),
+});
+export type PaymentEventData = z.infer<typeof paymentEventDataSchema>;
+
+/** The `data` of each event type. */
+export interface WebhookEventData {
+  'appointment.booked': AppointmentEventData;
+  'appointment.cancelled': AppointmentEventData;
+  'form.submitted': FormSubmittedEventData;
+  'payment.succeeded': PaymentEventData;
+  'payment.failed': PaymentEventData;
+}
+
+/** An event as `type` and its `data`: what the server emits. */
+export type WebhookEventPayload = {
+  [T in WebhookEventType]: { type: T; data: WebhookEventData[T] };
+}[WebhookEventType];
+
+/** The JSON body of every webhook request. */
+export const webhookEventSchema = z.object({
+  /** `evt_…`, the same in the `Marpe-Event-Id` header and on every retry: de-duplicate by it. */
+  id: z.string(),
+  type: webhookEventTypeSchema,
+  /** When the event happened, ISO 8601 UTC. */
+  created_at: z.string(),
+  clinic_id: z.number().int(),
+  data: z.union([appointmentEventDataSchema, formSubmittedEventDataSchema, paymentEventDataSchema]),
+});
+export type WebhookEvent = z.infer<typeof webhookEventSchema>;
