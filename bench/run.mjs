@@ -43,5 +43,11 @@ console.table(
     '/login/1',
     '/booking/1',
     '/appointments/1',
+    // Link pages: an unknown token still loads the page's code before it sends to /expired.
+    '/q/unknown-token',
+    '/p/unknown-token',
+    '/tranzila/unknown-token?results=Response%3D000',
+    '/whatsapp-signup/unknown-token',
+    '/shaam-auth',
   ]),
 );

@@ -161,6 +161,26 @@ describe.each(engines)('intake forms (%s)', (engine) => {
   const submissionCount = async () =>
     (await db.select({ id: formSubmissions.id }).from(formSubmissions)).length;
 
+  it('limits each address to 120 calls a minute of a link route, others unaffected', async () => {
+    const link = await newLink();
+    const from = (remoteAddress: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/get-form',
+        payload: { token: link.token },
+        remoteAddress,
+        ...xsrf,
+      });
+    // One after another, as requests arrive: the in-memory store counts a burst within one tick
+    // all at once.
+    const answers = [];
+    for (let i = 0; i < 121; i++) answers.push(await from('10.9.8.7'));
+    const statuses = answers.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(120);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(1);
+    expect((await from('10.9.8.8')).statusCode).toBe(200);
+  });
+
   it('loads the form of a new link, privately', async () => {
     const link = await newLink();
     expect(link.url).toBe(`https://marpe.example/q/${link.token}`);

@@ -197,6 +197,24 @@ describe.each(engines)('payment requests (%s)', (engine) => {
   });
 
   describe('POST /api/get-payment-request', () => {
+    it('limits each address to 120 calls a minute, others unaffected', async () => {
+      const link = await newLink();
+      const from = (remoteAddress: string) =>
+        app.inject({
+          method: 'POST',
+          url: '/api/get-payment-request',
+          payload: { token: link.token },
+          remoteAddress,
+          ...xsrf,
+        });
+      // One after another, as requests arrive: the in-memory store counts a burst within one tick
+      // all at once.
+      const answers = [];
+      for (let i = 0; i < 121; i++) answers.push(await from('10.9.8.7'));
+      expect(answers.filter((r) => r.statusCode === 429)).toHaveLength(1);
+      expect((await from('10.9.8.8')).statusCode).toBe(200);
+    });
+
     it('answers the request’s data, privately', async () => {
       const link = await newLink();
       const response = await getRequest(link.token);

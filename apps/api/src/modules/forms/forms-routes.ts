@@ -5,8 +5,8 @@ import {
   submitFormBodySchema,
   submitFormResponseSchema,
 } from '@marpe/shared';
-import type { onRequestHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { linkRouteLimit, privateAnswer } from '../../platform/http/private-answer.js';
 import type { FormsService } from './forms-service.js';
 
 export interface FormsRoutesOptions {
@@ -16,20 +16,13 @@ export interface FormsRoutesOptions {
 /** Room for a few signatures (each up to signatureMaxBytes) and the text answers. */
 const SUBMIT_BODY_LIMIT = 4 * 1024 * 1024;
 
-// Answers hold health details and the body a link token: never cached, never sent as a referrer.
-// Set before the handler, so error answers carry them too.
-const privateAnswer: onRequestHookHandler = (_request, reply, done) => {
-  reply.header('cache-control', 'no-store');
-  reply.header('referrer-policy', 'no-referrer');
-  done();
-};
-
 /** SPEC § 7 `POST /get-form` and `POST /submit`: no login, the link token is the access. */
 export const formsRoutes: FastifyPluginAsyncZod<FormsRoutesOptions> = async (app, { service }) => {
   app.post(
     '/get-form',
     {
       onRequest: privateAnswer,
+      config: { rateLimit: linkRouteLimit },
       schema: {
         tags: ['forms'],
         summary:
@@ -45,6 +38,7 @@ export const formsRoutes: FastifyPluginAsyncZod<FormsRoutesOptions> = async (app
     '/submit',
     {
       onRequest: privateAnswer,
+      config: { rateLimit: linkRouteLimit },
       bodyLimit: SUBMIT_BODY_LIMIT,
       schema: {
         tags: ['forms'],

@@ -16,7 +16,7 @@ import {
   type FormTemplate,
   type FormTemplateSummary,
 } from '@marpe/shared';
-import type { onRequestHookHandler } from 'fastify';
+import { privateAnswer } from '../../platform/http/private-answer.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ClinicFormRequest } from '../forms/forms-service.js';
 import type { FormRequests } from './forms-requests.js';
@@ -35,12 +35,6 @@ const errors = {
   400: errorBodySchema,
   401: errorBodySchema,
   404: errorBodySchema,
-};
-
-// Answers with a patient's details are never cached on the way.
-const privateAnswer: onRequestHookHandler = (_request, reply, done) => {
-  reply.header('cache-control', 'no-store');
-  done();
 };
 
 function summaryOf(row: FormTemplateRow): FormTemplateSummary {

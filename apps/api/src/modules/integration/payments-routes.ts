@@ -8,7 +8,7 @@ import {
   paymentRequestsSchema,
   paymentTransactionsSchema,
 } from '@marpe/shared';
-import type { onRequestHookHandler } from 'fastify';
+import { privateAnswer } from '../../platform/http/private-answer.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf, callerOf } from './integration-auth.js';
 import type { PaymentRequests } from './payments-requests.js';
@@ -23,12 +23,6 @@ const errors = {
   400: errorBodySchema,
   401: errorBodySchema,
   404: errorBodySchema,
-};
-
-// Every answer here holds a patient's details (one the link too): never cached on the way.
-const privateAnswer: onRequestHookHandler = (_request, reply, done) => {
-  reply.header('cache-control', 'no-store');
-  done();
 };
 
 /**

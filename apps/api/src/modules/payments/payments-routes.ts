@@ -4,10 +4,11 @@ import {
   getPaymentRequestResponseSchema,
   paymentResultPath,
 } from '@marpe/shared';
-import type { FastifyInstance, FastifyReply, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendNotFound } from '../../platform/http/error-handler.js';
+import { linkRouteLimit, privateAnswer } from '../../platform/http/private-answer.js';
 import { framableBySelf } from '../../platform/http/security-headers.js';
 import type { NavigationFallback } from '../../platform/http/web-app.js';
 import type { PaymentsService } from './payments-service.js';
@@ -20,13 +21,11 @@ export interface PaymentsRoutesOptions {
 /** The provider's notify and return bodies are small; a few KiB is plenty. */
 export const PROVIDER_BODY_LIMIT = 64 * 1024;
 
-// Answers about a payment link (and addresses holding its token): never cached, never sent as a
-// referrer. Set before the handler, so error answers carry them too.
-export const privateAnswer: onRequestHookHandler = (_request, reply, done) => {
-  reply.header('cache-control', 'no-store');
-  reply.header('referrer-policy', 'no-referrer');
-  done();
-};
+/**
+ * The card provider's callbacks per sending address per minute: its servers post for every
+ * clinic's payments, so far more than a patient's link routes allow.
+ */
+const providerCallbackLimit = { max: 600, timeWindow: '1 minute' } as const;
 
 /**
  * Parses `application/x-www-form-urlencoded` bodies (what the card provider posts) in this
@@ -65,6 +64,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod<PaymentsRoutesOptions> = asyn
     '/get-payment-request',
     {
       onRequest: privateAnswer,
+      config: { rateLimit: linkRouteLimit },
       schema: {
         tags: ['payments'],
         summary:
@@ -90,7 +90,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod<PaymentsRoutesOptions> = asyn
       {
         onRequest: privateAnswer,
         bodyLimit: PROVIDER_BODY_LIMIT,
-        config: { xsrf: false },
+        config: { xsrf: false, rateLimit: providerCallbackLimit },
         schema: {
           tags: ['payments'],
           summary:
@@ -115,7 +115,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod<PaymentsRoutesOptions> = asyn
       '/payment-return/:token',
       {
         onRequest: privateAnswer,
-        config: { contentSecurityPolicy: framableBySelf },
+        config: { contentSecurityPolicy: framableBySelf, rateLimit: linkRouteLimit },
         schema: {
           ...returnSchema,
           summary:
@@ -133,7 +133,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod<PaymentsRoutesOptions> = asyn
         onRequest: privateAnswer,
         bodyLimit: PROVIDER_BODY_LIMIT,
         // It changes nothing and only redirects; the provider posts it from its own site.
-        config: { xsrf: false, contentSecurityPolicy: framableBySelf },
+        config: { xsrf: false, contentSecurityPolicy: framableBySelf, rateLimit: linkRouteLimit },
         schema: {
           ...returnSchema,
           summary:

@@ -4,7 +4,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { framableBySelf } from '../../platform/http/security-headers.js';
-import { acceptFormBodies, privateAnswer, PROVIDER_BODY_LIMIT } from './payments-routes.js';
+import { privateAnswer } from '../../platform/http/private-answer.js';
+import { acceptFormBodies, PROVIDER_BODY_LIMIT } from './payments-routes.js';
 import { providerFieldsOf } from './provider-fields.js';
 import {
   parseSandboxCharge,
