@@ -1,15 +1,10 @@
-import { isValidIsraeliId, type DevMessage } from '@marpe/shared';
+import { withIdCheckDigit, type DevMessage } from '@marpe/shared';
 import { inject } from 'vitest';
 
 const baseUrl = inject('baseUrl');
 
 /** A valid ID number: the 8-digit `base` and the check digit that makes it pass. */
-export function withCheckDigit(base: string): string {
-  for (let digit = 0; digit < 10; digit++) {
-    if (isValidIsraeliId(`${base}${digit}`)) return `${base}${digit}`;
-  }
-  throw new Error(`no check digit makes ${base} valid`);
-}
+export const withCheckDigit = withIdCheckDigit;
 
 /** What the demo SMS provider sent to `phone`, newest first (GET /api/dev/messages). */
 export async function messagesTo(phone: string): Promise<DevMessage[]> {

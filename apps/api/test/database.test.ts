@@ -1,7 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_CLINIC_ID, DEMO_SETUP_CLINIC_ID } from '../src/demo/demo-clinic.js';
-import { seedDemoClinic, withIdCheckDigit } from '../src/demo/seed-demo-clinic.js';
+import { seedDemoClinic } from '../src/demo/seed-demo-clinic.js';
 import { zonedDate } from '../src/modules/availability/zoned-time.js';
 import {
   appointments,
@@ -161,13 +161,6 @@ describe.each(engines)('database (%s)', (engine) => {
       await seedDemoClinic(db(), { now: later });
       const moved = await db().select().from(appointments);
       expect(moved.every((a) => a.startAt.getTime() > later)).toBe(true);
-    });
-
-    it('computes Israeli ID check digits', () => {
-      expect(withIdCheckDigit('00000001')).toBe('000000018');
-      expect(withIdCheckDigit('00000002')).toBe('000000026');
-      expect(isValidIsraeliId(withIdCheckDigit('12345678'))).toBe(true);
-      expect(withIdCheckDigit('12345678')).toBe('123456782');
     });
 
     it('leaves the identity sequence past the explicit id 1', async () => {

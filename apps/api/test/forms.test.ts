@@ -2,9 +2,9 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   formSchemaSchema,
-  isValidIsraeliId,
   signatureMaxBytes,
   type InputData,
+  withIdCheckDigit,
 } from '@marpe/shared';
 import type { App } from '../src/app.js';
 import { parseFormLinkArgs, UsageError } from '../src/cli/form-link-args.js';
@@ -25,11 +25,6 @@ import { buildTestApp, engines, testConfig, useTestDatabase, xsrfPair } from './
 const DAY = 86_400_000;
 const START = Date.parse('2027-03-24T10:00:00+02:00');
 
-function validId(base: string): string {
-  for (let d = 0; d <= 9; d++) if (isValidIsraeliId(`${base}${d}`)) return `${base}${d}`;
-  throw new Error('unreachable');
-}
-
 const PNG =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
@@ -37,7 +32,7 @@ const PNG =
 const adult = (): InputData => ({
   first_name: 'דנה',
   last_name: 'לוי',
-  id_number: validId('03984512'),
+  id_number: withIdCheckDigit('03984512'),
   birth_date: '15/05/1990',
   phone: '050-1234567',
   email: 'dana@example.com',
@@ -315,7 +310,7 @@ describe.each(engines)('intake forms (%s)', (engine) => {
     const ok = await submit(link.token, {
       ...minor,
       guardian_name: 'משה לוי',
-      guardian_id_number: validId('01234567'),
+      guardian_id_number: withIdCheckDigit('01234567'),
       guardian_signature: PNG,
     });
     expect(ok.statusCode).toBe(200);

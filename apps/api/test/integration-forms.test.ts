@@ -3,13 +3,13 @@ import { getDocument, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   formSchemaSchema,
-  isValidIsraeliId,
   type CreatedFormRequest,
   type FormRequest,
   type FormSchema,
   type FormTemplate,
   type FormTemplateSummary,
   type InputData,
+  withIdCheckDigit,
 } from '@marpe/shared';
 import type { App } from '../src/app.js';
 import { demoFormSchema } from '../src/demo/demo-form.js';
@@ -36,18 +36,13 @@ const SVG = `data:image/svg+xml;base64,${Buffer.from(
   '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="100" viewBox="0 0 300 100"><path d="M10 80 C 40 10, 65 10, 95 80 S 150 150, 180 80" stroke="black" stroke-width="3" fill="none"/></svg>',
 ).toString('base64')}`;
 
-function validId(base: string): string {
-  for (let d = 0; d <= 9; d++) if (isValidIsraeliId(`${base}${d}`)) return `${base}${d}`;
-  throw new Error('unreachable');
-}
-
 const ALLERGIES = 'אלרגיה לפניצילין מגיל 12, תגובה קשה מאוד.';
 
 /** An adult's answers to the demo form, with an allergy described in a Hebrew sentence. */
 const answers = (): InputData => ({
   first_name: 'דנה',
   last_name: 'לוי',
-  id_number: validId('03984512'),
+  id_number: withIdCheckDigit('03984512'),
   birth_date: '15/05/1990',
   phone: '050-1234567',
   email: 'dana@example.com',

@@ -6,6 +6,7 @@ import {
   israeliMobileToE164,
   normaliseIdNumber,
   normaliseIsraeliMobile,
+  withIdCheckDigit,
 } from './identity.js';
 
 /** The check digit of an 8-digit base, written independently of the implementation under test. */
@@ -20,6 +21,21 @@ function checkDigit(base: string): number {
 
 const base8 = fc.stringMatching(/^\d{8}$/);
 const validId = base8.map((base) => `${base}${checkDigit(base)}`).filter((id) => !/^0+$/.test(id));
+
+describe('withIdCheckDigit', () => {
+  it('completes any 8 digits with the independently computed check digit', () => {
+    fc.assert(
+      fc.property(base8, (base) => withIdCheckDigit(base) === `${base}${checkDigit(base)}`),
+    );
+    expect(withIdCheckDigit('03984512')).toBe('039845128');
+    expect(withIdCheckDigit('00000001')).toBe('000000018');
+    expect(withIdCheckDigit('12345678')).toBe('123456782');
+  });
+
+  it.each(['1234567', '123456789', '1234567a'])('refuses %j', (base) => {
+    expect(() => withIdCheckDigit(base)).toThrow(RangeError);
+  });
+});
 
 describe('isValidIsraeliId', () => {
   it('accepts known real-format numbers', () => {

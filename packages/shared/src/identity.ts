@@ -28,6 +28,20 @@ export function isValidIsraeliId(idNumber: string): boolean {
   return sum % 10 === 0;
 }
 
+/**
+ * An 8-digit number completed with the check digit that makes it a valid ID number (for demo data
+ * and tests: the same weighting as isValidIsraeliId, solved for the last digit).
+ */
+export function withIdCheckDigit(base8: string): string {
+  if (!/^\d{8}$/.test(base8)) throw new RangeError('withIdCheckDigit takes exactly 8 digits');
+  let sum = 0;
+  for (let i = 0; i < 8; i++) {
+    const product = Number(base8[i]) * ((i % 2) + 1);
+    sum += product > 9 ? product - 9 : product;
+  }
+  return `${base8}${(10 - (sum % 10)) % 10}`;
+}
+
 /** Separators people type inside a phone number. */
 const phoneSeparators = /[\s\-().\u200e\u200f\u202a-\u202e]/g;
 

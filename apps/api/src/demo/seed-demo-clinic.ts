@@ -1,5 +1,5 @@
 import { inArray, sql } from 'drizzle-orm';
-import { weekDays, type WeekDay } from '@marpe/shared';
+import { weekDays, withIdCheckDigit, type WeekDay } from '@marpe/shared';
 import {
   addDaysToLocalDate,
   weekDayOfLocalDate,
@@ -41,16 +41,6 @@ const SEED_LOCK_KEY = '7170923282';
 const DEMO_CLINIC_IDS = [DEMO_CLINIC_ID, DEMO_SETUP_CLINIC_ID];
 
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
-
-/** The Israeli ID check digit: digits weighted 1,2,1,2…, two-digit products summed as digits. */
-export function withIdCheckDigit(base8: string): string {
-  let sum = 0;
-  for (let i = 0; i < 8; i++) {
-    const product = Number(base8[i]) * (i % 2 === 0 ? 1 : 2);
-    sum += product > 9 ? product - 9 : product;
-  }
-  return `${base8}${(10 - (sum % 10)) % 10}`;
-}
 
 const dayNumber = (day: WeekDay) => weekDays.indexOf(day);
 
