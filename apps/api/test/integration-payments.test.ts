@@ -1,6 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type {
@@ -27,6 +25,7 @@ import {
   useTestDatabase,
   xsrfPair,
 } from './helper.js';
+import { startLoopback, type Loopback } from './loopback.js';
 
 const DAY = 86_400_000;
 /** Wednesday 2027-03-24, 10:00 in Israel (UTC+2). */
@@ -61,48 +60,20 @@ const inThree = (index: string) => ({
   spay: '416.83',
 });
 
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** The clinic's webhook receiver on loopback: records every request and answers 204. */
-async function startReceiver() {
-  const requests: Received[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      requests.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/marpe`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 describe.each(engines)('integration API: payment requests (%s)', (engine) => {
   const database = useTestDatabase(engine);
   let app: App;
   let db: Database;
   let now: number;
   let xsrf: Awaited<ReturnType<typeof xsrfPair>>;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  /** The clinic's webhook receiver: records every request and answers 204. */
+  let receiver: Loopback;
   let a: { id: number; key: string; keyId: number };
   let b: { id: number; key: string; keyId: number };
 
   beforeAll(async () => {
     now = START;
-    receiver = await startReceiver();
+    receiver = await startLoopback(() => ({ status: 204 }));
     app = await buildTestApp(database.current.handle, {
       config: testConfig({ PUBLIC_ORIGIN: ORIGIN }),
       clock: () => now,
@@ -137,7 +108,7 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
 
   beforeEach(async () => {
     await database.current.reset();
-    receiver.requests.length = 0;
+    receiver.reset();
     now = START;
     a = await insertClinic('מרפאת השן הלבנה', TERMINAL);
     b = await insertClinic('מרפאה אחרת', 'otherterm');
@@ -201,7 +172,7 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
   /** Subscribes the receiver to the payment events; returns the signing secret. */
   async function subscribe(): Promise<string> {
     const response = await call(a.key, 'POST', '/webhooks', {
-      url: receiver.url,
+      url: receiver.url('/marpe'),
       events: ['payment.succeeded', 'payment.failed'],
     });
     expect(response.statusCode, response.body).toBe(201);

@@ -1,57 +1,34 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { devMessagesSchema } from '@marpe/shared';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
 import { createHttpSmsProvider } from '../src/modules/messaging/http-sms-provider.js';
 import { outbox } from '../src/platform/db/schema.js';
 import { engines, testConfig, testDataKey, useTestDatabase } from './helper.js';
+import { startLoopback } from './loopback.js';
 
 const NOW = Date.parse('2027-01-10T10:00:00Z');
 const TOKEN = 'gw-token-7f3a';
 
-interface GatewayRequest {
-  method: string | undefined;
-  url: string | undefined;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
 /** A loopback SMS gateway that records each request and answers the statuses it is given. */
 async function startFakeGateway() {
-  const requests: GatewayRequest[] = [];
   const statuses: number[] = [];
   let hang = false;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      requests.push({
-        method: req.method,
-        url: req.url,
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      });
-      if (hang) return;
-      const status = statuses.shift() ?? 200;
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(status < 300 ? { id: 'msg-1' } : { error: 'unavailable' }));
-    });
+  const gateway = await startLoopback(() => {
+    if (hang) return null;
+    const status = statuses.shift() ?? 200;
+    return { status, body: status < 300 ? { id: 'msg-1' } : { error: 'unavailable' } };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    origin: `http://127.0.0.1:${port}`,
-    requests,
+    ...gateway,
     statuses,
     setHang(value: boolean) {
       hang = value;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    reset() {
+      gateway.reset();
+      statuses.length = 0;
+      hang = false;
+    },
   };
 }
 
@@ -65,9 +42,7 @@ afterAll(async () => {
   await gateway.close();
 });
 beforeEach(() => {
-  gateway.requests.length = 0;
-  gateway.statuses.length = 0;
-  gateway.setHang(false);
+  gateway.reset();
 });
 
 const productionSms = () => ({

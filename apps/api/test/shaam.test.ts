@@ -1,5 +1,3 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { shaamConnectResponseSchema, shaamStatusSchema } from '@marpe/shared';
@@ -22,6 +20,7 @@ import {
   useTestDatabase,
   xsrfPair,
 } from './helper.js';
+import { startLoopback, type LoopbackAnswer } from './loopback.js';
 
 const NOW = Date.parse('2027-03-24T10:00:00Z');
 const MINUTE = 60_000;
@@ -30,28 +29,12 @@ const CLIENT_ID = 'clinic-client-41';
 const CLIENT_SECRET = 'shaam-secret:with-colon';
 const RETURN_URL = 'https://pms.example/settings/tax?connected=1';
 
-interface TokenRequest {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
 /** A loopback Tax Authority token endpoint: records requests, answers what the test queued. */
 async function startFakeTokenEndpoint() {
-  const requests: TokenRequest[] = [];
-  const answers: { status: number; body: unknown }[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      requests.push({
-        method: req.method ?? '',
-        path: req.url ?? '',
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      });
-      const answer = answers.shift() ?? {
+  const answers: LoopbackAnswer[] = [];
+  const endpoint = await startLoopback(
+    () =>
+      answers.shift() ?? {
         status: 200,
         body: {
           access_token: 'ita-access-token-1',
@@ -59,26 +42,15 @@ async function startFakeTokenEndpoint() {
           token_type: 'Bearer',
           expires_in: 3600,
         },
-      };
-      res.writeHead(answer.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(answer.body));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+      },
+  );
   return {
-    origin: `http://127.0.0.1:${port}`,
-    requests,
+    ...endpoint,
     answers,
     reset() {
-      requests.length = 0;
+      endpoint.reset();
       answers.length = 0;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
   };
 }
 
@@ -280,7 +252,7 @@ describe.each(engines)('Tax Authority connection (%s)', (engine) => {
       expect(ita.requests).toHaveLength(1);
       const [request] = ita.requests;
       expect(request?.method).toBe('POST');
-      expect(request?.path).toBe('/shaam/tsandbox/longtimetoken/oauth2/token');
+      expect(request?.url).toBe('/shaam/tsandbox/longtimetoken/oauth2/token');
       expect(request?.headers.authorization).toBe(
         `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`,
       );

@@ -1,6 +1,4 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -41,6 +39,7 @@ import {
 } from '../src/platform/outbox/outbox.js';
 import { closedWeek } from './fixtures.js';
 import { buildTestApp, engines, testConfig, useTestDatabase, xsrfPair } from './helper.js';
+import { startLoopback, type LoopbackRequest } from './loopback.js';
 import { bearer, insertLoggedInPatients, type TestPatient } from './sessions.js';
 
 const TZ = 'Asia/Jerusalem';
@@ -138,10 +137,7 @@ describe('webhook-deliveries arguments', () => {
   });
 });
 
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
+interface Received extends LoopbackRequest {
   /** Whether the signature checked out with the secret registered for the path. */
   verified: boolean;
 }
@@ -168,35 +164,26 @@ function verifySignature(secret: string, header: string, body: string, nowSecond
 async function startReceiver(nowSeconds: () => number) {
   const requests: Received[] = [];
   const statuses: number[] = [];
+  /** Keyed by the path with its query, as the endpoint's URL has it. */
   const secrets = new Map<string, string>();
   /** A path that always answers this status. */
   const statusFor = new Map<string, number>();
   let hang = false;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const path = req.url ?? '';
-      const secret = secrets.get(path);
-      const header = req.headers['marpe-signature'];
-      requests.push({
-        path,
-        headers: req.headers,
-        body,
-        verified:
-          secret !== undefined &&
-          typeof header === 'string' &&
-          verifySignature(secret, header, body, nowSeconds()),
-      });
-      if (hang) return;
-      res.writeHead(statusFor.get(path) ?? statuses.shift() ?? 200).end('ok');
+  const loopback = await startLoopback((request) => {
+    const secret = secrets.get(request.url);
+    const header = request.headers['marpe-signature'];
+    requests.push({
+      ...request,
+      verified:
+        secret !== undefined &&
+        typeof header === 'string' &&
+        verifySignature(secret, header, request.body, nowSeconds()),
     });
+    if (hang) return null;
+    return { status: statusFor.get(request.url) ?? statuses.shift() ?? 200, body: 'ok' };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: (path: string) => `http://127.0.0.1:${port}${path}`,
+    url: loopback.url,
     requests,
     statuses,
     secrets,
@@ -205,18 +192,14 @@ async function startReceiver(nowSeconds: () => number) {
       hang = value;
     },
     reset() {
+      loopback.reset();
       requests.length = 0;
       statuses.length = 0;
       secrets.clear();
       statusFor.clear();
       hang = false;
-      server.closeAllConnections();
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: loopback.close,
   };
 }
 
@@ -508,7 +491,7 @@ describe.each(engines)('webhooks (%s)', (engine) => {
       expect(reactivated.json()).toMatchObject({ is_active: true, events: [] });
       await book(await onePatient());
       await app.outbox.runOnce();
-      expect(receiver.requests.map((r) => r.path)).toEqual(['/b']);
+      expect(receiver.requests.map((r) => r.url)).toEqual(['/b']);
       expect(await deliveryRows()).toHaveLength(1);
 
       const deleted = await api('DELETE', `/webhooks/${endpoint.id}`);
@@ -596,7 +579,7 @@ describe.each(engines)('webhooks (%s)', (engine) => {
       // The main clinic's events reach its endpoint only.
       await book(await onePatient());
       await app.outbox.runOnce();
-      expect(receiver.requests.map((r) => r.path)).toEqual(['/a']);
+      expect(receiver.requests.map((r) => r.url)).toEqual(['/a']);
       expect((await api('GET', '/webhook-deliveries', undefined, otherKey)).json()).toEqual([]);
       expect((await api('GET', '/webhook-deliveries')).json()).toHaveLength(1);
     });
@@ -620,7 +603,7 @@ describe.each(engines)('webhooks (%s)', (engine) => {
       expect(receiver.requests).toHaveLength(2);
       const [first, second] = receiver.requests;
       if (!first || !second) throw new Error('two requests expected');
-      expect(first.path).toBe('/a');
+      expect(first.url).toBe('/a');
       expect(first.verified).toBe(true);
       expect(second.verified).toBe(true);
       expect(first.headers).toMatchObject({
@@ -667,7 +650,7 @@ describe.each(engines)('webhooks (%s)', (engine) => {
       expect(log.statusCode, log.body).toBe(200);
       expect(log.json<WebhookDelivery[]>().map((d) => d.event_id)).toEqual(
         events()
-          .filter((_, i) => receiver.requests[i]?.path === '/a')
+          .filter((_, i) => receiver.requests[i]?.url === '/a')
           .map((e) => e.id)
           .reverse(),
       );
@@ -759,7 +742,7 @@ describe.each(engines)('webhooks (%s)', (engine) => {
 
       await book(await onePatient());
       await app.outbox.runOnce();
-      expect(receiver.requests.map((r) => r.path)).toEqual(['/late']);
+      expect(receiver.requests.map((r) => r.url)).toEqual(['/late']);
       expect((await deliveryRows()).map((d) => d.endpointId)).toEqual([late.id]);
 
       // A payment event as the payments module emits it, in its own transaction (no kick here).
@@ -780,7 +763,7 @@ describe.each(engines)('webhooks (%s)', (engine) => {
         200,
       );
       await app.outbox.runOnce();
-      expect(receiver.requests.map((r) => r.path)).toEqual(['/late', '/forms']);
+      expect(receiver.requests.map((r) => r.url)).toEqual(['/late', '/forms']);
       expect(events()[1]).toMatchObject({ type: 'payment.succeeded', data });
       expect(receiver.requests[1]?.verified).toBe(true);
       const log = (await api('GET', '/webhook-deliveries')).json<WebhookDelivery[]>();
@@ -885,11 +868,13 @@ describe.each(engines)('webhooks (%s)', (engine) => {
       ]);
       expect((await api('GET', '/webhook-deliveries?status=delivered')).json()).toEqual([]);
 
-      // Nor does a connection error name it.
+      // Nor does a connection error name it: a loopback port nothing listens on, one the system
+      // gave a server that is closed again.
       receiver.reset();
-      const closedPort = await freePort();
+      const gone = await startLoopback(() => null);
+      await gone.close();
       const closed = await api('PATCH', `/webhooks/${endpoint.id}`, {
-        url: `http://127.0.0.1:${closedPort}/closed?token=do-not-log-me`,
+        url: gone.url('/closed?token=do-not-log-me'),
       });
       expect(closed.statusCode).toBe(200);
       now = NOW;
@@ -969,12 +954,3 @@ describe.each(engines)('webhooks (%s)', (engine) => {
 /** The endpoint as reads show it: the schema drops the secret. */
 const withoutSecret = (endpoint: WebhookEndpointWithSecret) =>
   webhookEndpointSchema.parse(endpoint);
-
-/** A loopback port nothing listens on: one the system gave a server that is closed again. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

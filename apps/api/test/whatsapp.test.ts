@@ -1,6 +1,4 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -29,6 +27,7 @@ import {
   useTestDatabase,
   xsrfPair,
 } from './helper.js';
+import { startLoopback, type LoopbackAnswer } from './loopback.js';
 import { bearer, insertLoggedInPatients } from './sessions.js';
 
 const NOW = Date.parse('2027-03-24T10:00:00Z');
@@ -40,56 +39,28 @@ const CONFIG_ID = '99887766';
 const BUSINESS_TOKEN = 'EAAG-business-token-31b';
 const signupIds = { wabaId: '102290129340398', phoneId: '106540352242922', businessId: '5550001' };
 
-interface GraphRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
 /**
  * A loopback Graph API (and SMS gateway at /sms): records every request and answers the code
  * exchange and message sends with what the test queued, 200 by default.
  */
 async function startFakeGraph() {
-  const requests: GraphRequest[] = [];
-  const answers: { status: number; body: unknown }[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://graph.test');
-      requests.push({
-        method: req.method ?? '',
-        path: url.pathname,
-        query: Object.fromEntries(url.searchParams),
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      });
-      const defaultBody = url.pathname.endsWith('/oauth/access_token')
-        ? { access_token: BUSINESS_TOKEN, token_type: 'bearer' }
-        : { messages: [{ id: 'wamid.1' }] };
-      const answer = answers.shift() ?? { status: 200, body: defaultBody };
-      res.writeHead(answer.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(answer.body));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const answers: LoopbackAnswer[] = [];
+  const graph = await startLoopback(
+    (request) =>
+      answers.shift() ?? {
+        status: 200,
+        body: request.path.endsWith('/oauth/access_token')
+          ? { access_token: BUSINESS_TOKEN, token_type: 'bearer' }
+          : { messages: [{ id: 'wamid.1' }] },
+      },
+  );
   return {
-    origin: `http://127.0.0.1:${port}`,
-    requests,
+    ...graph,
     answers,
     reset() {
-      requests.length = 0;
+      graph.reset();
       answers.length = 0;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
   };
 }
 
