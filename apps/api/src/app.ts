@@ -83,6 +83,8 @@ export interface BuildAppOptions {
   outboxPollIntervalMs?: number;
   /** How long a webhook endpoint has to answer; defaults to 10 s. */
   webhookTimeoutMs?: number;
+  /** Calls of one integration API key per minute (default 600). */
+  integrationCallsPerMinute?: number;
 }
 
 export type App = FastifyInstance<
@@ -219,7 +221,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   });
   app.decorate('forms', forms);
   const apiKeys = createApiKeys({ db: database.db, clock });
-  registerIntegrationAuth(app, apiKeys);
+  registerIntegrationAuth(app, apiKeys, options.integrationCallsPerMinute);
   await registerIntegrationRoutes(app, apiKeysRoutes, { apiKeys });
   await registerIntegrationRoutes(app, clinicRoutes, {
     service: createClinicService({

@@ -905,6 +905,30 @@ describe.each(engines)('integration API: clinic data and appointments (%s)', (en
     expect((await call(a.key, 'GET', `/appointment-types/${type.id}`)).statusCode).toBe(200);
   });
 
+  it('limits the calls of each key per minute, not those of other keys', async () => {
+    const limited = await buildTestApp(database.current.handle, {
+      clock: () => NOW,
+      outboxPollIntervalMs: HOUR,
+      integrationCallsPerMinute: 3,
+    });
+    try {
+      const get = (key: string | null) =>
+        limited.inject({
+          method: 'GET',
+          url: '/api/integration/clinic',
+          headers: key === null ? {} : { authorization: `Bearer ${key}` },
+        });
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await get(a.key)).statusCode);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      // Another key of another clinic has its own budget; no key is still 401, not 429.
+      expect((await get(b.key)).statusCode).toBe(200);
+      expect((await get(null)).statusCode).toBe(401);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('audits every write with the key as actor; the log reads newest first', async () => {
     await call(a.key, 'PATCH', '/clinic', { name: 'חדש' });
     const type = await createType(a);

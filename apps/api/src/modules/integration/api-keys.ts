@@ -23,6 +23,8 @@ export interface CreatedApiKey {
 export interface ApiKeyCaller {
   keyId: number;
   clinicId: number;
+  /** SHA-256 of the key: names it (per-key limits) without holding it. */
+  keyHash: string;
 }
 
 export function createApiKeys(deps: { db: Database; clock: () => number }) {
@@ -104,10 +106,11 @@ export function createApiKeys(deps: { db: Database; clock: () => number }) {
     /** The live key's owner, or null. Notes the use at most once a minute per key. */
     async verify(key: string): Promise<ApiKeyCaller | null> {
       if (!key.startsWith(API_KEY_PREFIX) || key.length > 200) return null;
+      const keyHash = sha256Hex(key);
       const [row] = await db
         .select({ id: apiKeys.id, clinicId: apiKeys.clinicId, lastUsedAt: apiKeys.lastUsedAt })
         .from(apiKeys)
-        .where(and(eq(apiKeys.keyHash, sha256Hex(key)), isNull(apiKeys.revokedAt)));
+        .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
       if (!row) return null;
       const now = clock();
       if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > 60_000) {
@@ -116,7 +119,7 @@ export function createApiKeys(deps: { db: Database; clock: () => number }) {
           .set({ lastUsedAt: new Date(now) })
           .where(eq(apiKeys.id, row.id));
       }
-      return { keyId: row.id, clinicId: row.clinicId };
+      return { keyId: row.id, clinicId: row.clinicId, keyHash };
     },
   };
 }

@@ -1,4 +1,9 @@
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyRequest,
+  onRequestHookHandler,
+} from 'fastify';
 import { AppError } from '../../platform/errors.js';
 import type { ApiKeyCaller, ApiKeys } from './api-keys.js';
 
@@ -9,6 +14,8 @@ declare module 'fastify' {
      * names a live API key. Sets `request.integrationCaller`.
      */
     authenticateClinic: (request: FastifyRequest) => Promise<void>;
+    /** onRequest hook after `authenticateClinic`: the calls of one key per minute (429 beyond). */
+    limitClinicCalls: onRequestHookHandler;
     apiKeys: ApiKeys;
   }
   interface FastifyRequest {
@@ -18,8 +25,24 @@ declare module 'fastify' {
 
 const bearer = /^Bearer +(\S+) *$/i;
 
-export function registerIntegrationAuth(app: FastifyInstance, apiKeys: ApiKeys): void {
+/** Calls per API key per minute across all integration routes, unless buildApp says otherwise. */
+export const DEFAULT_INTEGRATION_CALLS_PER_MINUTE = 600;
+
+export function registerIntegrationAuth(
+  app: FastifyInstance,
+  apiKeys: ApiKeys,
+  callsPerMinute = DEFAULT_INTEGRATION_CALLS_PER_MINUTE,
+): void {
   app.decorate('apiKeys', apiKeys);
+  // One budget per key (not per address: a clinic's software may run on many machines, and many
+  // clinics' software on one), shared by every integration route. It protects the database from
+  // a runaway sync loop; a well-behaved integration never meets it.
+  const limit = app.rateLimit({
+    max: callsPerMinute,
+    timeWindow: '1 minute',
+    keyGenerator: (request) => request.integrationCaller?.keyHash ?? request.ip,
+  });
+  app.decorate('limitClinicCalls', limit as unknown as onRequestHookHandler);
   app.decorateRequest('integrationCaller', null);
   app.decorate('authenticateClinic', async (request: FastifyRequest) => {
     const key = bearer.exec(request.headers.authorization ?? '')?.[1];
@@ -57,6 +80,7 @@ export async function registerIntegrationRoutes<Options extends Record<string, u
         route.schema = { ...route.schema, security: [{ apiKey: [] }] };
       });
       scope.addHook('onRequest', scope.authenticateClinic);
+      scope.addHook('onRequest', scope.limitClinicCalls);
       await scope.register(plugin, options);
     },
     { prefix: '/api/integration' },
