@@ -355,8 +355,22 @@ describe.each(engines)('integration API: intake forms (%s)', (engine) => {
     expect(form.json<{ data: { schema: FormSchema } }>().data.schema).toEqual(
       formSchemaSchema.parse(small),
     );
+    // …and the template's name as it was then, for the list and the PDF's header.
     const request = await call(a.key, 'GET', `/form-requests/${link.id}`);
-    expect(request.json<FormRequest>()).toMatchObject({ template_id: null, template_name: null });
+    expect(request.json<FormRequest>()).toMatchObject({
+      template_id: null,
+      template_name: 'שאלון',
+    });
+    const sent = await publicPost('/api/submit', {
+      token: tokenOf(link.url),
+      inputData: { full_name: 'דנה לוי' },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const pdf = await call(a.key, 'GET', `/form-requests/${link.id}/submission.pdf`);
+    expect(pdf.statusCode).toBe(200);
+    expect(texts(await readPdf(pdf.rawPayload))).toEqual(
+      expect.arrayContaining(['שאלון', 'דנה לוי']),
+    );
 
     const actor = `api_key:${a.keyId}`;
     expect(await auditActions()).toEqual([
@@ -442,6 +456,9 @@ describe.each(engines)('integration API: intake forms (%s)', (engine) => {
 
     const pdf = await readPdf(bytes);
     const lines = texts(pdf);
+    // The same text layer however many PDFs the process made before (fonts are per document).
+    const again = await call(a.key, 'GET', `/form-requests/${link.id}/submission.pdf`);
+    expect(texts(await readPdf(again.rawPayload))).toEqual(lines);
     // pdf.js undoes the visual order when it extracts: logical (reading) order comes back.
     expect(lines).toEqual(expect.arrayContaining(['מרפאת השן הלבנה', 'שאלון רפואי']));
     expect(lines).toContain('מועד ההגשה: 24/03/2027 10:00');

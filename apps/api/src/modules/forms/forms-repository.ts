@@ -27,7 +27,7 @@ export interface FormRequestListQuery {
 const clinicRequestColumns = {
   id: formRequests.id,
   templateId: formRequests.templateId,
-  templateName: formTemplates.name,
+  templateName: formRequests.templateName,
   status: formRequests.status,
   createdAt: formRequests.createdAt,
   expiresAt: formRequests.expiresAt,
@@ -44,6 +44,7 @@ export function createFormsRepository(db: Database) {
       const [row] = await ex
         .select({
           id: formTemplates.id,
+          name: formTemplates.name,
           schema: formTemplates.schema,
           logoUrl: clinics.logoUrl,
         })
@@ -120,7 +121,6 @@ export function createFormsRepository(db: Database) {
       return db
         .select(clinicRequestColumns)
         .from(formRequests)
-        .leftJoin(formTemplates, eq(formTemplates.id, formRequests.templateId))
         .where(and(...where))
         .orderBy(desc(formRequests.id))
         .limit(query.limit);
@@ -131,7 +131,6 @@ export function createFormsRepository(db: Database) {
       const [row] = await ex
         .select(clinicRequestColumns)
         .from(formRequests)
-        .leftJoin(formTemplates, eq(formTemplates.id, formRequests.templateId))
         .where(and(eq(formRequests.id, requestId), eq(formRequests.clinicId, clinicId)));
       return row ?? null;
     },
@@ -144,13 +143,12 @@ export function createFormsRepository(db: Database) {
           id: formRequests.id,
           schema: formRequests.schema,
           initData: formRequests.initData,
-          templateName: formTemplates.name,
+          templateName: formRequests.templateName,
           clinicName: clinics.name,
           timezone: clinics.timezone,
         })
         .from(formRequests)
         .innerJoin(clinics, eq(clinics.id, formRequests.clinicId))
-        .leftJoin(formTemplates, eq(formTemplates.id, formRequests.templateId))
         .where(and(eq(formRequests.id, requestId), eq(formRequests.clinicId, clinicId)));
       return row ?? null;
     },

@@ -205,6 +205,7 @@ export function createFormsService(deps: FormsServiceDeps) {
         {
           clinicId: input.clinicId,
           templateId: template.id,
+          templateName: template.name,
           schema: formSchemaSchema.parse(template.schema),
           initData: encryptText(formsKey, JSON.stringify(initData)),
           headerImage: headerImageOf(template.logoUrl),

@@ -28,7 +28,7 @@ interface Fonts {
   regularBytes: Uint8Array;
 }
 
-let fonts: Fonts | undefined;
+let fontFiles: { regular: Buffer; bold: Buffer } | undefined;
 
 /** A font that lays text out left to right whatever its script: the text is already visual. */
 function visualOrderFont(bytes: Buffer): Font {
@@ -40,18 +40,23 @@ function visualOrderFont(bytes: Buffer): Font {
   return font;
 }
 
+/**
+ * The files are read once; the fontkit fonts are made anew for each document. fontkit keeps
+ * state on a font object (its glyph cache) that pdfkit's embedding touches: with fonts shared
+ * between documents, a PDF made after another one had a different text layer (pdf.js read a
+ * Hebrew sentence back split and out of order) though it looked the same.
+ */
 function loadFonts(): Fonts {
-  if (!fonts) {
+  if (!fontFiles) {
     const file = (style: string) =>
       readFileSync(require.resolve(`@expo-google-fonts/heebo/${style}/Heebo_${style}.ttf`));
-    const regular = file('400Regular');
-    fonts = {
-      regular: visualOrderFont(regular),
-      bold: visualOrderFont(file('700Bold')),
-      regularBytes: new Uint8Array(regular),
-    };
+    fontFiles = { regular: file('400Regular'), bold: file('700Bold') };
   }
-  return fonts;
+  return {
+    regular: visualOrderFont(fontFiles.regular),
+    bold: visualOrderFont(fontFiles.bold),
+    regularBytes: new Uint8Array(fontFiles.regular),
+  };
 }
 
 const words = {

@@ -463,6 +463,8 @@ export const formRequests = pgTable(
     templateId: integer('template_id').references(() => formTemplates.id, {
       onDelete: 'set null',
     }),
+    /** The template's name when the link was made: kept like the schema, whatever happens to it. */
+    templateName: text('template_name'),
     schema: jsonb('schema').$type<FormSchema>().notNull(),
     /** AES-256-GCM ciphertext of the initData JSON: it names the patient. */
     initData: text('init_data').notNull(),
