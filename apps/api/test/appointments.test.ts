@@ -24,7 +24,7 @@ import {
   outbox,
   patients,
 } from '../src/platform/db/schema.js';
-import { closedWeek } from './fixtures.js';
+import { clinicRow } from './fixtures.js';
 import { buildTestApp, engines, useTestDatabase, xsrfPair, useSentMessages } from './helper.js';
 import { bearer, insertLoggedInPatients, type TestPatient } from './sessions.js';
 
@@ -65,17 +65,9 @@ interface Fixture {
 }
 
 async function insertFixture(db: Database): Promise<Fixture> {
-  const clinic = (name: string) => ({
-    name,
-    phone: '03-5550000',
-    street: 'הרצל',
-    homeNumber: '12',
-    city: 'תל אביב-יפו',
-    openingHours: { title: null, days: closedWeek },
-  });
   const [main, other] = await db
     .insert(clinics)
-    .values([clinic('מרפאת הבדיקות'), clinic('מרפאה אחרת')])
+    .values([clinicRow('מרפאת הבדיקות'), clinicRow('מרפאה אחרת')])
     .returning({ id: clinics.id });
   if (!main || !other) throw new Error('fixture: clinics');
 

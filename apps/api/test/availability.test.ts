@@ -15,7 +15,7 @@ import {
   patients,
 } from '../src/platform/db/schema.js';
 import { engines, testConfig, testDataKey, useTestDatabase } from './helper.js';
-import { closedWeek } from './fixtures.js';
+import { clinicRow } from './fixtures.js';
 
 /** Wednesday 2027-03-24, 10:00 in Israel. Clocks go forward on Friday 2027-03-26 at 02:00. */
 const NOW = Date.parse('2027-03-24T10:00:00+02:00');
@@ -37,17 +37,9 @@ interface Fixture {
 }
 
 async function insertFixture(db: Database): Promise<Fixture> {
-  const clinic = (name: string) => ({
-    name,
-    phone: '03-5550000',
-    street: 'הרצל',
-    homeNumber: '1',
-    city: 'תל אביב-יפו',
-    openingHours: { title: null, days: closedWeek },
-  });
   const [main, other] = await db
     .insert(clinics)
-    .values([clinic('Fixture'), clinic('Other')])
+    .values([clinicRow('Fixture'), clinicRow('Other')])
     .returning({ id: clinics.id });
   if (!main || !other) throw new Error('fixture: clinics');
 

@@ -10,3 +10,15 @@ export const closedWeek: OpeningHours['days'] = {
   friday: null,
   saturday: null,
 };
+
+/** The columns a test clinic needs (closed all week); spread it and add what the test is about. */
+export function clinicRow(name: string) {
+  return {
+    name,
+    phone: '03-5550000',
+    street: 'הרצל',
+    homeNumber: '12',
+    city: 'תל אביב-יפו',
+    openingHours: { title: null, days: closedWeek },
+  };
+}

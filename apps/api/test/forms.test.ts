@@ -19,7 +19,7 @@ import {
   formSubmissions,
   formTemplates,
 } from '../src/platform/db/schema.js';
-import { closedWeek } from './fixtures.js';
+import { clinicRow } from './fixtures.js';
 import { buildTestApp, engines, testConfig, useTestDatabase, xsrfPair } from './helper.js';
 
 const DAY = 86_400_000;
@@ -128,13 +128,8 @@ describe.each(engines)('intake forms (%s)', (engine) => {
     const [clinic] = await db
       .insert(clinics)
       .values({
-        name: 'מרפאת הבדיקות',
-        phone: '03-5550000',
-        street: 'הרצל',
-        homeNumber: '1',
-        city: 'תל אביב-יפו',
+        ...clinicRow('מרפאת הבדיקות'),
         logoUrl: '/logos/test.svg',
-        openingHours: { title: null, days: closedWeek },
       })
       .returning({ id: clinics.id });
     clinicId = clinic?.id ?? 0;

@@ -22,7 +22,7 @@ import {
   clinics,
   whatsappConnections,
 } from '../src/platform/db/schema.js';
-import { closedWeek } from './fixtures.js';
+import { clinicRow, closedWeek } from './fixtures.js';
 import { buildTestApp, engines, useTestDatabase, xsrfPair } from './helper.js';
 import { bearer, insertLoggedInPatients, type TestPatient } from './sessions.js';
 
@@ -66,12 +66,7 @@ describe.each(engines)('integration API: clinic data and appointments (%s)', (en
     const [row] = await db
       .insert(clinics)
       .values({
-        name,
-        phone: '03-5550000',
-        street: 'הרצל',
-        homeNumber: '12',
-        city: 'תל אביב-יפו',
-        openingHours: { title: null, days: closedWeek },
+        ...clinicRow(name),
       })
       .returning({ id: clinics.id });
     if (!row) throw new Error('fixture: clinic');

@@ -15,7 +15,7 @@ import type { App } from '../src/app.js';
 import { demoFormSchema } from '../src/demo/demo-form.js';
 import type { Database } from '../src/platform/db/client.js';
 import { auditLog, clinics, formRequests } from '../src/platform/db/schema.js';
-import { closedWeek } from './fixtures.js';
+import { clinicRow } from './fixtures.js';
 import {
   buildTestApp,
   engines,
@@ -118,12 +118,7 @@ describe.each(engines)('integration API: intake forms (%s)', (engine) => {
     const [row] = await db
       .insert(clinics)
       .values({
-        name,
-        phone: '03-5550000',
-        street: 'הרצל',
-        homeNumber: '1',
-        city: 'תל אביב-יפו',
-        openingHours: { title: null, days: closedWeek },
+        ...clinicRow(name),
       })
       .returning({ id: clinics.id });
     if (!row) throw new Error('fixture: clinic');

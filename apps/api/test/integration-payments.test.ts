@@ -16,7 +16,7 @@ import {
   paymentRequests,
   paymentTransactions,
 } from '../src/platform/db/schema.js';
-import { closedWeek } from './fixtures.js';
+import { clinicRow } from './fixtures.js';
 import {
   buildTestApp,
   engines,
@@ -92,12 +92,7 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
     const [row] = await db
       .insert(clinics)
       .values({
-        name,
-        phone: '03-5550000',
-        street: 'הרצל',
-        homeNumber: '1',
-        city: 'תל אביב-יפו',
-        openingHours: { title: null, days: closedWeek },
+        ...clinicRow(name),
         cardTerminal,
       })
       .returning({ id: clinics.id });

@@ -10,7 +10,7 @@ import {
   patients,
   patientSessions,
 } from '../src/platform/db/schema.js';
-import { closedWeek } from './fixtures.js';
+import { clinicRow } from './fixtures.js';
 import {
   buildTestApp,
   engines,
@@ -57,12 +57,7 @@ describe.each(engines)('patient verification (%s)', (engine) => {
     await database.current.reset();
     now = Date.parse('2027-03-24T10:00:00+02:00');
     const clinic = (name: string, isAcceptNewPatients: boolean) => ({
-      name,
-      phone: '03-5550000',
-      street: 'הרצל',
-      homeNumber: '1',
-      city: 'תל אביב-יפו',
-      openingHours: { title: null, days: closedWeek },
+      ...clinicRow(name),
       isAcceptNewPatients,
     });
     const [open, closed] = await db

@@ -11,7 +11,7 @@ import { seedDemoClinic } from '../src/demo/seed-demo-clinic.js';
 import type { CreatePaymentLinkInput } from '../src/modules/payments/payments-service.js';
 import type { Database } from '../src/platform/db/client.js';
 import { clinics, paymentRequests, paymentTransactions } from '../src/platform/db/schema.js';
-import { closedWeek } from './fixtures.js';
+import { clinicRow } from './fixtures.js';
 import { buildTestApp, engines, testConfig, useTestDatabase, xsrfPair } from './helper.js';
 
 const DAY = 86_400_000;
@@ -97,13 +97,8 @@ describe.each(engines)('payment requests (%s)', (engine) => {
     const [clinic] = await db
       .insert(clinics)
       .values({
-        name: 'מרפאת הבדיקות',
-        phone: '03-5550000',
-        street: 'הרצל',
-        homeNumber: '1',
-        city: 'תל אביב-יפו',
+        ...clinicRow('מרפאת הבדיקות'),
         logoUrl: 'logos/test.svg',
-        openingHours: { title: null, days: closedWeek },
         cardTerminal: TERMINAL,
       })
       .returning({ id: clinics.id });

@@ -11,7 +11,7 @@ import {
   connectionTokens,
   shaamConnections,
 } from '../src/platform/db/schema.js';
-import { closedWeek } from './fixtures.js';
+import { clinicRow } from './fixtures.js';
 import {
   buildTestApp,
   engines,
@@ -83,17 +83,9 @@ describe.each(engines)('Tax Authority connection (%s)', (engine) => {
     ita.reset();
     await database.current.reset();
     db = database.current.handle.db;
-    const clinic = (name: string) => ({
-      name,
-      phone: '03-5550000',
-      street: 'הרצל',
-      homeNumber: '12',
-      city: 'חיפה',
-      openingHours: { title: null, days: closedWeek },
-    });
     const rows = await db
       .insert(clinics)
-      .values([clinic('מרפאת השן'), clinic('מרפאה אחרת')])
+      .values([clinicRow('מרפאת השן'), clinicRow('מרפאה אחרת')])
       .returning({ id: clinics.id });
     const [main, other] = rows.map((r) => r.id);
     if (main === undefined || other === undefined) throw new Error('fixture: clinics');

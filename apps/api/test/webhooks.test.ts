@@ -37,7 +37,7 @@ import {
   OUTBOX_MAX_RETRY_MS,
   OUTBOX_FIRST_RETRY_MS,
 } from '../src/platform/outbox/outbox.js';
-import { closedWeek } from './fixtures.js';
+import { clinicRow } from './fixtures.js';
 import { buildTestApp, engines, testConfig, useTestDatabase, xsrfPair } from './helper.js';
 import { startLoopback, type LoopbackRequest } from './loopback.js';
 import { bearer, insertLoggedInPatients, type TestPatient } from './sessions.js';
@@ -221,17 +221,9 @@ interface Fixture {
 }
 
 async function insertFixture(db: Database): Promise<Fixture> {
-  const clinic = (name: string) => ({
-    name,
-    phone: '03-5550000',
-    street: 'הרצל',
-    homeNumber: '12',
-    city: 'תל אביב-יפו',
-    openingHours: { title: null, days: closedWeek },
-  });
   const [main, other] = await db
     .insert(clinics)
-    .values([clinic('מרפאת הבדיקות'), clinic('מרפאה אחרת')])
+    .values([clinicRow('מרפאת הבדיקות'), clinicRow('מרפאה אחרת')])
     .returning({ id: clinics.id });
   if (!main || !other) throw new Error('fixture: clinics');
   const [type] = await db

@@ -18,7 +18,7 @@ import {
   outbox,
   whatsappConnections,
 } from '../src/platform/db/schema.js';
-import { closedWeek } from './fixtures.js';
+import { clinicRow } from './fixtures.js';
 import {
   buildTestApp,
   engines,
@@ -87,17 +87,9 @@ const productionEnv = () => ({
 });
 
 async function insertClinics(db: Database): Promise<[number, number]> {
-  const clinic = (name: string) => ({
-    name,
-    phone: '03-5550000',
-    street: 'הרצל',
-    homeNumber: '12',
-    city: 'תל אביב-יפו',
-    openingHours: { title: null, days: closedWeek },
-  });
   const rows = await db
     .insert(clinics)
-    .values([clinic('מרפאת השן'), clinic('מרפאה אחרת')])
+    .values([clinicRow('מרפאת השן'), clinicRow('מרפאה אחרת')])
     .returning({ id: clinics.id });
   const [main, other] = rows.map((r) => r.id);
   if (main === undefined || other === undefined) throw new Error('fixture: clinics');
