@@ -29,10 +29,10 @@ describe('booking (booking/:clinicId and its confirmation)', () => {
     const idNumber = withCheckDigit(newPatient.idBase);
     const { context, page } = await newPage(browser(), { viewport: 'desktop' });
 
-    // Clinic page → verification (sign-up) → the patient's appointments.
+    // Clinic page → verification (sign-up) → straight on to booking: the book button's intent.
     await page.goto(`${baseUrl}/clinic/1`);
     await page.getByRole('link', { name: 'קביעת תור' }).click();
-    await page.waitForURL(`${baseUrl}/login/1`);
+    await page.waitForURL(`${baseUrl}/login/1?next=booking`);
     await page.getByRole('textbox', { name: 'מספר תעודת זהות' }).fill(idNumber);
     await page.getByRole('textbox', { name: 'טלפון נייד' }).fill(newPatient.phone);
     await page.getByRole('button', { name: 'המשך' }).click();
@@ -44,10 +44,10 @@ describe('booking (booking/:clinicId and its confirmation)', () => {
     const code = /#(\d{6})\s*$/.exec(codeMessage?.body ?? '')?.[1];
     expect(code).toBeTruthy();
     await page.getByRole('textbox', { name: 'קוד אימות' }).fill(code ?? '');
-    await page.waitForURL(`${baseUrl}/appointments/1`);
+    await page.getByText('האימות הצליח').waitFor();
+    await page.waitForURL(`${baseUrl}/booking/1`);
 
     // The booking page: type, caregiver, first date, first time.
-    await page.goto(`${baseUrl}/booking/1`);
     await page.getByRole('heading', { level: 1, name: 'קביעת תור' }).waitFor();
     await page.getByRole('combobox', { name: 'סוג התור' }).selectOption({ index: 1 });
     const caregiverStep = page.getByRole('region', { name: 'בחירת מטפל' });
@@ -178,9 +178,10 @@ describe('booking (booking/:clinicId and its confirmation)', () => {
     await mobile.page.waitForFunction(() => document.querySelectorAll('article').length === 1);
     await mobile.context.close();
 
-    // Back to the clinic logs out.
+    // Back to the clinic logs out, and the address keeps the clinic's name.
     await page.getByRole('button', { name: 'חזרה למרפאה' }).click();
-    await page.waitForURL(`${baseUrl}/clinic/1`);
+    await page.waitForURL(`${baseUrl}/clinic/1/${encodeURIComponent('מרפאת-שיניים-לב-העיר')}`);
+    await page.getByRole('heading', { level: 1, name: 'מרפאת שיניים לב העיר' }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
     await context.close();
   }, 120_000);

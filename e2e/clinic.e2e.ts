@@ -93,7 +93,7 @@ describe('clinic page', () => {
     expect(await rows.last().innerText()).toMatch(/שבת\s+סגור/);
 
     const book = page.getByRole('link', { name: 'קביעת תור' });
-    expect(await book.getAttribute('href')).toBe('/login/1');
+    expect(await book.getAttribute('href')).toBe('/login/1?next=booking');
     expect(await page.getByRole('link', { name: 'התקשרו למרפאה' }).getAttribute('href')).toBe(
       'tel:035551234',
     );
@@ -130,7 +130,7 @@ describe('clinic page', () => {
       'שעות פעילות',
     ]);
     expect(await page.getByRole('link', { name: 'Book an appointment' }).getAttribute('href')).toBe(
-      '/login/1',
+      '/login/1?next=booking',
     );
     await page.getByRole('link', { name: 'Call the clinic' }).waitFor();
     await page.getByRole('link', { name: 'Phone: 03-5551234' }).waitFor();

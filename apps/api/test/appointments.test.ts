@@ -753,6 +753,30 @@ describe.each(engines)('appointments (%s)', (engine) => {
       expect(await messages()).toHaveLength(2);
     });
 
+    it('speaks the language the patient booked in, on booking and when asked again', async () => {
+      await db.update(clinics).set({ isAutoSmsEnabled: true }).where(eq(clinics.id, f.clinicId));
+      const patient = await onePatient();
+      const body = bookingBody(slot('2027-03-28 09:00'));
+      const booked = await app.inject({
+        method: 'POST',
+        url: '/api/appointment',
+        payload: body,
+        cookies: xsrf.cookies,
+        headers: { ...xsrf.headers, ...bearer(patient.token), 'accept-language': 'en' },
+      });
+      expect(booked.statusCode, booked.body).toBe(201);
+      const english = [
+        'Your appointment at מרפאת הבדיקות:',
+        'בדיקה תקופתית with ד"ר דנה',
+        'On 28/03/2027 at 09:00',
+        'Address: הרצל 12, תל אביב-יפו',
+      ].join('\n');
+      expect((await messages()).map((m) => m.body)).toEqual([english]);
+      // Asked again from a page in Hebrew: still the booking's language.
+      expect((await sendSms(patient.token, body)).statusCode).toBe(200);
+      expect((await messages()).map((m) => m.body)).toEqual([english, english]);
+    });
+
     it('stops at three for one appointment, the automatic one included', async () => {
       await db.update(clinics).set({ isAutoSmsEnabled: true }).where(eq(clinics.id, f.clinicId));
       const patient = await onePatient();

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type {
@@ -391,6 +392,79 @@ describe.each(engines)('integration API: clinic data and appointments (%s)', (en
   });
 
   describe('caregivers', () => {
+    it("books a caregiver made exactly as the integration guide's example shows (no synced calendar)", async () => {
+      // The guide's JSON, read from the guide itself so the two cannot drift apart.
+      const guide = readFileSync(new URL('../../../docs/integration.md', import.meta.url), 'utf8');
+      const block = /### Caregivers[\s\S]*?```json\n([\s\S]*?)```/.exec(guide)?.[1];
+      if (!block) throw new Error('the guide has no caregiver example');
+      const example = JSON.parse(block) as Record<string, unknown>;
+      expect(example.google_calendar_sync_calendar_id).toBeNull();
+      const first = await createType(a);
+      const third = await createType(a, { name: 'ניקוי' });
+      const body = { ...example };
+      delete body.id;
+      const created = await call(a.key, 'POST', '/caregivers', {
+        ...body,
+        appointment_type_ids: [first.id, third.id],
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const caregiverId = created.json<IntegrationCaregiver>().id;
+
+      // The clinic page and the booking steps see a bookable caregiver with a calendar to read.
+      const shown = (await publicClinic(a.id)).caregivers.find((c) => c.id === caregiverId);
+      expect(shown?.first_available_slot).not.toBeNull();
+      expect(shown?.google_calendar_sync_calendar_id).toEqual(expect.any(String));
+
+      // …and the availability calls and the booking agree with it.
+      const query = new URLSearchParams({
+        clinicId: String(a.id),
+        caregiverId: String(caregiverId),
+        duration: '30',
+      });
+      const dates = await app.inject({
+        method: 'GET',
+        url: `/api/appointment/available-dates?${query}`,
+      });
+      expect(dates.statusCode, dates.body).toBe(200);
+      const [date] = dates.json<string[]>();
+      if (!date) throw new Error('no date offered');
+      const [slot] = await slotsOn(a.id, caregiverId, date);
+      const start = at(`${date} ${slot}`);
+      const patient = await onePatient(a);
+      const xsrf = await xsrfPair(app);
+      const booked = await app.inject({
+        method: 'POST',
+        url: '/api/appointment',
+        cookies: xsrf.cookies,
+        headers: { ...xsrf.headers, ...bearer(patient.token) },
+        payload: {
+          clinicId: a.id,
+          caregiverId,
+          appointmentTypeId: first.id,
+          startDate: formatZonedIso(start, TZ),
+          endDate: formatZonedIso(start + 30 * MINUTE, TZ),
+        },
+      });
+      expect(booked.statusCode, booked.body).toBe(201);
+    });
+
+    it('shows the synced calendar a clinic names, and its own when it names none', async () => {
+      const type = await createType(a);
+      const synced = await createCaregiver(a, {
+        appointment_type_ids: [type.id],
+        google_calendar_sync_calendar_id: 'dana@clinic.example',
+      });
+      const own = await createCaregiver(a, { appointment_type_ids: [type.id] });
+      const shown = (await publicClinic(a.id)).caregivers;
+      const calendarOf = (id: number) =>
+        shown.find((c) => c.id === id)?.google_calendar_sync_calendar_id;
+      expect(calendarOf(synced.id)).toBe('dana@clinic.example');
+      expect(calendarOf(own.id)).toBe(`marpe:caregiver:${own.id}`);
+      // The integration API shows what the clinic saved, not the stand-in.
+      const saved = await call(a.key, 'GET', `/caregivers/${own.id}`);
+      expect(saved.json<IntegrationCaregiver>().google_calendar_sync_calendar_id).toBeNull();
+    });
+
     it('creates a caregiver with hours: it shows on the clinic page and offers slots', async () => {
       expect((await publicClinic(a.id)).caregivers).toEqual([]);
       const type = await createType(a);

@@ -68,6 +68,16 @@ describe('apiRequest', () => {
     expect(sentRequest().headers.get('X-XSRF-TOKEN')).toBe('a+b==');
   });
 
+  it("sends the page's language (<html lang>) as Accept-Language", async () => {
+    document.documentElement.lang = 'en';
+    fetchMock.mockResolvedValue(json(201, {}));
+
+    await apiRequest('POST', '/appointment', { body: {} });
+
+    expect(sentRequest().headers.get('Accept-Language')).toBe('en');
+    document.documentElement.lang = '';
+  });
+
   it('encodes query parameters and skips empty ones', async () => {
     fetchMock.mockResolvedValue(json(200, []));
 

@@ -52,6 +52,8 @@ export interface ApiClientDeps {
   readCookies: () => string;
   /** Called after a 401 dropped the stored token. */
   reload: () => void;
+  /** The page's language, sent as Accept-Language: the details SMS of a booking speaks it. */
+  language: () => string;
 }
 
 export type ApiRequest = <T = unknown>(
@@ -114,6 +116,8 @@ export function createApiClient(deps: ApiClientDeps): ApiRequest {
     headers.set('Authorization', `Bearer ${deps.storage.getItem(tokenStorageKey) ?? ''}`);
     const xsrf = readCookie(deps.readCookies(), 'XSRF-TOKEN');
     if (xsrf) headers.set('X-XSRF-TOKEN', xsrf);
+    const language = deps.language();
+    if (language) headers.set('Accept-Language', language);
     // Only with a body: Fastify rejects an empty body declared as JSON.
     if (body !== undefined) headers.set('Content-Type', 'application/json');
 
@@ -203,6 +207,8 @@ export function configureApiClient(deps: Pick<ApiClientDeps, 'baseUrl'> & Partia
     storage: window.localStorage,
     readCookies: () => document.cookie,
     reload: () => window.location.reload(),
+    // <html lang> follows the language the patient chose.
+    language: () => document.documentElement.lang,
     ...deps,
   });
 }

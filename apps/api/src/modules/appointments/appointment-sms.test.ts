@@ -12,15 +12,25 @@ const details = {
 };
 
 const dateLine = (start: string, timezone = details.timezone) =>
-  appointmentSmsMessage({ ...details, timezone, start: Date.parse(start) }).split('\n')[2];
+  appointmentSmsMessage({ ...details, timezone, start: Date.parse(start) }, 'he').split('\n')[2];
 
 describe('appointmentSmsMessage', () => {
   it('names the clinic, type, caregiver, date, time and address in Hebrew', () => {
-    expect(appointmentSmsMessage({ ...details, start: Date.parse('2027-03-25T09:00:00+02:00') }))
-      .toBe(`פרטי התור שלך במרפאת השיניים:
+    expect(
+      appointmentSmsMessage({ ...details, start: Date.parse('2027-03-25T09:00:00+02:00') }, 'he'),
+    ).toBe(`פרטי התור שלך במרפאת השיניים:
 בדיקה עם ד"ר דנה
 בתאריך 25/03/2027 בשעה 09:00
 כתובת: הרצל 12, תל אביב-יפו`);
+  });
+
+  it('speaks English to a patient who booked in English', () => {
+    expect(
+      appointmentSmsMessage({ ...details, start: Date.parse('2027-03-25T09:00:00+02:00') }, 'en'),
+    ).toBe(`Your appointment at מרפאת השיניים:
+בדיקה with ד"ר דנה
+On 25/03/2027 at 09:00
+Address: הרצל 12, תל אביב-יפו`);
   });
 
   it('reads the clinic’s clocks on either side of a change', () => {

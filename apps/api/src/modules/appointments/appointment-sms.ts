@@ -1,19 +1,33 @@
+import type { MessageLanguage } from '../../platform/http/message-language.js';
 import { formatZonedLocal } from '../availability/zoned-time.js';
 import type { AppointmentDetails } from './appointments-repository.js';
 
 /**
- * The details SMS of a booked appointment, in Hebrew: clinic, caregiver, type, date DD/MM/YYYY and
- * time HH:mm as the clinic's clocks read them, and the address.
+ * The details SMS of a booked appointment, in the language the patient booked in: clinic,
+ * caregiver, type, date DD/MM/YYYY and time HH:mm as the clinic's clocks read them, and the
+ * address.
  */
-export function appointmentSmsMessage(details: AppointmentDetails & { start: number }): string {
+export function appointmentSmsMessage(
+  details: AppointmentDetails & { start: number },
+  language: MessageLanguage,
+): string {
   // 'YYYY-MM-DD HH:mm' in the clinic's zone.
   const local = formatZonedLocal(details.start, details.timezone);
   const date = `${local.slice(8, 10)}/${local.slice(5, 7)}/${local.slice(0, 4)}`;
   const time = local.slice(11, 16);
+  const address = `${details.street} ${details.homeNumber}, ${details.city}`;
+  if (language === 'en') {
+    return [
+      `Your appointment at ${details.clinicName}:`,
+      `${details.typeName} with ${details.caregiverName}`,
+      `On ${date} at ${time}`,
+      `Address: ${address}`,
+    ].join('\n');
+  }
   return [
     `פרטי התור שלך ב${details.clinicName}:`,
     `${details.typeName} עם ${details.caregiverName}`,
     `בתאריך ${date} בשעה ${time}`,
-    `כתובת: ${details.street} ${details.homeNumber}, ${details.city}`,
+    `כתובת: ${address}`,
   ].join('\n');
 }

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../platform/db/client.js';
+import type { MessageLanguage } from '../../platform/http/message-language.js';
 import {
   appointments,
   appointmentTypes,
@@ -47,6 +48,7 @@ export type NewAppointment = Pick<
   | 'endAt'
   | 'localDate'
   | 'detailsSmsCount'
+  | 'language'
 >;
 
 // drizzle/0001_booking-constraints.sql
@@ -318,12 +320,16 @@ export function createAppointmentsRepository(db: Database) {
         end: Date;
       },
       now: Date,
-    ): Promise<({ id: number; startAt: Date; endAt: Date } & AppointmentDetails) | null> {
+    ): Promise<
+      | ({ id: number; startAt: Date; endAt: Date; language: MessageLanguage } & AppointmentDetails)
+      | null
+    > {
       const [row] = await db
         .select({
           id: appointments.id,
           startAt: appointments.startAt,
           endAt: appointments.endAt,
+          language: appointments.language,
           ...detailsColumns,
         })
         .from(appointments)

@@ -8,6 +8,7 @@ import {
   sendAppointmentSmsBodySchema,
 } from '@marpe/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { messageLanguageOf } from '../../platform/http/message-language.js';
 import { sessionOf } from '../patient-auth/authenticate.js';
 import type { AppointmentsService } from './appointments-service.js';
 
@@ -41,7 +42,11 @@ export const appointmentsRoutes: FastifyPluginAsyncZod<AppointmentsRoutesOptions
       },
     },
     async (request, reply) => {
-      const booked = await service.book(sessionOf(request).patient, request.body);
+      const booked = await service.book(
+        sessionOf(request).patient,
+        request.body,
+        messageLanguageOf(request.headers['accept-language']),
+      );
       return reply.status(201).send(booked);
     },
   );

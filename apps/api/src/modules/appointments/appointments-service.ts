@@ -16,6 +16,7 @@ import type { ClinicDataCache } from '../clinics/clinic-data-cache.js';
 import type { Messaging } from '../messaging/messaging.js';
 import type { PatientRow } from '../patient-auth/patient-auth-repository.js';
 import type { Webhooks } from '../webhooks/webhooks-service.js';
+import type { MessageLanguage } from '../../platform/http/message-language.js';
 import { appointmentSmsMessage } from './appointment-sms.js';
 import {
   bookingConflictOf,
@@ -112,7 +113,12 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
 
   return {
     /** `POST /api/appointment`. */
-    async book(patient: SessionPatient, body: BookAppointmentBody): Promise<BookedAppointment> {
+    /** `language`: what the patient booked in; the appointment's messages speak it. */
+    async book(
+      patient: SessionPatient,
+      body: BookAppointmentBody,
+      language: MessageLanguage = 'he',
+    ): Promise<BookedAppointment> {
       if (body.clinicId !== patient.clinicId) throw otherClinic();
       const start = Date.parse(body.startDate);
       const end = Date.parse(body.endDate);
@@ -166,16 +172,19 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
 
       const localDate = zonedDate(start, clinic.timezone);
       const sms = clinic.isAutoSmsEnabled
-        ? appointmentSmsMessage({
-            clinicName: clinic.name,
-            street: clinic.street,
-            homeNumber: clinic.homeNumber,
-            city: clinic.city,
-            timezone: clinic.timezone,
-            caregiverName: caregiver.name,
-            typeName: type.name,
-            start,
-          })
+        ? appointmentSmsMessage(
+            {
+              clinicName: clinic.name,
+              street: clinic.street,
+              homeNumber: clinic.homeNumber,
+              city: clinic.city,
+              timezone: clinic.timezone,
+              caregiverName: caregiver.name,
+              typeName: type.name,
+              start,
+            },
+            language,
+          )
         : null;
 
       const id = await inBookingTransaction(async (tx) => {
@@ -197,6 +206,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
           endAt: new Date(end),
           localDate,
           detailsSmsCount: sms === null ? 0 : 1,
+          language,
         });
         // In the booking's transaction: the details go out once, and only if it commits.
         if (sms !== null) {
@@ -313,10 +323,10 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
         new Date(now),
       );
       if (!appointment) throw appointmentNotFound();
-      const message = appointmentSmsMessage({
-        ...appointment,
-        start: appointment.startAt.getTime(),
-      });
+      const message = appointmentSmsMessage(
+        { ...appointment, start: appointment.startAt.getTime() },
+        appointment.language,
+      );
       await repository.db.transaction(async (tx) => {
         if (!(await repository.takeSmsAllowance(tx, appointment.id, APPOINTMENT_SMS_LIMIT))) {
           throw new AppError(

@@ -13,6 +13,16 @@ import type { ClinicsRepository } from './clinics-repository.js';
 
 const MINUTE = 60_000;
 
+/**
+ * The calendar a caregiver's availability is read from. SPEC § 5 has the booking page refuse to
+ * fetch availability without one, yet Marpe keeps every caregiver's calendar itself and a clinic
+ * need not sync an external one: a caregiver without a synced calendar shows Marpe's own, so the
+ * clinic page, the booking steps and the availability calls agree on who can be booked (ADR 016).
+ */
+function calendarIdOf(row: { id: number; googleCalendarSyncCalendarId: string | null }): string {
+  return row.googleCalendarSyncCalendarId ?? `marpe:caregiver:${row.id}`;
+}
+
 export interface ClinicsServiceDeps {
   clinics: Pick<
     ClinicsRepository,
@@ -119,7 +129,7 @@ export function createClinicsService({
           license_number: row.licenseNumber,
           default_appointment_types: typeIds,
           first_available_slot: slot ? { start: formatZonedIso(slot.start, timezone) } : null,
-          google_calendar_sync_calendar_id: row.googleCalendarSyncCalendarId,
+          google_calendar_sync_calendar_id: calendarIdOf(row),
           marpe_rules: rules,
         };
       }),

@@ -21,6 +21,7 @@ import type {
   WebhookDeliveryStatus,
   WebhookEventType,
 } from '@marpe/shared';
+import type { MessageLanguage } from '../http/message-language.js';
 
 // The booking EXCLUDE constraint and the one-appointment-per-date partial index live in the
 // custom migration drizzle/0001_booking-constraints.sql: drizzle cannot express them. The
@@ -206,6 +207,8 @@ export const appointments = pgTable(
     cancelledAt: instant('cancelled_at'),
     /** Details SMS queued for it (automatic and on request): a cap stops SMS flooding. */
     detailsSmsCount: integer('details_sms_count').notNull().default(0),
+    /** The language the patient booked in: the appointment's messages speak it. */
+    language: text('language').$type<MessageLanguage>().notNull().default('he'),
   },
   (t) => [
     index('appointments_patient_idx').on(t.patientId, t.startAt),
@@ -219,6 +222,7 @@ export const appointments = pgTable(
     check('appointments_status_check', sql`${t.status} IN ('booked', 'cancelled')`),
     check('appointments_time_check', sql`${t.endAt} > ${t.startAt}`),
     check('appointments_details_sms_count_check', sql`${t.detailsSmsCount} >= 0`),
+    check('appointments_language_check', sql`${t.language} IN ('he', 'en')`),
   ],
 );
 

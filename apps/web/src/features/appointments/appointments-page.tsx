@@ -18,14 +18,12 @@ import { ErrorView } from '../../lib/error-view';
 import { LoadingView } from '../../lib/loading-view';
 import { useAuthStore } from '../../lib/patient-auth/auth-store';
 import { useCheckedSession } from '../../lib/patient-auth/use-checked-session';
+import { snackbarDefaultMs } from '../../lib/snackbar';
 import { useCancelAppointment } from './api/cancel-appointment';
 import { usePatientAppointments, type PatientAppointment } from './api/get-patient-appointments';
 import { AppointmentCard } from './components/appointment-card';
 import { CancelDialog } from './components/cancel-dialog';
 import { ClinicInfoToggletip } from './components/clinic-info-toggletip';
-
-/** SPEC § 9: the cancel snackbars show for 3 s. */
-const snackbarMs = 3000;
 
 type Outcome = 'cancelled' | 'cancelError';
 
@@ -213,7 +211,7 @@ export function AppointmentsPage() {
       />
       <Snackbar
         open={snackbarOpen}
-        autoHideDuration={snackbarMs}
+        autoHideDuration={snackbarDefaultMs}
         onClose={(_event, reason) => {
           // A click elsewhere on the page must not cut the message short.
           if (reason !== 'clickaway') setSnackbarOpen(false);

@@ -78,6 +78,27 @@ describe('booking page', () => {
     expect(screen.getByRole('textbox', { name: 'מספר תעודת זהות' })).toBeInTheDocument();
   });
 
+  it("verified here: 'Successfully Authenticated' shows over the steps that replace the form", async () => {
+    useAuthStore.setState({ patient: null, token: null, session: 'checked' });
+    stubApi({
+      'GET /api/clinic/1': () => json(clinic()),
+      'GET /api/appointment/available-dates': () => json(['2027-03-28']),
+      'GET /api/appointment/available-slots': () => json(slots),
+      'POST /api/patient-auth/login': () => json({ twoFactorToken: 'tft-1' }),
+      'POST /api/patient-auth/two-factor': () => json({ patient, token: 'session-token' }),
+    });
+    const { user } = renderRoutes(routes, { initialEntries: ['/booking/1'] });
+
+    // The demo patient's ID number, which passes the check digit.
+    await user.type(await screen.findByRole('textbox', { name: 'מספר תעודת זהות' }), '039845128');
+    await user.type(screen.getByRole('textbox', { name: 'טלפון נייד' }), '0501234567');
+    await user.click(screen.getByRole('button', { name: 'המשך' }));
+    await user.type(await screen.findByRole('textbox', { name: 'קוד אימות' }), '123456');
+
+    expect(await screen.findByRole('region', { name: 'בחירת מטפל' })).toBeInTheDocument();
+    expect(screen.getByText('האימות הצליח')).toBeVisible();
+  });
+
   it('caregiver, type, first date and a slot, then the dialog confirms', async () => {
     const api = stub();
     const { user, router } = renderRoutes(routes, { initialEntries: ['/booking/1'] });

@@ -20,6 +20,7 @@ import { ErrorView } from '../../lib/error-view';
 import { LoadingView } from '../../lib/loading-view';
 import { useCheckedSession } from '../../lib/patient-auth/use-checked-session';
 import { VerificationForm } from '../../lib/patient-auth/verification-form';
+import { snackbarDefaultMs } from '../../lib/snackbar';
 import { CaregiverStep } from './components/caregiver-step';
 import { ConfirmDialog } from './components/confirm-dialog';
 import { DateTimeStep } from './components/date-time-step';
@@ -304,6 +305,9 @@ export function BookingPage() {
   const { data, error, isFetching, refetch } = useSelectedClinic(clinicId);
 
   const { session, patient } = useCheckedSession();
+  // SPEC § 2: 'Successfully Authenticated' on success. Here the steps replace the form at once,
+  // so the message outlives it in a snackbar.
+  const [verifiedHere, setVerifiedHere] = useState(false);
 
   if (clinicId === null || (error instanceof ApiError && error.status === 404)) {
     return <ClinicNotFound />;
@@ -325,9 +329,20 @@ export function BookingPage() {
       ) : (
         <Box sx={{ maxWidth: 520, display: 'flex', flexDirection: 'column', gap: 2 }}>
           <Typography color="text.secondary">{t('booking.verifyIntro')}</Typography>
-          <VerificationForm clinicId={clinicId} />
+          <VerificationForm clinicId={clinicId} onAuthenticated={() => setVerifiedHere(true)} />
         </Box>
       )}
+      <Snackbar
+        open={verifiedHere}
+        autoHideDuration={snackbarDefaultMs}
+        onClose={(_event, reason) => {
+          if (reason !== 'clickaway') setVerifiedHere(false);
+        }}
+      >
+        <Alert severity="success" variant="filled" sx={{ width: '100%' }}>
+          {t('patientAuth.authenticated')}
+        </Alert>
+      </Snackbar>
     </Box>
   );
 }

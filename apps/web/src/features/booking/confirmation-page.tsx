@@ -11,6 +11,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { parseClinicId } from '../../lib/clinic/get-clinic';
+import { clinicPagePath } from '../../lib/clinic/normalise-clinic-name';
 import { useSelectedClinic } from '../../lib/clinic/use-selected-clinic';
 import { LoadingView } from '../../lib/loading-view';
 import { useAuthStore } from '../../lib/patient-auth/auth-store';
@@ -80,7 +81,8 @@ export function ConfirmationPage() {
     setLeaving(true);
     void logout();
     reset();
-    void navigate(clinicId === null ? '/' : `/clinic/${clinicId}`);
+    // SPEC § 2: the clinic page with the clinic's id and name.
+    void navigate(clinicPagePath(clinic));
   }
 
   return (

@@ -152,11 +152,14 @@ describe('clinic page', () => {
     ]);
   });
 
-  it('offers to book (a link to /login/1) and to call the clinic', async () => {
+  it('offers to book (a link to /login/1 that goes on to booking) and to call the clinic', async () => {
     renderClinic();
     await screen.findByRole('heading', { level: 1, name: clinicName });
 
-    expect(screen.getByRole('link', { name: 'קביעת תור' })).toHaveAttribute('href', '/login/1');
+    expect(screen.getByRole('link', { name: 'קביעת תור' })).toHaveAttribute(
+      'href',
+      '/login/1?next=booking',
+    );
     expect(screen.getByRole('link', { name: 'התקשרו למרפאה' })).toHaveAttribute(
       'href',
       'tel:035551234',
@@ -201,7 +204,7 @@ describe('clinic page', () => {
     expect(screen.getByRole('link', { name: 'Email: info@clinic.example' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Book an appointment' })).toHaveAttribute(
       'href',
-      '/login/1',
+      '/login/1?next=booking',
     );
     expect(screen.getByRole('link', { name: 'Call the clinic' })).toBeInTheDocument();
   });

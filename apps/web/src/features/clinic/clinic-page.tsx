@@ -19,7 +19,7 @@ import { CaregiverList } from './components/caregiver-list';
 import { ClinicHeader } from './components/clinic-header';
 import { ContactCard } from './components/contact-card';
 import { OpeningHoursCard } from './components/opening-hours-card';
-import { normaliseClinicName } from './normalise-clinic-name';
+import { normaliseClinicName } from '../../lib/clinic/normalise-clinic-name';
 
 export const clinicPath = '/clinic/:clinicId/:clinicName?';
 

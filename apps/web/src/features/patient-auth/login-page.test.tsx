@@ -108,6 +108,19 @@ describe('login page', () => {
     );
   });
 
+  it('a signed-in patient who pressed the book button goes on to booking, not the appointments', async () => {
+    localStorage.setItem('token', 'session-token');
+    stubApi({
+      'GET /api/clinic/1': () => json(clinicFixture()),
+      'GET /api/patient-auth': () => json(patient),
+    });
+    const { router } = load('/login/1?next=booking');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Booking' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/booking/1');
+    expect(router.state.historyAction).toBe('REPLACE');
+  });
+
   it('a patient without an id goes on to booking', async () => {
     localStorage.setItem('token', 'session-token');
     stubApi({

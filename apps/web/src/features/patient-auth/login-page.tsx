@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate, useParams } from 'react-router';
+import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../lib/api-client';
 import { ClinicNotFound } from '../../lib/clinic/clinic-not-found';
 import { BackToClinic, ClinicBadge } from '../../lib/clinic/clinic-page-header';
@@ -18,9 +18,12 @@ import { VerificationForm } from '../../lib/patient-auth/verification-form';
 /** How long "Successfully Authenticated" stays on screen before the next page. */
 const successPauseMs = 1200;
 
-/** SPEC § 2: a patient with an id goes to their appointments, otherwise to booking. */
-function nextPath(patient: Patient, clinicId: number): string {
-  return patient.id ? `/appointments/${clinicId}` : `/booking/${clinicId}`;
+/**
+ * SPEC § 2: a patient with an id goes to their appointments, otherwise to booking. One who came
+ * from a book button (`?next=booking`) goes on to booking: the intent survives the login.
+ */
+function nextPath(patient: Patient, clinicId: number, wantsBooking: boolean): string {
+  return patient.id && !wantsBooking ? `/appointments/${clinicId}` : `/booking/${clinicId}`;
 }
 
 /** SPEC § 2 "Login page" (route login/:clinicId). */
@@ -29,6 +32,8 @@ export function LoginPage() {
   const navigate = useNavigate();
   const { clinicId: clinicIdParam } = useParams();
   const clinicId = parseClinicId(clinicIdParam);
+  const [searchParams] = useSearchParams();
+  const wantsBooking = searchParams.get('next') === 'booking';
 
   const { data, error, isFetching, refetch } = useSelectedClinic(clinicId);
 
@@ -40,16 +45,17 @@ export function LoginPage() {
   useEffect(() => {
     if (!verifiedHere || !patient || clinicId === null) return;
     const timer = window.setTimeout(
-      () => void navigate(nextPath(patient, clinicId), { replace: true }),
+      () => void navigate(nextPath(patient, clinicId, wantsBooking), { replace: true }),
       successPauseMs,
     );
     return () => window.clearTimeout(timer);
-  }, [verifiedHere, patient, clinicId, navigate]);
+  }, [verifiedHere, patient, clinicId, wantsBooking, navigate]);
 
   if (clinicId === null || (error instanceof ApiError && error.status === 404)) {
     return <ClinicNotFound />;
   }
-  if (patient && !verifiedHere) return <Navigate to={nextPath(patient, clinicId)} replace />;
+  if (patient && !verifiedHere)
+    return <Navigate to={nextPath(patient, clinicId, wantsBooking)} replace />;
   if (!data && error && !isFetching) {
     return <ErrorView message={t('clinic.loadError')} onRetry={() => void refetch()} />;
   }

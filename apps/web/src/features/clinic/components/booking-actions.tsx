@@ -22,7 +22,8 @@ export function BookingActions({
       {canBook ? (
         <Button
           component={RouterLink}
-          to={`/login/${clinic.id}`}
+          // The login page goes on to booking, not to the patient's appointments.
+          to={`/login/${clinic.id}?next=booking`}
           variant="contained"
           size="large"
           fullWidth

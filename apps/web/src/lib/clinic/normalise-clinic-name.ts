@@ -7,3 +7,9 @@ export function normaliseClinicName(name: string): string {
   // Quotes first, so one between '%2' and '0' cannot leave a '%20' behind.
   return name.replace(/["\u05F4]/g, '').replace(/%20|\s/g, '-');
 }
+
+/** The clinic page's address with the clinic's name in it (SPEC § 2 "Confirmation page"). */
+export function clinicPagePath(clinic: { id: number; name: string }): string {
+  // Encoded, so a name with '/', '?' or '#' stays one segment of the path.
+  return `/clinic/${clinic.id}/${encodeURIComponent(normaliseClinicName(clinic.name))}`;
+}

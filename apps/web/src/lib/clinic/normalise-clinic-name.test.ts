@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseClinicName } from './normalise-clinic-name';
+import { clinicPagePath, normaliseClinicName } from './normalise-clinic-name';
 
 describe('normaliseClinicName', () => {
   it.each([
@@ -28,5 +28,15 @@ describe('normaliseClinicName', () => {
 
   it('keeps hyphens, the geresh and other characters', () => {
     expect(normaliseClinicName('תל-אביב מס׳ 1')).toBe('תל-אביב-מס׳-1');
+  });
+});
+
+describe('clinicPagePath', () => {
+  it('puts the normalised name in the clinic page address, as one path segment', () => {
+    expect(clinicPagePath({ id: 1, name: 'Dr Smile' })).toBe('/clinic/1/Dr-Smile');
+    expect(decodeURIComponent(clinicPagePath({ id: 7, name: 'מרפאת ד״ר לוי' }))).toBe(
+      '/clinic/7/מרפאת-דר-לוי',
+    );
+    expect(clinicPagePath({ id: 2, name: 'A/B? #1' })).toBe('/clinic/2/A%2FB%3F-%231');
   });
 });
