@@ -39,9 +39,10 @@ async function drawStroke(page: Page, pad: Locator, from: [number, number], to: 
 }
 
 describe('intake form (/q/:token)', () => {
-  it('a patient fills the demo form, survives a reload, signs, submits; the link then expires', async () => {
+  it('a patient fills the demo form, survives a reload, finishes on another device, signs, submits; the link then expires', async () => {
     const path = await demoFormPath();
-    const { context, page } = await newPage(browser(), { viewport: 'desktop' });
+    const first = await newPage(browser(), { viewport: 'desktop' });
+    let page = first.page;
     await page.goto(`${baseUrl}${path}`);
 
     // Step 1: placeholders resolved, required fields marked, validation messages.
@@ -88,11 +89,19 @@ describe('intake form (/q/:token)', () => {
     await page.getByRole('combobox', { name: 'עישון' }).selectOption('never');
     await axeBothLanguages(page, 'היסטוריה רפואית');
 
-    // A reload in the middle comes back to the same step and answers.
+    // Saved on the server once typing pauses: a reload comes back to the same step and answers.
+    await page.getByText('התשובות נשמרו', { exact: false }).waitFor();
     await page.reload();
     await stepHeading(page, 'היסטוריה רפואית');
     expect(await page.getByRole('textbox', { name: 'פירוט האלרגיות' }).inputValue()).toBe('לטקס');
     expect(await page.getByRole('combobox', { name: 'עישון' }).inputValue()).toBe('never');
+
+    // Another device (a fresh browser context) opens the same link and finishes the form.
+    const second = await newPage(browser(), { viewport: 'desktop' });
+    page = second.page;
+    await page.goto(`${baseUrl}${path}`);
+    await stepHeading(page, 'היסטוריה רפואית');
+    expect(await page.getByRole('textbox', { name: 'פירוט האלרגיות' }).inputValue()).toBe('לטקס');
     await page.getByRole('button', { name: 'חזרה' }).click();
     await stepHeading(page, 'פרטים אישיים');
     expect(await page.getByRole('textbox', { name: 'תעודת זהות' }).inputValue()).toBe('123456782');
@@ -147,28 +156,32 @@ describe('intake form (/q/:token)', () => {
       const pixels = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data;
       return pixels?.some((value, i) => i % 4 === 3 && value > 0) ?? false;
     });
-    const saved = await page.evaluate(() =>
-      Object.keys(localStorage)
-        .filter((key) => key.startsWith('marpe.intake-form.'))
-        .map((key) => localStorage.getItem(key) ?? ''),
-    );
-    expect(saved.join('')).toContain('data:image/png;base64,');
+    await page.getByText('התשובות נשמרו', { exact: false }).waitFor();
     await axeBothLanguages(page, 'הצהרה וחתימה');
 
     await page.getByRole('button', { name: 'שליחה' }).click();
     await page.waitForURL(`${baseUrl}/completed`);
     await page.getByRole('heading', { level: 1, name: 'טופס נשלח' }).waitFor();
-    const left = await page.evaluate(() =>
-      Object.keys(localStorage).filter((key) => key.startsWith('marpe.intake-form.')),
-    );
-    expect(left).toEqual([]);
 
-    // The same link again: spent.
-    await page.goto(`${baseUrl}${path}`);
-    await page.waitForURL(`${baseUrl}/expired`);
-    await page.getByRole('heading', { level: 1, name: 'הקישור אינו תקף' }).waitFor();
-    await context.close();
-  });
+    // Neither device keeps any of the answers or the signature.
+    for (const { page: device } of [first, second]) {
+      const kept = await device.evaluate(() =>
+        JSON.stringify({ ...localStorage, ...sessionStorage }),
+      );
+      for (const answer of ['לטקס', '123456782', 'dana@example.com', 'data:image']) {
+        expect(kept).not.toContain(answer);
+      }
+    }
+
+    // The same link again, on either device: spent.
+    for (const { page: device } of [first, second]) {
+      await device.goto(`${baseUrl}${path}`);
+      await device.waitForURL(`${baseUrl}/expired`);
+      await device.getByRole('heading', { level: 1, name: 'הקישור אינו תקף' }).waitFor();
+    }
+    await first.context.close();
+    await second.context.close();
+  }, 90_000);
 
   it('a form whose first step has is_ltr reads left to right', async () => {
     const path = await demoFormPath();

@@ -15,6 +15,7 @@ import { headerImageOf } from '../src/modules/forms/forms-service.js';
 import type { Database } from '../src/platform/db/client.js';
 import {
   clinics,
+  formDrafts,
   formRequests,
   formSubmissions,
   formTemplates,
@@ -148,6 +149,9 @@ describe.each(engines)('intake forms (%s)', (engine) => {
 
   const getForm = (token: string) => post('/api/get-form', { token });
   const submit = (token: string, inputData: InputData) => post('/api/submit', { token, inputData });
+  const saveDraft = (token: string, inputData: InputData, stepIndex = 0) =>
+    post('/api/save-form-draft', { token, inputData, stepIndex });
+  const draftRows = () => db.select().from(formDrafts);
   const submissionCount = async () =>
     (await db.select({ id: formSubmissions.id }).from(formSubmissions)).length;
 
@@ -187,6 +191,7 @@ describe.each(engines)('intake forms (%s)', (engine) => {
         initData: { firstName: 'דנה', lastName: 'לוי', clinicName: 'מרפאה' },
         headerImage: '/logos/test.svg',
       },
+      draft: null,
     });
 
     // Only the token's hash is stored, and initData (it names the patient) is encrypted.
@@ -214,6 +219,91 @@ describe.each(engines)('intake forms (%s)', (engine) => {
     const used = await newLink();
     expect((await submit(used.token, adult())).statusCode).toBe(200);
     expect((await getForm(used.token)).statusCode).toBe(404);
+  });
+
+  describe('drafts', () => {
+    const half = (): InputData => ({
+      first_name: '  דנה ',
+      email: 'not-yet@',
+      birth_date: '15/05',
+      has_allergies: true,
+      patient_signature: PNG,
+    });
+
+    it('keeps the unsent answers and step encrypted, and get-form (any device) resumes them', async () => {
+      const link = await newLink();
+      const saved = await saveDraft(link.token, half(), 1);
+      expect(saved.statusCode, saved.body).toBe(200);
+      expect(saved.json()).toEqual({ status: 'ok' });
+      expect(saved.headers['cache-control']).toBe('no-store');
+
+      // A later save replaces it.
+      expect((await saveDraft(link.token, { ...half(), last_name: 'לוי' }, 2)).statusCode).toBe(
+        200,
+      );
+      const loaded = await getForm(link.token);
+      expect(loaded.json().draft).toEqual({
+        inputData: { ...half(), last_name: 'לוי' },
+        stepIndex: 2,
+      });
+
+      const rows = await draftRows();
+      expect(rows).toHaveLength(1);
+      const raw = JSON.stringify(rows);
+      for (const secret of ['דנה', 'לוי', 'not-yet', 'iVBORw0KGgo']) {
+        expect(raw).not.toContain(secret);
+      }
+    });
+
+    it('refuses what the form cannot hold, naming it, and keeps the last good draft', async () => {
+      const link = await newLink();
+      expect((await saveDraft(link.token, half())).statusCode).toBe(200);
+      for (const [inputData, stepIndex, path] of [
+        [{ nope: 'x' }, 0, 'nope'],
+        [{ has_allergies: 'yes' }, 0, 'has_allergies'],
+        [{ gender: 'unicorn' }, 0, 'gender'],
+        [{ patient_signature: 'data:text/html,<b>' }, 0, 'patient_signature'],
+        [{}, 99, 'stepIndex'],
+      ] as const) {
+        const refused = await saveDraft(link.token, inputData, stepIndex);
+        expect(refused.statusCode, refused.body).toBe(400);
+        expect(refused.json().details.issues.map((i: { path: string }) => i.path)).toContain(path);
+      }
+      expect((await post('/api/save-form-draft', { token: link.token })).statusCode).toBe(400);
+      expect((await getForm(link.token)).json().draft).toEqual({ inputData: half(), stepIndex: 0 });
+    });
+
+    it('is deleted with the submit, and a save after it finds the link used', async () => {
+      const link = await newLink();
+      expect((await saveDraft(link.token, half())).statusCode).toBe(200);
+      expect((await submit(link.token, adult())).statusCode).toBe(200);
+      expect(await draftRows()).toEqual([]);
+      expect((await saveDraft(link.token, half())).statusCode).toBe(404);
+      expect(await draftRows()).toEqual([]);
+    });
+
+    it('is deleted when the link expires or is cancelled, and never served after', async () => {
+      const expiring = await newLink();
+      const cancelled = await newLink();
+      const other = await newLink();
+      for (const link of [expiring, cancelled, other]) {
+        expect((await saveDraft(link.token, half())).statusCode).toBe(200);
+      }
+      await db.transaction((tx) => app.forms.cancelRequest(tx, clinicId, cancelled.requestId));
+      expect(await draftRows()).toHaveLength(2);
+
+      // Well past the expiry (and any earlier test's clock), so the periodic prune is due.
+      now = START + 60 * DAY;
+      expect((await saveDraft(expiring.token, half())).statusCode).toBe(404);
+      expect((await getForm(expiring.token)).statusCode).toBe(404);
+      // The expired links' drafts are gone, whether or not anyone opens them again.
+      expect(await draftRows()).toEqual([]);
+      expect((await getForm(other.token)).statusCode).toBe(404);
+    });
+
+    it('answers 404 for an unknown link', async () => {
+      expect((await saveDraft('no-such-token', half())).statusCode).toBe(404);
+    });
   });
 
   it('needs the XSRF header like every POST', async () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  checkDraft,
   defaultInputData,
   isVisible,
   parseCondition,
@@ -472,6 +473,59 @@ describe('defaultInputData', () => {
       },
     ];
     expect(defaultInputData(s)).toEqual({ a: 'x', b: true });
+  });
+});
+
+describe('checkDraft', () => {
+  it('accepts a half-filled form as typed: blanks, bad formats, hidden fields and all', () => {
+    expect(
+      checkDraft(schema, {
+        fullName: '  דנה ',
+        email: 'not-an-email',
+        birthDate: '31/02',
+        guardian: 'x',
+        smoker: false,
+        gender: '',
+        consent: true,
+        signature: png,
+      }),
+    ).toEqual({});
+  });
+
+  it('refuses unknown keys, display fields, wrong types and bad shapes', () => {
+    expect(
+      checkDraft(schema, {
+        nope: 'x',
+        note: 'x',
+        smoker: 'yes',
+        fullName: true,
+        gender: 'x',
+        signature: 'data:text/html,<script>',
+      }),
+    ).toEqual({
+      nope: 'unknown_field',
+      note: 'unknown_field',
+      smoker: 'invalid_value',
+      fullName: 'invalid_value',
+      gender: 'invalid_option',
+      signature: 'invalid_signature',
+    });
+  });
+
+  it('lets any field of a shared name accept its value', () => {
+    const shared: FormSchema = [
+      {
+        title: '',
+        next_button: '',
+        fields: [
+          field('answer', 'checkbox'),
+          field('answer', 'select', { options: [{ value: 'a', label: 'A' }] }),
+        ],
+      },
+    ];
+    expect(checkDraft(shared, { answer: true })).toEqual({});
+    expect(checkDraft(shared, { answer: 'a' })).toEqual({});
+    expect(checkDraft(shared, { answer: 'b' })).toEqual({ answer: 'invalid_option' });
   });
 });
 

@@ -196,6 +196,35 @@ export function validateSubmission(
   return { values, errors };
 }
 
+export type DraftError = FieldShapeError | 'unknown_field';
+
+/**
+ * What a draft may hold: a half-filled form, so no validation kinds and no cleaning (the text
+ * stays as typed), but only keys of value-holding fields, each of its field's JavaScript type and,
+ * when not empty, of its shape (a select's option, a signature image). Use on a resolved form.
+ */
+export function checkDraft(schema: FormSchema, inputData: InputData): Record<string, DraftError> {
+  const errors: Record<string, DraftError> = {};
+  const fields = allFields(schema).filter((f) => fieldTypeRegistry[f.type].hasValue);
+  for (const [name, value] of Object.entries(inputData)) {
+    // Fields sharing a name (opposite conditions) share its value: any of them may accept it.
+    const named = fields.filter((f) => f.name === name);
+    if (named.length === 0) {
+      errors[name] = 'unknown_field';
+      continue;
+    }
+    let error: DraftError | null = 'invalid_value';
+    for (const field of named) {
+      const rules = fieldTypeRegistry[field.type];
+      if (typeof value !== rules.valueType) continue;
+      error = value !== '' && value !== false && rules.check ? rules.check(value, field) : null;
+      if (error === null) break;
+    }
+    if (error) errors[name] = error;
+  }
+  return errors;
+}
+
 /**
  * SPEC § 7: step titles, field titles and string defaults with `{{initData.key}}` resolved
  * (missing keys → empty, so an unresolved default becomes empty). Values inserted into an html

@@ -84,7 +84,29 @@ export const intakeFormDataSchema = z.object({
   headerImage: z.string(),
 });
 export type IntakeFormData = z.infer<typeof intakeFormDataSchema>;
-export const getFormResponseSchema = z.object({ data: intakeFormDataSchema });
+
+/**
+ * The answers a patient has not sent yet, kept on the server through the link (encrypted like a
+ * submission) so that nothing stays on the device and the form resumes on another one.
+ */
+export const formDraftSchema = z.object({
+  inputData: inputDataSchema,
+  /** The step the patient was on. */
+  stepIndex: z.int().min(0).max(1000),
+});
+export type FormDraft = z.infer<typeof formDraftSchema>;
+
+/** `draft`: the link's unsent answers, or null (Marpe's addition to SPEC § 7's answer). */
+export const getFormResponseSchema = z.object({
+  data: intakeFormDataSchema,
+  draft: formDraftSchema.nullable(),
+});
+export type GetFormResponse = z.infer<typeof getFormResponseSchema>;
+
+/** `POST /api/save-form-draft`: replaces the link's draft. */
+export const saveFormDraftBodySchema = formDraftSchema.extend({ token: formTokenSchema });
+export type SaveFormDraftBody = z.infer<typeof saveFormDraftBodySchema>;
+export const saveFormDraftResponseSchema = z.object({ status: z.literal('ok') });
 
 /** `POST /api/submit`. */
 export const submitFormBodySchema = z.object({

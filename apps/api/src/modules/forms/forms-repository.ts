@@ -1,7 +1,8 @@
-import { and, desc, eq, gt, lt, lte, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, lt, lte, ne, or, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../platform/db/client.js';
 import {
   clinics,
+  formDrafts,
   formRequests,
   formSubmissions,
   formTemplates,
@@ -168,6 +169,52 @@ export function createFormsRepository(db: Database) {
         )
         .returning({ id: formRequests.id });
       return rows.length > 0;
+    },
+
+    async findDraft(requestId: number) {
+      const [row] = await db
+        .select({ draft: formDrafts.draft })
+        .from(formDrafts)
+        .where(eq(formDrafts.requestId, requestId));
+      return row?.draft ?? null;
+    },
+
+    /** Writes the draft of a request that is pending and unexpired at `now`; false otherwise. */
+    async saveDraft(tokenHash: string, now: Date, seal: (requestId: number) => string) {
+      return db.transaction(async (tx) => {
+        // The request's lock orders a save against a submit: none lands after the submit's delete.
+        const [request] = await tx
+          .select({ id: formRequests.id })
+          .from(formRequests)
+          .where(
+            and(
+              eq(formRequests.tokenHash, tokenHash),
+              eq(formRequests.status, 'pending'),
+              gt(formRequests.expiresAt, now),
+            ),
+          )
+          .for('update');
+        if (!request) return false;
+        const draft = seal(request.id);
+        await tx
+          .insert(formDrafts)
+          .values({ requestId: request.id, draft, updatedAt: now })
+          .onConflictDoUpdate({ target: formDrafts.requestId, set: { draft, updatedAt: now } });
+        return true;
+      });
+    },
+
+    async deleteDraft(ex: Executor, requestId: number) {
+      await ex.delete(formDrafts).where(eq(formDrafts.requestId, requestId));
+    },
+
+    /** Deletes the drafts of links used, cancelled or expired at `now`. */
+    async pruneDrafts(now: Date) {
+      const ended = db
+        .select({ id: formRequests.id })
+        .from(formRequests)
+        .where(or(ne(formRequests.status, 'pending'), lte(formRequests.expiresAt, now)));
+      await db.delete(formDrafts).where(inArray(formDrafts.requestId, ended));
     },
 
     async markSubmitted(ex: Executor, requestId: number, at: Date) {

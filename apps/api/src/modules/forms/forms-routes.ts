@@ -2,6 +2,8 @@ import {
   errorBodySchema,
   getFormBodySchema,
   getFormResponseSchema,
+  saveFormDraftBodySchema,
+  saveFormDraftResponseSchema,
   submitFormBodySchema,
   submitFormResponseSchema,
 } from '@marpe/shared';
@@ -31,7 +33,32 @@ export const formsRoutes: FastifyPluginAsyncZod<FormsRoutesOptions> = async (app
         response: { 200: getFormResponseSchema, 400: errorBodySchema, 404: errorBodySchema },
       },
     },
-    async (request) => ({ data: await service.getForm(request.body.token) }),
+    async (request) => service.getForm(request.body.token),
+  );
+
+  app.post(
+    '/save-form-draft',
+    {
+      onRequest: privateAnswer,
+      config: { rateLimit: linkRouteLimit },
+      bodyLimit: SUBMIT_BODY_LIMIT,
+      schema: {
+        tags: ['forms'],
+        summary:
+          "Keeps the link's unsent answers and step on the server (encrypted), replacing the last draft; get-form answers it; deleted on submit and when the link ends; 400 names a key the form cannot hold; 404 when the link is unknown, expired or used",
+        body: saveFormDraftBodySchema,
+        response: {
+          200: saveFormDraftResponseSchema,
+          400: errorBodySchema,
+          404: errorBodySchema,
+        },
+      },
+    },
+    async (request) => {
+      const { token, inputData, stepIndex } = request.body;
+      await service.saveDraft(token, { inputData, stepIndex });
+      return { status: 'ok' as const };
+    },
   );
 
   app.post(

@@ -1,13 +1,17 @@
 import {
+  checkDraft,
   FORM_LINK_DEFAULT_DAYS,
   FORM_LINK_MAX_DAYS,
+  formDraftSchema,
   formSchemaSchema,
   initDataSchema,
   isSignatureDataUrl,
   resolveForm,
   signatureMaxBytes,
   validateSubmission,
+  type FormDraft,
   type FormSchema,
+  type GetFormResponse,
   type InitData,
   type InputData,
   type IntakeFormData,
@@ -110,6 +114,9 @@ function statusAt(
   return row.status === 'pending' && row.expiresAt.getTime() <= now ? 'expired' : row.status;
 }
 
+/** How often ended links' drafts are looked for (on form traffic, as login challenges are). */
+const DRAFT_PRUNE_INTERVAL_MS = 10 * 60_000;
+
 const linkNotFound = () =>
   new AppError('not_found', 404, 'This form link is not valid: ask the clinic for a new one');
 
@@ -145,6 +152,21 @@ export function createFormsService(deps: FormsServiceDeps) {
 
   function readInitData(sealed: string): InitData {
     return initDataSchema.parse(JSON.parse(decryptText(formsKey, sealed)));
+  }
+
+  let lastDraftPrune = 0;
+  async function pruneDraftsNowAndThen(now: number) {
+    if (now - lastDraftPrune < DRAFT_PRUNE_INTERVAL_MS) return;
+    lastDraftPrune = now;
+    await repository.pruneDrafts(new Date(now));
+  }
+
+  async function readDraft(requestId: number, steps: number): Promise<FormDraft | null> {
+    const sealed = await repository.findDraft(requestId);
+    if (sealed === null) return null;
+    const draft = formDraftSchema.parse(JSON.parse(decryptText(formsKey, sealed)));
+    // The schema is the link's snapshot, so the step exists; clamped all the same.
+    return { ...draft, stepIndex: Math.min(draft.stepIndex, steps - 1) };
   }
 
   /** The decrypted answers of a request, or null before its submit. */
@@ -219,17 +241,49 @@ export function createFormsService(deps: FormsServiceDeps) {
       return { requestId, token, url: `${publicOrigin}/q/${token}`, expiresAt };
     },
 
-    /** The form of a pending, unexpired link; 404 otherwise. */
-    async getForm(token: string): Promise<IntakeFormData> {
+    /** The form of a pending, unexpired link, with its draft; 404 otherwise. */
+    async getForm(token: string): Promise<GetFormResponse> {
+      const now = clock();
+      await pruneDraftsNowAndThen(now);
       const request = await repository.findRequest(sha256Hex(token));
-      if (!request || request.status !== 'pending' || request.expiresAt.getTime() <= clock()) {
+      if (!request || request.status !== 'pending' || request.expiresAt.getTime() <= now) {
+        // An ended link's answers are no one's to read any more.
+        if (request) await repository.deleteDraft(repository.db, request.id);
         throw linkNotFound();
       }
-      return {
+      const data: IntakeFormData = {
         schema: request.schema,
         initData: readInitData(request.initData),
         headerImage: request.headerImage,
       };
+      return { data, draft: await readDraft(request.id, request.schema.length) };
+    },
+
+    /**
+     * Replaces the draft of a pending, unexpired link: values the form could hold (any state of
+     * a half-filled form), encrypted; 400 names a key it could not; 404 for an ended link.
+     */
+    async saveDraft(token: string, draft: FormDraft): Promise<void> {
+      const now = clock();
+      await pruneDraftsNowAndThen(now);
+      const request = await repository.findRequest(sha256Hex(token));
+      if (!request || request.status !== 'pending' || request.expiresAt.getTime() <= now) {
+        throw linkNotFound();
+      }
+      const schema = resolveForm(request.schema, readInitData(request.initData));
+      const failures: Record<string, string> = { ...checkDraft(schema, draft.inputData) };
+      if (draft.stepIndex >= schema.length) failures.stepIndex = 'invalid_value';
+      const failed = Object.keys(failures);
+      if (failed.length > 0) {
+        throw new AppError('validation_failed', 400, `Invalid draft: ${failed.join(', ')}`, {
+          issues: failed.map((name) => ({ path: name, message: failures[name] ?? 'invalid' })),
+        });
+      }
+      const sealed = encryptText(formsKey, JSON.stringify(draft));
+      // Ended between the read and the write (a submit in another tab): the link is gone.
+      if (!(await repository.saveDraft(sha256Hex(token), new Date(now), () => sealed))) {
+        throw linkNotFound();
+      }
     },
 
     /**
@@ -289,6 +343,7 @@ export function createFormsService(deps: FormsServiceDeps) {
           submittedAt: at,
         });
         await repository.markSubmitted(tx, request.id, at);
+        await repository.deleteDraft(tx, request.id);
         await webhooks?.emitFormSubmitted(tx, {
           clinicId: request.clinicId,
           requestId: request.id,
@@ -327,7 +382,9 @@ export function createFormsService(deps: FormsServiceDeps) {
 
     /** Pending (expired or not) → cancelled, in the caller's transaction; false otherwise. */
     async cancelRequest(ex: Executor, clinicId: number, requestId: number): Promise<boolean> {
-      return repository.cancelRequest(ex, clinicId, requestId);
+      const cancelled = await repository.cancelRequest(ex, clinicId, requestId);
+      if (cancelled) await repository.deleteDraft(ex, requestId);
+      return cancelled;
     },
 
     /** The clinic's submitted request as the patient filled it in; null before its submit. */

@@ -515,6 +515,20 @@ export const formSubmissions = pgTable(
   ],
 );
 
+/**
+ * The unsent answers of a pending form link (at most one per link), so a patient's work survives
+ * a closed tab or a change of device without anything kept on the device. Deleted with the submit,
+ * and pruned once the link is used, cancelled or expired.
+ */
+export const formDrafts = pgTable('form_drafts', {
+  requestId: integer('request_id')
+    .primaryKey()
+    .references(() => formRequests.id, { onDelete: 'cascade' }),
+  /** AES-256-GCM ciphertext of the JSON `{ inputData, stepIndex }`, signatures included. */
+  draft: text('draft').notNull(),
+  updatedAt: instant('updated_at').notNull(),
+});
+
 export const paymentRequestStatuses = ['pending', 'paid', 'cancelled'] as const;
 export type PaymentRequestStatus = (typeof paymentRequestStatuses)[number];
 

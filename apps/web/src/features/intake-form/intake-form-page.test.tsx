@@ -5,7 +5,7 @@ import { configureApiClient } from '../../lib/api-client';
 import { apiError, json, stubApi } from '../../test/fake-api';
 import { renderRoutes } from '../../test/render';
 import { IntakeFormPage } from './intake-form-page';
-import { progressKey, useFormStore } from './stores/form-store';
+import { useFormStore } from './stores/form-store';
 import { formFixture } from './test/form-fixture';
 
 const routes: RouteObject[] = [
@@ -30,7 +30,8 @@ function open(token = 'tok') {
 describe('intake form page', () => {
   it('fills, validates, reveals a field by condition, and submits', async () => {
     const api = stubApi({
-      'POST /api/get-form': () => json({ data: formFixture() }),
+      'POST /api/get-form': () => json({ data: formFixture(), draft: null }),
+      'POST /api/save-form-draft': () => json({ status: 'ok' }),
       'POST /api/submit': () => json({ status: 'ok' }),
     });
     const { user, router } = open();
@@ -76,7 +77,18 @@ describe('intake form page', () => {
     const heading = await screen.findByRole('heading', { level: 1, name: 'אישור' });
     await waitFor(() => expect(heading).toHaveFocus());
     expect(useFormStore.getState().currentStepIndex).toBe(1);
-    expect(window.localStorage.getItem(progressKey('tok'))).toContain('dana@example.com');
+    // The finished step went to the server as the link's draft; nothing stays on the device.
+    await waitFor(() =>
+      expect(api.callsTo('POST /api/save-form-draft').at(-1)?.body).toMatchObject({
+        token: 'tok',
+        stepIndex: 1,
+        inputData: { email: 'dana@example.com' },
+      }),
+    );
+    expect(
+      await screen.findByText('התשובות נשמרו. אפשר להמשיך גם ממכשיר אחר דרך אותו קישור.'),
+    ).toBeVisible();
+    expect(JSON.stringify({ ...window.localStorage })).not.toMatch(/dana@example|דנה/);
 
     // Back and forth keeps the answers.
     await user.click(screen.getByRole('button', { name: 'הקודם' }));
@@ -97,15 +109,15 @@ describe('intake form page', () => {
         agree: true,
       },
     });
-    expect(window.localStorage.getItem(progressKey('tok'))).toBeNull();
+    expect(JSON.stringify({ ...window.localStorage })).not.toMatch(/dana@example|דנה/);
   }, 20_000);
 
-  it('comes back to the saved step and answers after a reload', async () => {
-    window.localStorage.setItem(
-      progressKey('tok'),
-      JSON.stringify({ currentStepIndex: 1, inputData: { fullName: 'שמור' } }),
-    );
-    stubApi({ 'POST /api/get-form': () => json({ data: formFixture() }) });
+  it("comes back to the draft's step and answers, on this device or another", async () => {
+    stubApi({
+      'POST /api/get-form': () =>
+        json({ data: formFixture(), draft: { inputData: { fullName: 'שמור' }, stepIndex: 1 } }),
+      'POST /api/save-form-draft': () => json({ status: 'ok' }),
+    });
     const { user } = open();
     expect(await screen.findByRole('heading', { level: 1, name: 'אישור' })).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'הקודם' }));
@@ -115,21 +127,39 @@ describe('intake form page', () => {
   it('disables both buttons and shows a spinner while submitting', async () => {
     let answer: (response: Response) => void = () => undefined;
     stubApi({
-      'POST /api/get-form': () => json({ data: formFixture() }),
+      'POST /api/get-form': () =>
+        json({
+          data: formFixture(),
+          draft: { inputData: { fullName: 'x', agree: true }, stepIndex: 1 },
+        }),
       'POST /api/submit': () => new Promise<Response>((resolve) => (answer = resolve)),
     });
-    window.localStorage.setItem(
-      progressKey('tok'),
-      JSON.stringify({ currentStepIndex: 1, inputData: { fullName: 'x', agree: true } }),
-    );
     const { user, router } = open();
     await user.click(await screen.findByRole('button', { name: 'שליחה' }));
     expect(screen.getByRole('button', { name: 'שליחה' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'הקודם' })).toBeDisabled();
-    expect(screen.getByRole('status')).toHaveTextContent('שולח…');
+    expect(screen.getByText('שולח…')).toHaveAttribute('role', 'status');
     expect(screen.getByRole('progressbar', { hidden: true })).toBeInTheDocument();
     answer(json({ status: 'ok' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/completed'));
+  });
+
+  it('says out loud when the answers could not be saved, and keeps them on screen', async () => {
+    stubApi({
+      'POST /api/get-form': () => json({ data: formFixture(), draft: null }),
+      'POST /api/save-form-draft': () => Promise.reject(new TypeError('Failed to fetch')),
+    });
+    const { user } = open();
+    const name = await screen.findByRole('textbox', { name: 'שם מלא' });
+    await user.clear(name);
+    await user.type(name, 'דנה כהן');
+    const message = await screen.findByText(
+      'אין חיבור, והתשובות עדיין לא נשמרו. ננסה שוב מעצמנו; נא לא לסגור את הדף.',
+      {},
+      { timeout: 3000 },
+    );
+    expect(message.closest('[role="status"]')).not.toBeNull();
+    expect(name).toHaveValue('דנה כהן');
   });
 
   it('a load failure offers a reload', async () => {
@@ -137,7 +167,7 @@ describe('intake form page', () => {
       'POST /api/get-form': [
         () => apiError(500, 'internal'),
         () => apiError(500, 'internal'),
-        () => json({ data: formFixture() }),
+        () => json({ data: formFixture(), draft: null }),
       ],
     });
     const { user } = open();
@@ -153,27 +183,24 @@ describe('intake form page', () => {
     expect(api.callsTo('POST /api/get-form').length).toBeGreaterThanOrEqual(2);
   });
 
-  it('a 404 on load goes to the expired page and forgets saved answers', async () => {
-    window.localStorage.setItem(progressKey('gone'), '{"currentStepIndex":0,"inputData":{}}');
+  it('a 404 on load goes to the expired page', async () => {
     stubApi({ 'POST /api/get-form': () => apiError(404, 'form_not_found') });
     const { router } = open('gone');
     await waitFor(() => expect(router.state.location.pathname).toBe('/expired'));
-    expect(window.localStorage.getItem(progressKey('gone'))).toBeNull();
   });
 
   it('a 404 on submit goes to the expired page', async () => {
     stubApi({
-      'POST /api/get-form': () => json({ data: formFixture() }),
+      'POST /api/get-form': () =>
+        json({
+          data: formFixture(),
+          draft: { inputData: { fullName: 'x', agree: true }, stepIndex: 1 },
+        }),
       'POST /api/submit': () => apiError(404, 'form_not_found'),
     });
-    window.localStorage.setItem(
-      progressKey('tok'),
-      JSON.stringify({ currentStepIndex: 1, inputData: { fullName: 'x', agree: true } }),
-    );
     const { user, router } = open();
     await user.click(await screen.findByRole('button', { name: 'שליחה' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/expired'));
-    expect(window.localStorage.getItem(progressKey('tok'))).toBeNull();
   });
 
   it('lays out left to right when the first step has is_ltr', async () => {
@@ -181,7 +208,7 @@ describe('intake form page', () => {
     const [first, ...rest] = form.schema;
     if (!first) throw new Error('no first step');
     form.schema = [{ ...first, is_ltr: true, title: 'Hello' }, ...rest];
-    stubApi({ 'POST /api/get-form': () => json({ data: form }) });
+    stubApi({ 'POST /api/get-form': () => json({ data: form, draft: null }) });
     open();
     const heading = await screen.findByRole('heading', { level: 1, name: 'Hello' });
     expect(heading.closest('[dir]')).toHaveAttribute('dir', 'ltr');

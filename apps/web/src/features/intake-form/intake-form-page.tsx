@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { IntakeFormData } from '@marpe/shared';
+import type { GetFormResponse } from '@marpe/shared';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
@@ -8,7 +8,7 @@ import { ErrorView } from '../../lib/error-view';
 import { LoadingView } from '../../lib/loading-view';
 import { getForm } from './api/get-form';
 import { IntakeForm } from './components/intake-form';
-import { forgetProgress, useFormStore } from './stores/form-store';
+import { useFormStore } from './stores/form-store';
 
 /** SPEC § 2 "Intake form page" (/q/:token). */
 export function IntakeFormPage() {
@@ -25,17 +25,14 @@ export function IntakeFormPage() {
   const loaded = useFormStore((state) => state.formData !== null && state.token === token);
 
   // Once per answer: after a submit resets the store, the form must not load itself back in.
-  const loadedFrom = useRef<IntakeFormData | null>(null);
+  const loadedFrom = useRef<GetFormResponse | null>(null);
   useEffect(() => {
     if (!data || loadedFrom.current === data) return;
     loadedFrom.current = data;
-    load(token, data);
+    load(token, data.data, data.draft);
   }, [data, token, load]);
 
   const invalidLink = token === '' || (error instanceof ApiError && error.status === 404);
-  useEffect(() => {
-    if (invalidLink && token) forgetProgress(token);
-  }, [invalidLink, token]);
 
   if (invalidLink) return <Navigate to="/expired" replace />;
   if (!data && error && !isFetching) {

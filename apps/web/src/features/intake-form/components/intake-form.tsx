@@ -12,7 +12,8 @@ import { ApiError } from '../../../lib/api-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { VisuallyHidden } from '../../../lib/text-runs';
 import { submitForm } from '../api/submit-form';
-import { clinicToday, forgetProgress, useFormStore } from '../stores/form-store';
+import { clinicToday, useFormStore } from '../stores/form-store';
+import { DraftStatusLine } from './draft-status-line';
 import { DirectionScope } from './direction-scope';
 import { FormFieldView } from './form-field-view';
 
@@ -71,7 +72,6 @@ export function IntakeForm() {
       void navigate('/completed', { replace: true });
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) {
-        forgetProgress(token);
         reset();
         void navigate('/expired', { replace: true });
         return;
@@ -174,6 +174,7 @@ export function IntakeForm() {
             />
           ))}
           {submitFailed && <Alert severity="error">{t('intakeForm.submitError')}</Alert>}
+          <DraftStatusLine />
           <Box
             sx={{ display: 'flex', gap: 1.5, flexDirection: { xs: 'column-reverse', sm: 'row' } }}
           >

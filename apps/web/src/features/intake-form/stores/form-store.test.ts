@@ -1,67 +1,189 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { configureApiClient } from '../../../lib/api-client';
+import { apiError, json, stubApi } from '../../../test/fake-api';
 import { formFixture } from '../test/form-fixture';
-import { clinicToday, progressKey, useFormStore } from './form-store';
+import {
+  clinicToday,
+  draftRetryDelaysMs,
+  draftSaveDelayMs,
+  legacyProgressKey,
+  useFormStore,
+} from './form-store';
 
 const today = { year: 2026, month: 11, day: 21 };
+const store = () => useFormStore.getState();
 
-afterEach(() => useFormStore.getState().reset());
+beforeEach(() => {
+  configureApiClient({ baseUrl: '/api' });
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  store().reset();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  window.localStorage.clear();
+});
+
+/** Lets the timers due within `ms` fire, and the saves they start settle. */
+async function advance(ms: number) {
+  await vi.advanceTimersByTimeAsync(ms);
+}
 
 describe('form store', () => {
   it('starts on step 0 with placeholders resolved and defaults entered', () => {
-    useFormStore.getState().load('tok', formFixture(), today);
-    const state = useFormStore.getState();
+    store().load('tok', formFixture(), null, today);
+    const state = store();
     expect(state.currentStepIndex).toBe(0);
     expect(state.token).toBe('tok');
     expect(state.formData?.schema[0]?.title).toBe('שלום דנה');
     expect(state.inputData).toEqual({ fullName: 'דנה' });
+    expect(state.draftStatus).toBe('idle');
+  });
+
+  it("resumes the link's draft from the server, on its step", () => {
+    store().load('tok', formFixture(), { inputData: { fullName: 'שמור' }, stepIndex: 1 }, today);
+    expect(store()).toMatchObject({
+      currentStepIndex: 1,
+      inputData: { fullName: 'שמור' },
+      draftStatus: 'saved',
+    });
+    store().load('tok', formFixture(), { inputData: {}, stepIndex: 9 }, today);
+    expect(store().currentStepIndex).toBe(1);
   });
 
   it('drops the value of a field that a change hid', () => {
-    const store = useFormStore.getState();
-    store.load('tok', formFixture(), today);
-    store.setValue('smoker', true, today);
-    store.setValue('packs', '2', today);
-    expect(useFormStore.getState().inputData.packs).toBe('2');
-    store.setValue('smoker', false, today);
-    expect(useFormStore.getState().inputData).not.toHaveProperty('packs');
+    stubApi({ 'POST /api/save-form-draft': () => json({ status: 'ok' }) });
+    store().load('tok', formFixture(), null, today);
+    store().setValue('smoker', true, today);
+    store().setValue('packs', '2', today);
+    expect(store().inputData.packs).toBe('2');
+    store().setValue('smoker', false, today);
+    expect(store().inputData).not.toHaveProperty('packs');
   });
 
-  it('saves every change and the step per link, and restores them on the next load', () => {
-    const store = useFormStore.getState();
-    store.load('tok', formFixture(), today);
-    store.setValue('fullName', 'דנה לוי', today);
-    store.goToStep(1);
-    expect(JSON.parse(window.localStorage.getItem(progressKey('tok')) ?? '')).toEqual({
-      currentStepIndex: 1,
+  it('saves the answers to the server once typing pauses, and a finished step at once', async () => {
+    const api = stubApi({ 'POST /api/save-form-draft': () => json({ status: 'ok' }) });
+    store().load('tok', formFixture(), null, today);
+    store().setValue('fullName', 'ד', today);
+    store().setValue('fullName', 'דנה לוי', today);
+    expect(store().draftStatus).toBe('saving');
+    await advance(draftSaveDelayMs - 1);
+    expect(api.calls).toHaveLength(0);
+    await advance(1);
+    expect(api.callsTo('POST /api/save-form-draft').map((c) => c.body)).toEqual([
+      { token: 'tok', inputData: { fullName: 'דנה לוי' }, stepIndex: 0 },
+    ]);
+    expect(store().draftStatus).toBe('saved');
+
+    store().goToStep(1);
+    await advance(0);
+    expect(api.calls.at(-1)?.body).toEqual({
+      token: 'tok',
       inputData: { fullName: 'דנה לוי' },
+      stepIndex: 1,
     });
-
-    useFormStore.setState({ token: '', formData: null, inputData: {}, currentStepIndex: 0 });
-    useFormStore.getState().load('tok', formFixture(), today);
-    expect(useFormStore.getState().currentStepIndex).toBe(1);
-    expect(useFormStore.getState().inputData).toEqual({ fullName: 'דנה לוי' });
-
-    // Another link starts afresh.
-    useFormStore.getState().load('other', formFixture(), today);
-    expect(useFormStore.getState().currentStepIndex).toBe(0);
+    // Nothing of the answers is kept on the device.
+    expect(window.localStorage.length).toBe(0);
+    expect(window.sessionStorage.length).toBe(0);
   });
 
-  it('ignores saved progress that is malformed or out of range', () => {
-    window.localStorage.setItem(progressKey('tok'), '{"currentStepIndex":9,"inputData":{"a":1}}');
-    useFormStore.getState().load('tok', formFixture(), today);
-    expect(useFormStore.getState().currentStepIndex).toBe(0);
-    window.localStorage.setItem(progressKey('tok'), '{"currentStepIndex":9,"inputData":{}}');
-    useFormStore.getState().load('tok', formFixture(), today);
-    expect(useFormStore.getState().currentStepIndex).toBe(1);
+  it('sends a change made during a save right after it, never two saves at once', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    const api = stubApi({
+      'POST /api/save-form-draft': [
+        () => new Promise<Response>((resolve) => (answer = resolve)),
+        () => json({ status: 'ok' }),
+      ],
+    });
+    store().load('tok', formFixture(), null, today);
+    store().setValue('fullName', 'א', today);
+    await advance(draftSaveDelayMs);
+    store().setValue('fullName', 'אב', today);
+    await advance(draftSaveDelayMs * 3);
+    expect(api.calls).toHaveLength(1);
+    answer(json({ status: 'ok' }));
+    await advance(0);
+    expect(api.calls.map((c) => (c.body as { inputData: object }).inputData)).toEqual([
+      { fullName: 'א' },
+      { fullName: 'אב' },
+    ]);
+    expect(store().draftStatus).toBe('saved');
   });
 
-  it('reset forgets the answers on the device', () => {
-    const store = useFormStore.getState();
-    store.load('tok', formFixture(), today);
-    store.setValue('fullName', 'x', today);
-    store.reset();
-    expect(window.localStorage.getItem(progressKey('tok'))).toBeNull();
-    expect(useFormStore.getState()).toMatchObject({ token: '', formData: null, inputData: {} });
+  it('without a connection keeps the answers in memory, says so, and retries with backoff', async () => {
+    const api = stubApi({
+      'POST /api/save-form-draft': [
+        () => Promise.reject(new TypeError('Failed to fetch')),
+        () => apiError(503, 'unavailable'),
+        () => json({ status: 'ok' }),
+      ],
+    });
+    store().load('tok', formFixture(), null, today);
+    store().setValue('fullName', 'דנה', today);
+    await advance(draftSaveDelayMs);
+    expect(store().draftStatus).toBe('unsaved');
+    expect(store().inputData).toEqual({ fullName: 'דנה' });
+
+    await advance((draftRetryDelaysMs[0] ?? 0) - 1);
+    expect(api.calls).toHaveLength(1);
+    await advance(1);
+    expect(api.calls).toHaveLength(2);
+    expect(store().draftStatus).toBe('unsaved');
+    await advance(draftRetryDelaysMs[1] ?? 0);
+    expect(api.calls).toHaveLength(3);
+    expect(api.calls.at(-1)?.body).toMatchObject({ inputData: { fullName: 'דנה' } });
+    expect(store().draftStatus).toBe('saved');
+  });
+
+  it('does not retry what the server refused (the link is over), nor after a reset', async () => {
+    const api = stubApi({ 'POST /api/save-form-draft': () => apiError(404, 'not_found') });
+    store().load('tok', formFixture(), null, today);
+    store().setValue('fullName', 'x', today);
+    await advance(draftSaveDelayMs);
+    expect(store().draftStatus).toBe('idle');
+    await advance(60_000);
+    expect(api.calls).toHaveLength(1);
+
+    store().setValue('fullName', 'y', today);
+    store().reset();
+    await advance(60_000);
+    expect(api.calls).toHaveLength(1);
+  });
+
+  it("moves an earlier version's answers from the device to the server, this link's and others'", async () => {
+    window.localStorage.setItem(
+      legacyProgressKey('tok'),
+      JSON.stringify({ currentStepIndex: 1, inputData: { fullName: 'ישן' } }),
+    );
+    window.localStorage.setItem(
+      legacyProgressKey('other'),
+      JSON.stringify({ currentStepIndex: 0, inputData: { email: 'a@b.c' } }),
+    );
+    window.localStorage.setItem('lang', 'he');
+    const api = stubApi({ 'POST /api/save-form-draft': () => json({ status: 'ok' }) });
+    store().load('tok', formFixture(), null, today);
+    expect(store()).toMatchObject({ currentStepIndex: 1, inputData: { fullName: 'ישן' } });
+    await advance(0);
+    expect(api.calls.map((c) => c.body)).toEqual(
+      expect.arrayContaining([
+        { token: 'tok', inputData: { fullName: 'ישן' }, stepIndex: 1 },
+        { token: 'other', inputData: { email: 'a@b.c' }, stepIndex: 0 },
+      ]),
+    );
+    expect(Object.keys(window.localStorage)).toEqual(['lang']);
+  });
+
+  it('reset empties the store', () => {
+    stubApi({ 'POST /api/save-form-draft': () => json({ status: 'ok' }) });
+    store().load('tok', formFixture(), null, today);
+    store().setValue('fullName', 'x', today);
+    store().reset();
+    expect(store()).toMatchObject({
+      token: '',
+      formData: null,
+      inputData: {},
+      draftStatus: 'idle',
+    });
   });
 
   it("today is the clinic's calendar day", () => {

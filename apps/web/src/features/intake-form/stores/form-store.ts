@@ -5,10 +5,13 @@ import {
   pruneHidden,
   resolveForm,
   type CalendarDate,
+  type FormDraft,
   type IntakeFormData,
   type InputData,
 } from '@marpe/shared';
 import { create } from 'zustand';
+import { ApiError } from '../../../lib/api-client';
+import { saveFormDraft } from '../api/save-form-draft';
 
 /** SPEC § 9: the form opens on its first step. */
 export const initialStepIndex = 0;
@@ -18,49 +21,67 @@ export function clinicToday(now: Date = new Date()): CalendarDate {
   return calendarDateOf(now, 'Asia/Jerusalem');
 }
 
-// Progress is kept on the device per link, so a reload, a closed tab or a crashed browser comes
-// back to the same answers and step. It holds health answers and a signature: it is deleted on a
-// successful submit and when the link turns out to be invalid (404), and never sent anywhere.
-const storagePrefix = 'marpe.intake-form.';
+/** How long typing pauses before the answers are saved. */
+export const draftSaveDelayMs = 800;
+/** Waits before each retry of a save that reached no server; the last repeats. */
+export const draftRetryDelaysMs = [2_000, 4_000, 8_000, 15_000, 30_000];
 
-export function progressKey(token: string): string {
-  return `${storagePrefix}${token}`;
+/**
+ * Where an earlier version kept each link's answers on the device, keyed by its token. They hold
+ * health answers and a signature: they are moved to the server and deleted (ADR 016).
+ */
+const legacyPrefix = 'marpe.intake-form.';
+
+export function legacyProgressKey(token: string): string {
+  return `${legacyPrefix}${token}`;
 }
 
-interface SavedProgress {
-  currentStepIndex: number;
-  inputData: InputData;
-}
-
-function readProgress(token: string): SavedProgress | null {
+function takeLegacyProgress(token: string): FormDraft | null {
   try {
-    const raw = window.localStorage.getItem(progressKey(token));
-    if (!raw) return null;
+    const raw = window.localStorage.getItem(legacyProgressKey(token));
+    if (raw === null) return null;
+    window.localStorage.removeItem(legacyProgressKey(token));
     const saved = JSON.parse(raw) as { currentStepIndex?: unknown; inputData?: unknown };
     const inputData = inputDataSchema.safeParse(saved.inputData);
     if (!inputData.success || !Number.isInteger(saved.currentStepIndex)) return null;
-    return { currentStepIndex: saved.currentStepIndex as number, inputData: inputData.data };
+    return { inputData: inputData.data, stepIndex: saved.currentStepIndex as number };
   } catch {
     return null;
   }
 }
 
-function writeProgress(token: string, progress: SavedProgress): void {
+/** The other links' answers an earlier version left on this device, sent to their drafts. */
+export async function moveLegacyDrafts(except: string): Promise<void> {
+  let keys: string[];
   try {
-    window.localStorage.setItem(progressKey(token), JSON.stringify(progress));
+    keys = Object.keys(window.localStorage).filter((key) => key.startsWith(legacyPrefix));
   } catch {
-    // Storage full or disabled (private mode): the form still works, only without the safety net.
+    return;
+  }
+  for (const key of keys) {
+    const token = key.slice(legacyPrefix.length);
+    if (token === except || token === '') continue;
+    const draft = takeLegacyProgress(token);
+    if (!draft) continue;
+    try {
+      await saveFormDraft(token, draft);
+    } catch (error) {
+      // Kept for a later visit unless the link is over or the draft cannot be kept.
+      if (!(error instanceof ApiError) || error.status === 0 || error.status >= 429) {
+        window.localStorage.setItem(
+          key,
+          JSON.stringify({ currentStepIndex: draft.stepIndex, inputData: draft.inputData }),
+        );
+      }
+    }
   }
 }
 
-/** Deletes what the device keeps of this link's answers. */
-export function forgetProgress(token: string): void {
-  try {
-    window.localStorage.removeItem(progressKey(token));
-  } catch {
-    // Nothing was kept.
-  }
-}
+/**
+ * `saved`: the server holds what is on screen; `saving`: changes on their way; `unsaved`: a save
+ * failed (no connection): the answers are only in this page's memory and are retried.
+ */
+export type DraftStatus = 'idle' | 'saving' | 'saved' | 'unsaved';
 
 /** SPEC § 3 "Form store". */
 export interface FormState {
@@ -70,13 +91,19 @@ export interface FormState {
   formData: IntakeFormData | null;
   /** Field name → entered value (a signature's image data URL). */
   inputData: InputData;
+  draftStatus: DraftStatus;
 
-  /** A loaded form: the saved progress of this link if any, else the fields' defaults. */
-  load: (token: string, formData: IntakeFormData, today?: CalendarDate) => void;
+  /** A loaded form: the link's draft if any, else the fields' defaults. */
+  load: (
+    token: string,
+    formData: IntakeFormData,
+    draft?: FormDraft | null,
+    today?: CalendarDate,
+  ) => void;
   /** SPEC § 4: a change re-evaluates conditions and drops values of fields now hidden. */
   setValue: (name: string, value: string | boolean, today?: CalendarDate) => void;
   goToStep: (index: number) => void;
-  /** SPEC § 4: after a successful submit (or an invalid link): memory and device both. */
+  /** SPEC § 4: after a successful submit (or an invalid link). */
   reset: () => void;
 }
 
@@ -85,49 +112,109 @@ const initial = {
   token: '',
   formData: null,
   inputData: {},
+  draftStatus: 'idle',
 } satisfies Partial<FormState>;
 
 export const useFormStore = create<FormState>()((set, get) => {
-  function save() {
-    const { token, currentStepIndex, inputData, formData } = get();
-    if (token && formData) writeProgress(token, { currentStepIndex, inputData });
+  // The draft goes to the server a moment after typing stops, one save at a time; a failed one
+  // is retried with backoff while the answers wait in memory. `generation` drops the answers of
+  // saves that belong to a form since unloaded.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let dirty = false;
+  let inFlight = false;
+  let failures = 0;
+  let generation = 0;
+
+  function schedule(delayMs: number) {
+    clearTimeout(timer);
+    timer = setTimeout(() => void flush(), delayMs);
+  }
+
+  async function flush() {
+    timer = undefined;
+    const { token, formData, inputData, currentStepIndex } = get();
+    if (!token || !formData || !dirty || inFlight) return;
+    const mine = generation;
+    dirty = false;
+    inFlight = true;
+    set({ draftStatus: 'saving' });
+    let outcome: 'saved' | 'retry' | 'refused' = 'saved';
+    try {
+      await saveFormDraft(token, { inputData, stepIndex: currentStepIndex });
+    } catch (error) {
+      // 400: the server cannot keep this draft (the next change tries again); 404: the link is
+      // over, which the submit will show. Anything else never reached it: try again.
+      const reached = error instanceof ApiError && error.status !== 0 && error.status < 429;
+      outcome = reached ? 'refused' : 'retry';
+    } finally {
+      inFlight = false;
+    }
+    if (mine !== generation) return;
+    if (outcome === 'retry') {
+      dirty = true;
+      failures += 1;
+      set({ draftStatus: 'unsaved' });
+      schedule(draftRetryDelaysMs[Math.min(failures, draftRetryDelaysMs.length) - 1] ?? 30_000);
+      return;
+    }
+    failures = 0;
+    if (dirty) schedule(0);
+    else set({ draftStatus: outcome === 'saved' ? 'saved' : 'idle' });
+  }
+
+  function changed(delayMs: number) {
+    dirty = true;
+    // After a failure the retry timer is running: a change does not wait for it.
+    if (get().draftStatus !== 'unsaved') set({ draftStatus: 'saving' });
+    schedule(delayMs);
+  }
+
+  function stop() {
+    clearTimeout(timer);
+    timer = undefined;
+    dirty = false;
+    failures = 0;
+    generation += 1;
   }
 
   return {
     ...initial,
 
-    load: (token, formData, today = clinicToday()) => {
+    load: (token, formData, draft = null, today = clinicToday()) => {
+      stop();
       const schema = resolveForm(formData.schema, formData.initData);
-      const saved = readProgress(token);
+      const legacy = takeLegacyProgress(token);
+      const saved = draft ?? legacy;
       const lastStep = schema.length - 1;
       set({
         token,
         formData: { ...formData, schema },
         inputData: pruneHidden(schema, saved?.inputData ?? defaultInputData(schema), today),
-        currentStepIndex: Math.min(
-          Math.max(saved?.currentStepIndex ?? initialStepIndex, 0),
-          lastStep,
-        ),
+        currentStepIndex: Math.min(Math.max(saved?.stepIndex ?? initialStepIndex, 0), lastStep),
+        draftStatus: draft ? 'saved' : 'idle',
       });
+      // What an earlier version kept on this device moves to the server at once.
+      if (!draft && legacy) changed(0);
+      void moveLegacyDrafts(token);
     },
 
     setValue: (name, value, today = clinicToday()) => {
       const { formData, inputData } = get();
       if (!formData) return;
       set({ inputData: pruneHidden(formData.schema, { ...inputData, [name]: value }, today) });
-      save();
+      changed(draftSaveDelayMs);
     },
 
     goToStep: (index) => {
       const { formData } = get();
       if (!formData || index < 0 || index >= formData.schema.length) return;
       set({ currentStepIndex: index });
-      save();
+      // A finished step is saved at once, whatever the typing delay.
+      changed(0);
     },
 
     reset: () => {
-      const { token } = get();
-      if (token) forgetProgress(token);
+      stop();
       set(initial);
     },
   };

@@ -1,2 +1,0 @@
-ALTER TABLE "appointments" ADD COLUMN "language" text DEFAULT 'he' NOT NULL;--> statement-breakpoint
-ALTER TABLE "appointments" ADD CONSTRAINT "appointments_language_check" CHECK ("appointments"."language" IN ('he', 'en'));

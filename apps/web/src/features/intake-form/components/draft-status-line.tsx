@@ -1,0 +1,51 @@
+import CloudDoneOutlinedIcon from '@mui/icons-material/CloudDoneOutlined';
+import CloudOffOutlinedIcon from '@mui/icons-material/CloudOffOutlined';
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useFormStore } from '../stores/form-store';
+
+/**
+ * Where the answers are: saved on the server (quietly shown), on their way, or, with no
+ * connection, only in this page, which is said out loud and guarded against closing the page.
+ */
+export function DraftStatusLine() {
+  const { t } = useTranslation();
+  const status = useFormStore((state) => state.draftStatus);
+  const pending = status === 'saving' || status === 'unsaved';
+
+  useEffect(() => {
+    if (!pending) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [pending]);
+
+  return (
+    <>
+      {/* Saving and saved change with every pause in typing: shown, not announced. */}
+      {(status === 'saving' || status === 'saved') && (
+        <Typography
+          variant="body2"
+          color="text.secondary"
+          sx={{ display: 'flex', alignItems: 'center', gap: 0.75 }}
+        >
+          {status === 'saved' && <CloudDoneOutlinedIcon fontSize="small" aria-hidden />}
+          {t(status === 'saved' ? 'intakeForm.draft.saved' : 'intakeForm.draft.saving')}
+        </Typography>
+      )}
+      <Box role="status">
+        {status === 'unsaved' && (
+          <Typography
+            variant="body2"
+            sx={{ display: 'flex', alignItems: 'center', gap: 0.75, color: 'warning.dark' }}
+          >
+            <CloudOffOutlinedIcon fontSize="small" aria-hidden />
+            {t('intakeForm.draft.unsaved')}
+          </Typography>
+        )}
+      </Box>
+    </>
+  );
+}
