@@ -62,6 +62,7 @@ import { deriveKey } from './platform/crypto.js';
 import type { DatabaseHandle } from './platform/db/client.js';
 import { AppError } from './platform/errors.js';
 import { registerErrorHandler, sendNotFound } from './platform/http/error-handler.js';
+import { registerJsonBodyParser } from './platform/http/json-body.js';
 import { loggerOptions, RequestLogController } from './platform/http/logger.js';
 import { registerSecurityHeaders } from './platform/http/security-headers.js';
 import { registerWebApp } from './platform/http/web-app.js';
@@ -123,6 +124,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerJsonBodyParser(app);
   app.decorate('dataKey', options.dataKey);
 
   await app.register(cookie);

@@ -1,4 +1,5 @@
 import type { FormLink, FormsService } from '../modules/forms/forms-service.js';
+import { AppError } from '../platform/errors.js';
 import type { PaymentLink, PaymentsService } from '../modules/payments/payments-service.js';
 import { DEMO_CLINIC_ID } from './demo-clinic.js';
 import { DEMO_FORM_NAME, demoFormInitData } from './demo-form.js';
@@ -9,8 +10,13 @@ export async function createDemoFormLink(
   forms: Pick<FormsService, 'createLink' | 'findTemplateId'>,
 ): Promise<FormLink> {
   const templateId = await forms.findTemplateId(DEMO_CLINIC_ID, DEMO_FORM_NAME);
+  // A database whose demo clinic was deleted or never seeded: say what to do, not a 500.
   if (templateId === null)
-    throw new Error('the demo clinic has no intake form: run npm run seed:demo');
+    throw new AppError(
+      'conflict',
+      409,
+      'The demo clinic has no intake form: run npm run seed:demo',
+    );
   return forms.createLink({ clinicId: DEMO_CLINIC_ID, templateId, initData: demoFormInitData });
 }
 
