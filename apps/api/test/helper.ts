@@ -116,12 +116,14 @@ export async function xsrfPair(app: App): Promise<{
   headers: Record<string, string>;
 }> {
   const response = await app.inject({ method: 'GET', url: '/api/health' });
+  // `__Host-XSRF-TOKEN` when the app's PUBLIC_ORIGIN is https.
   const cookie = [response.headers['set-cookie'] ?? []]
     .flat()
-    .find((c) => c.startsWith('XSRF-TOKEN='));
-  const token = cookie?.split(';')[0]?.slice('XSRF-TOKEN='.length);
-  if (!token) throw new Error('no XSRF-TOKEN cookie on /api/health');
-  return { cookies: { 'XSRF-TOKEN': token }, headers: { 'x-xsrf-token': token } };
+    .map((c) => /^((?:__Host-)?XSRF-TOKEN)=([^;]+)/.exec(c))
+    .find((match) => match !== null);
+  const [, name, token] = cookie ?? [];
+  if (!name || !token) throw new Error('no XSRF-TOKEN cookie on /api/health');
+  return { cookies: { [name]: token }, headers: { 'x-xsrf-token': token } };
 }
 
 /**

@@ -32,8 +32,8 @@ function stableHeaders(headers: Record<string, unknown>): Record<string, unknown
   const masked: Record<string, unknown> = { ...headers, date: '<date>' };
   if (typeof masked['set-cookie'] === 'string') {
     masked['set-cookie'] = masked['set-cookie'].replace(
-      /^XSRF-TOKEN=[\w-]{43}\.[\w-]{43};/,
-      'XSRF-TOKEN=<token>;',
+      /^(__Host-)?XSRF-TOKEN=[\w-]{43}\.[\w-]{43};/,
+      '$1XSRF-TOKEN=<token>;',
     );
   }
   return masked;
@@ -49,7 +49,7 @@ function cspDirectives(header: unknown): Map<string, string[]> {
 }
 
 function xsrfCookieOf(setCookie: string | string[] | undefined): string | undefined {
-  return [setCookie ?? []].flat().find((c) => c.startsWith('XSRF-TOKEN='));
+  return [setCookie ?? []].flat().find((c) => /^(__Host-)?XSRF-TOKEN=/.test(c));
 }
 
 describe.each(engines)('HTTP platform (%s)', (engine) => {
@@ -142,7 +142,7 @@ describe.each(engines)('HTTP platform (%s)', (engine) => {
         ...common,
         'content-type': 'application/json; charset=utf-8',
         'content-length': '15',
-        'set-cookie': 'XSRF-TOKEN=<token>; Path=/; Secure; SameSite=Strict',
+        'set-cookie': '__Host-XSRF-TOKEN=<token>; Path=/; Secure; SameSite=Strict',
       });
       const html = await httpsApp.inject({ method: 'GET', url: '/some/page' });
       expect(stableHeaders(html.headers)).toEqual({
@@ -152,7 +152,7 @@ describe.each(engines)('HTTP platform (%s)', (engine) => {
         'cache-control': 'no-cache',
         'content-type': 'text/html; charset=utf-8',
         'content-length': String(Buffer.byteLength(html.body)),
-        'set-cookie': 'XSRF-TOKEN=<token>; Path=/; Secure; SameSite=Strict',
+        'set-cookie': '__Host-XSRF-TOKEN=<token>; Path=/; Secure; SameSite=Strict',
       });
     });
 
@@ -257,9 +257,30 @@ describe.each(engines)('HTTP platform (%s)', (engine) => {
       expect(xsrfCookieOf(response.headers['set-cookie'])).toBeUndefined();
     });
 
-    it('is Secure when PUBLIC_ORIGIN is https', async () => {
+    it('is a Secure __Host- cookie when PUBLIC_ORIGIN is https, and checked under that name', async () => {
       const response = await httpsApp.inject({ method: 'GET', url: '/api/health' });
-      expect(xsrfCookieOf(response.headers['set-cookie'])).toMatch(/; Secure/);
+      const cookie = xsrfCookieOf(response.headers['set-cookie']) ?? '';
+      expect(cookie).toMatch(/^__Host-XSRF-TOKEN=[^;]+; Path=\/; Secure; SameSite=Strict$/);
+      const token = cookie.split(';')[0]?.split('=')[1] ?? '';
+      const post = (cookies: Record<string, string>) =>
+        httpsApp.inject({
+          method: 'POST',
+          url: '/api/patient-auth/two-factor',
+          cookies,
+          headers: { 'x-xsrf-token': token },
+          payload: {},
+        });
+      // A plain-named cookie (which a sub-domain could set) does not pass over https.
+      expect((await post({ 'XSRF-TOKEN': token })).json()).toMatchObject({ code: 'xsrf' });
+      expect((await post({ '__Host-XSRF-TOKEN': token })).statusCode).toBe(400);
+    });
+
+    it('is checked on the route that matched, whatever spelling of the path reached it', async () => {
+      for (const url of ['/%61pi/patient-auth/two-factor', '/api/patient-auth/%74wo-factor']) {
+        const response = await app.inject({ method: 'POST', url, payload: {} });
+        expect(response.statusCode, url).toBe(403);
+        expect(response.json(), url).toMatchObject({ code: 'xsrf' });
+      }
     });
 
     it('is not set on static files', async () => {

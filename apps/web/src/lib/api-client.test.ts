@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiRequest, configureApiClient } from './api-client';
+import { ApiError, apiRequest, configureApiClient, createApiClient } from './api-client';
 
 const fetchMock = vi.fn<typeof fetch>();
 const reload = vi.fn();
@@ -66,6 +66,23 @@ describe('apiRequest', () => {
     await apiRequest('PUT', '/appointment/patient-appointments', { body: { appointmentId: 1 } });
 
     expect(sentRequest().headers.get('X-XSRF-TOKEN')).toBe('a+b==');
+  });
+
+  it('copies the __Host- cookie the server sets over https', async () => {
+    // jsdom's page is http, where a browser refuses __Host- cookies: the jar is given directly.
+    const request = createApiClient({
+      baseUrl: '/api',
+      fetch: fetchMock,
+      storage: localStorage,
+      readCookies: () => 'other=1; __Host-XSRF-TOKEN=host-token',
+      reload,
+      language: () => 'he',
+    });
+    fetchMock.mockResolvedValue(json(200, {}));
+
+    await request('POST', '/get-form', { body: { token: 'abc' } });
+
+    expect(sentRequest().headers.get('X-XSRF-TOKEN')).toBe('host-token');
   });
 
   it("sends the page's language (<html lang>) as Accept-Language", async () => {

@@ -114,7 +114,9 @@ export function createApiClient(deps: ApiClientDeps): ApiRequest {
     const headers = new Headers({ Accept: 'application/json' });
     // SPEC § 6: the header is always sent, with an empty token when there is none.
     headers.set('Authorization', `Bearer ${deps.storage.getItem(tokenStorageKey) ?? ''}`);
-    const xsrf = readCookie(deps.readCookies(), 'XSRF-TOKEN');
+    // The server names it `__Host-XSRF-TOKEN` over https (a sub-domain cannot plant it).
+    const cookies = deps.readCookies();
+    const xsrf = readCookie(cookies, '__Host-XSRF-TOKEN') ?? readCookie(cookies, 'XSRF-TOKEN');
     if (xsrf) headers.set('X-XSRF-TOKEN', xsrf);
     const language = deps.language();
     if (language) headers.set('Accept-Language', language);

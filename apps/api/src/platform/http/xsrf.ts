@@ -6,7 +6,16 @@ import { AppError } from '../errors.js';
 import { isApiPath } from './api-path.js';
 
 export const XSRF_COOKIE = 'XSRF-TOKEN';
+/**
+ * The name over https: a `__Host-` cookie must be Secure, for Path=/ and without Domain, so a
+ * sibling sub-domain or a plain-http answer cannot plant or overwrite it.
+ */
+export const XSRF_HOST_COOKIE = `__Host-${XSRF_COOKIE}`;
 export const XSRF_HEADER = 'x-xsrf-token';
+
+export function xsrfCookieName(config: Pick<Config, 'isHttps'>): string {
+  return config.isHttps ? XSRF_HOST_COOKIE : XSRF_COOKIE;
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -61,9 +70,9 @@ export function createXsrfTokens(key: Buffer) {
 }
 
 /**
- * The Set-Cookie attributes, written once per configuration: `XSRF-TOKEN=<token>; Path=/[;
- * Secure]; SameSite=Strict`. Not HttpOnly on purpose: the SPA copies the cookie into the
- * X-XSRF-TOKEN header.
+ * The Set-Cookie attributes, written once per configuration: `XSRF-TOKEN=<token>; Path=/;
+ * SameSite=Strict` over http, `__Host-XSRF-TOKEN=<token>; Path=/; Secure; SameSite=Strict` over
+ * https. Not HttpOnly on purpose: the SPA copies the cookie into the X-XSRF-TOKEN header.
  */
 function xsrfCookieAttributes(config: Pick<Config, 'isHttps'>): string {
   return `; Path=/${config.isHttps ? '; Secure' : ''}; SameSite=Strict`;
@@ -87,19 +96,21 @@ export function registerXsrf(
 ): void {
   const tokens = createXsrfTokens(deriveKey(options.dataKey, 'xsrf'));
   const attributes = xsrfCookieAttributes(options.config);
+  const cookieName = xsrfCookieName(options.config);
 
-  // onRequest runs after routing: the route's config (the exemption) is known, the body not yet read.
+  // onRequest runs after routing: the route's config (the exemption) is known, the body not yet
+  // read. The decision is on the route that matched, never on the raw URL: `/%61pi/…` reaches
+  // `/api/…` once decoded, and an unmatched URL (404) changes nothing.
   app.addHook('onRequest', (request, _reply, done) => {
     if (
       !stateChanging.has(request.method) ||
-      !isApiPath(request.url) ||
       request.is404 ||
       request.routeOptions.config.xsrf === false
     ) {
       done();
       return;
     }
-    const cookie = request.cookies[XSRF_COOKIE];
+    const cookie = request.cookies[cookieName];
     const header = headerValue(request);
     if (cookie && header && safeEqual(cookie, header) && tokens.isValid(cookie)) {
       done();
@@ -113,11 +124,11 @@ export function registerXsrf(
   // route set, on success and error answers alike. A sync hook: no promise per request.
   app.addHook('onSend', (request, reply, _payload, done) => {
     const wantsCookie =
-      !request.cookies[XSRF_COOKIE] ||
+      !request.cookies[cookieName] ||
       // A forged or stale cookie: replace it, so the page's retry can succeed.
       refusedRequests.has(request);
     if (wantsCookie && (isApiPath(request.url) || isHtml(reply.getHeader('content-type')))) {
-      reply.header('set-cookie', `${XSRF_COOKIE}=${tokens.issue()}${attributes}`);
+      reply.header('set-cookie', `${cookieName}=${tokens.issue()}${attributes}`);
     }
     done();
   });
