@@ -62,6 +62,7 @@ import { deriveKey } from './platform/crypto.js';
 import type { DatabaseHandle } from './platform/db/client.js';
 import { AppError } from './platform/errors.js';
 import { registerErrorHandler, sendNotFound } from './platform/http/error-handler.js';
+import { clientKey } from './platform/http/client-key.js';
 import { registerJsonBodyParser } from './platform/http/json-body.js';
 import { loggerOptions, RequestLogController } from './platform/http/logger.js';
 import { registerSecurityHeaders } from './platform/http/security-headers.js';
@@ -132,6 +133,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // Limits are per route (`config: { rateLimit }`), never on static files.
   await app.register(rateLimit, {
     global: false,
+    keyGenerator: (request) => clientKey(request.ip),
     errorResponseBuilder: (_request, context) =>
       new AppError(
         context.ban ? 'forbidden' : 'too_many_requests',

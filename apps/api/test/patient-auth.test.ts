@@ -6,6 +6,7 @@ import type { Database } from '../src/platform/db/client.js';
 import {
   authChallenges,
   clinics,
+  limitEvents,
   outbox,
   patients,
   patientSessions,
@@ -321,6 +322,7 @@ describe.each(engines)('patient verification (%s)', (engine) => {
       // 4 codes × 5 wrong guesses: 20 failures, each answered 404.
       for (let round = 0; round < 4; round++) {
         if (round > 0) {
+          now += MINUTE; // past the resend cooldown
           token = (await login(DANA)).json().twoFactorToken;
           code = await lastCode(DANA.phone);
         }
@@ -355,24 +357,108 @@ describe.each(engines)('patient verification (%s)', (engine) => {
     });
   });
 
+  describe('lockouts and disclosures', () => {
+    /** Five wrong codes on each of `codes` fresh codes (a minute apart, past the cooldown). */
+    async function failCodes(codes: number) {
+      for (let round = 0; round < codes; round++) {
+        now += MINUTE;
+        const response = await login(DANA);
+        expect(response.statusCode).toBe(200);
+        const { twoFactorToken } = response.json();
+        const code = await lastCode(DANA.phone);
+        for (let i = 0; i < 5; i++) {
+          await twoFactor({ idNumber: DANA.idNumber, code: wrong(code), twoFactorToken });
+        }
+      }
+    }
+
+    it('doubles the lockout for each further full window of failures within a day', async () => {
+      await failCodes(4); // 20 failures: the first lockout, an hour
+      expect((await login(DANA)).statusCode).toBe(429);
+      now += HOUR;
+      await failCodes(4); // 20 more within the day: 2 hours from the last failure
+      const lastFailure = now;
+      now += HOUR + MINUTE;
+      const second = await login(DANA);
+      expect(second.statusCode).toBe(429);
+      expect(Number(second.headers['retry-after'])).toBe((lastFailure + 2 * HOUR - now) / 1000);
+      now = lastFailure + 2 * HOUR;
+      expect((await login(DANA)).statusCode).toBe(200);
+    });
+
+    it('shows the phone hint 3 times a day per ID number, then 429', async () => {
+      const wrongPhone = { ...DANA, phone: '0529999999' };
+      for (let i = 0; i < 3; i++) {
+        const response = await login(wrongPhone, `203.0.113.${i + 1}`);
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toMatchObject({ code: 'invalid_phone', hint: '567' });
+      }
+      const fourth = await signUp(wrongPhone, '203.0.113.9');
+      expect(fourth.statusCode).toBe(429);
+      expect(fourth.json()).not.toHaveProperty('hint');
+      expect(JSON.stringify(await database.current.handle.db.select().from(limitEvents))).toContain(
+        DANA.idNumber,
+      );
+      now += 24 * HOUR;
+      expect((await login(wrongPhone)).json()).toMatchObject({ code: 'invalid_phone' });
+    });
+  });
+
   describe('send limits', () => {
     it('sends at most 5 codes an hour to one phone', async () => {
-      for (let i = 0; i < 5; i++) expect((await login(DANA)).statusCode).toBe(200);
+      for (let i = 0; i < 5; i++) {
+        expect((await login(DANA)).statusCode).toBe(200);
+        now += MINUTE;
+      }
       const sixth = await login(DANA);
       expect(sixth.statusCode).toBe(429);
-      expect(Number(sixth.headers['retry-after'])).toBe(3600);
+      expect(Number(sixth.headers['retry-after'])).toBe(3600 - 5 * 60);
       expect(await messages()).toHaveLength(5);
-      now += 30 * MINUTE;
+      now += 25 * MINUTE;
       expect(Number((await login(DANA)).headers['retry-after'])).toBe(1800);
       now += 30 * MINUTE;
       expect((await login(DANA)).statusCode).toBe(200);
     });
 
-    it('holds when requests arrive together', async () => {
+    it('waits 60 seconds between two codes to one phone, as the page counts down', async () => {
+      expect((await login(DANA)).statusCode).toBe(200);
+      now += 45_000;
+      const early = await login(DANA);
+      expect(early.statusCode).toBe(429);
+      expect(early.headers['retry-after']).toBe('15');
+      // Through sign-up as well: the cooldown is the phone's.
+      expect((await signUp(DANA)).statusCode).toBe(429);
+      now += 15_000;
+      expect((await login(DANA)).statusCode).toBe(200);
+      expect(await messages()).toHaveLength(2);
+    });
+
+    it('holds when requests arrive together: one code, the rest refused', async () => {
       const answers = await Promise.all(Array.from({ length: 12 }, () => login(DANA)));
-      expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(5);
-      expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(7);
-      expect(await messages()).toHaveLength(5);
+      expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
+      expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(11);
+      expect(await messages()).toHaveLength(1);
+    });
+
+    it('counts an IPv6 client by its /64', async () => {
+      const prefix = '2001:db8:77:1';
+      for (let i = 0; i < 30; i++) {
+        const base = String(50_000_000 + i * 7919).padStart(8, '0');
+        const phone = `05${String(20_000_000 + i)}`;
+        const address = `${prefix}::${(i + 1).toString(16)}`;
+        const response = await signUp({ idNumber: withIdCheckDigit(base), phone }, address);
+        expect(response.statusCode, `send ${i + 1}`).toBe(200);
+      }
+      const sameNetwork = await signUp(
+        { idNumber: withIdCheckDigit('60000000'), phone: '0582222222' },
+        `${prefix}:ffff:ffff:ffff:fffe`,
+      );
+      expect(sameNetwork.statusCode).toBe(429);
+      const otherNetwork = await signUp(
+        { idNumber: withIdCheckDigit('60000000'), phone: '0582222222' },
+        '2001:db8:77:2::1',
+      );
+      expect(otherNetwork.statusCode).toBe(200);
     });
 
     it('sends at most 30 codes an hour from one client address', async () => {
@@ -428,6 +514,7 @@ describe.each(engines)('patient verification (%s)', (engine) => {
 
     it('gives a new session at each login', async () => {
       const a = await loggedIn();
+      now += MINUTE;
       const b = await loggedIn();
       expect(a.token).not.toBe(b.token);
       expect((await me(a.token)).statusCode).toBe(200);
@@ -523,11 +610,13 @@ describe.each(engines)('patient verification (%s)', (engine) => {
         method: 'POST',
         url: '/api/patient-auth/login',
         payload: body(),
-        cookies: { 'XSRF-TOKEN': forged },
+        cookies: { '__Host-XSRF-TOKEN': forged },
         headers: { 'x-xsrf-token': forged },
       });
       expect(response.statusCode).toBe(403);
-      expect(String(response.headers['set-cookie'])).toMatch(/^XSRF-TOKEN=[\w-]{43}\.[\w-]{43};/);
+      expect(String(response.headers['set-cookie'])).toMatch(
+        /^__Host-XSRF-TOKEN=[\w-]{43}\.[\w-]{43};/,
+      );
     });
 
     it('refuses a call without any cookie', async () => {

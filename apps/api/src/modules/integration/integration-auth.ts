@@ -5,6 +5,7 @@ import type {
   onRequestHookHandler,
 } from 'fastify';
 import { AppError } from '../../platform/errors.js';
+import { clientKey } from '../../platform/http/client-key.js';
 import type { ApiKeyCaller, ApiKeys } from './api-keys.js';
 
 declare module 'fastify' {
@@ -40,7 +41,7 @@ export function registerIntegrationAuth(
   const limit = app.rateLimit({
     max: callsPerMinute,
     timeWindow: '1 minute',
-    keyGenerator: (request) => request.integrationCaller?.keyHash ?? request.ip,
+    keyGenerator: (request) => request.integrationCaller?.keyHash ?? clientKey(request.ip),
   });
   app.decorate('limitClinicCalls', limit as unknown as onRequestHookHandler);
   app.decorateRequest('integrationCaller', null);

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, isNull, lt, min, sql } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lt, max, min, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../platform/db/client.js';
 import {
   authChallenges,
@@ -13,10 +13,11 @@ export type PatientRow = typeof patients.$inferSelect;
 export type ChallengeRow = typeof authChallenges.$inferSelect;
 export type NewChallenge = typeof authChallenges.$inferInsert;
 
-/** How many rows fall in a window, and when the oldest of them leaves it. */
+/** How many rows fall in a window, and when the oldest and newest of them were written. */
 export interface WindowCount {
   count: number;
   oldest: Date | null;
+  newest: Date | null;
 }
 
 async function windowCount(
@@ -25,10 +26,10 @@ async function windowCount(
   where: ReturnType<typeof and>,
 ): Promise<WindowCount> {
   const [row] = await ex
-    .select({ count: count(), oldest: min(table.createdAt) })
+    .select({ count: count(), oldest: min(table.createdAt), newest: max(table.createdAt) })
     .from(table)
     .where(where);
-  return { count: row?.count ?? 0, oldest: row?.oldest ?? null };
+  return { count: row?.count ?? 0, oldest: row?.oldest ?? null, newest: row?.newest ?? null };
 }
 
 export function createPatientAuthRepository(db: Database) {

@@ -9,6 +9,7 @@ import {
   twoFactorTokenResponseSchema,
 } from '@marpe/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { clientKey } from '../../platform/http/client-key.js';
 import { sessionOf } from './authenticate.js';
 import { toPatient, type PatientAuthService } from './patient-auth-service.js';
 
@@ -46,7 +47,10 @@ export const patientAuthRoutes: FastifyPluginAsyncZod<PatientAuthRoutesOptions> 
       },
     },
     async (request) => ({
-      twoFactorToken: await service.login({ ...request.body, clientAddress: request.ip }),
+      twoFactorToken: await service.login({
+        ...request.body,
+        clientAddress: clientKey(request.ip),
+      }),
     }),
   );
 
@@ -62,7 +66,10 @@ export const patientAuthRoutes: FastifyPluginAsyncZod<PatientAuthRoutesOptions> 
       },
     },
     async (request) => ({
-      twoFactorToken: await service.signUp({ ...request.body, clientAddress: request.ip }),
+      twoFactorToken: await service.signUp({
+        ...request.body,
+        clientAddress: clientKey(request.ip),
+      }),
     }),
   );
 

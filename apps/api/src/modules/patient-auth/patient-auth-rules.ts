@@ -1,3 +1,5 @@
+import { OTP_RESEND_SECONDS } from '@marpe/shared';
+
 /** The limits of patient verification (issue 4; OWASP ASVS 5.0 V6.5 and V7, NIST SP 800-63B). */
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -10,6 +12,14 @@ export const patientAuthRules = {
   /** Wrong codes one patient may make in `failureWindowMs`, across resends; then 429. */
   maxFailuresPerPatient: 20,
   failureWindowMs: HOUR,
+  /**
+   * Each further full window of failures within this span doubles the lockout, counted from the
+   * last failure: 2 hours after the second, 4 after the third… (issue 13).
+   */
+  lockoutEscalationWindowMs: 24 * HOUR,
+  maxLockoutMs: 24 * HOUR,
+  /** A new code to the same phone waits this long (the page's resend countdown, enforced here). */
+  resendCooldownMs: OTP_RESEND_SECONDS * 1000,
   /** Codes sent to one phone, and from one client address, per `sendWindowMs`. */
   maxSendsPerPhone: 5,
   maxSendsPerClient: 30,

@@ -3,6 +3,7 @@ import { PHONE_HINT_DIGITS, type Patient } from '@marpe/shared';
 import type { Executor } from '../../platform/db/client.js';
 import { hmacHex, randomToken, safeEqual, sha256Hex } from '../../platform/crypto.js';
 import { AppError } from '../../platform/errors.js';
+import { limits, pruneLimitEvents, takeLimit, tooManyRequests } from '../../platform/limits.js';
 import { otpMessage } from './otp-message.js';
 import type { PatientAuthRepository, PatientRow, WindowCount } from './patient-auth-repository.js';
 import { patientAuthRules, type PatientAuthRules } from './patient-auth-rules.js';
@@ -54,12 +55,9 @@ export function toPatient(row: PatientRow): Patient {
   };
 }
 
-function tooManyRequests(window: WindowCount, windowMs: number, now: number): AppError {
-  const until = (window.oldest?.getTime() ?? now) + windowMs;
-  const retryAfter = Math.max(1, Math.ceil((until - now) / 1000));
-  return new AppError('too_many_requests', 429, 'Too many requests; try again later', {
-    retryAfterSeconds: retryAfter,
-  });
+/** 429 until the oldest row of a full window leaves it. */
+function windowFull(window: WindowCount, windowMs: number, now: number): AppError {
+  return tooManyRequests((window.oldest?.getTime() ?? now) + windowMs, now);
 }
 
 function generateCode(): string {
@@ -82,9 +80,49 @@ export function createPatientAuthService(deps: PatientAuthServiceDeps) {
     lastPrune = now;
     await repository.prune({
       challenges: new Date(now - rules.challengeRetentionMs),
-      failures: new Date(now - rules.failureWindowMs),
+      failures: new Date(now - rules.lockoutEscalationWindowMs),
       sessions: new Date(now - rules.challengeRetentionMs),
     });
+    await pruneLimitEvents(repository.db, now);
+  }
+
+  /**
+   * The lockout of a patient (clinic + ID number) whose wrong codes fill a window, or null: while
+   * the last hour holds the maximum (sliding), and after the k-th full window within a day
+   * (k ≥ 2) for 2^(k−1) hours from the last failure, at most `maxLockoutMs`.
+   */
+  async function lockout(
+    ex: Executor,
+    clinicId: number,
+    idNumber: string,
+    now: number,
+  ): Promise<AppError | null> {
+    const { maxFailuresPerPatient: max, failureWindowMs: window } = rules;
+    const recent = await repository.failuresSince(ex, clinicId, idNumber, new Date(now - window));
+    if (recent.count >= max) return windowFull(recent, window, now);
+    const day = await repository.failuresSince(
+      ex,
+      clinicId,
+      idNumber,
+      new Date(now - rules.lockoutEscalationWindowMs),
+    );
+    const fullWindows = Math.floor(day.count / max);
+    if (fullWindows < 2 || !day.newest) return null;
+    const lockMs = Math.min(window * 2 ** (fullWindows - 1), rules.maxLockoutMs);
+    const until = day.newest.getTime() + lockMs;
+    return until > now ? tooManyRequests(until, now) : null;
+  }
+
+  /**
+   * The wrong-phone answer shows the last digits on file, so it is counted: a few a day per
+   * clinic + ID number, then 429 (harvesting phones by ID number is slow). Committed on its own:
+   * the answer is an error.
+   */
+  async function invalidPhoneOnce(clinicId: number, idNumber: string, phoneOnFile: string) {
+    await repository.db.transaction((tx) =>
+      takeLimit(tx, limits.phoneHint, `${clinicId}:${idNumber}`, clock()),
+    );
+    return invalidPhone(phoneOnFile);
   }
 
   async function findClinic(clinicId: number) {
@@ -121,23 +159,22 @@ export function createPatientAuthService(deps: PatientAuthServiceDeps) {
 
     await repository.db.transaction(async (tx) => {
       await repository.lockSendLimits(tx, request.phone, request.clientAddress);
-      const failures = await repository.failuresSince(
+      const locked = await lockout(tx, request.clinicId, request.idNumber, now);
+      if (locked) throw locked;
+      const cooldown = await repository.sendsToPhoneSince(
         tx,
-        request.clinicId,
-        request.idNumber,
-        new Date(now - rules.failureWindowMs),
+        request.phone,
+        new Date(now - rules.resendCooldownMs),
       );
-      if (failures.count >= rules.maxFailuresPerPatient) {
-        throw tooManyRequests(failures, rules.failureWindowMs, now);
-      }
+      if (cooldown.count > 0) throw windowFull(cooldown, rules.resendCooldownMs, now);
       const since = new Date(now - rules.sendWindowMs);
       const toPhone = await repository.sendsToPhoneSince(tx, request.phone, since);
       if (toPhone.count >= rules.maxSendsPerPhone) {
-        throw tooManyRequests(toPhone, rules.sendWindowMs, now);
+        throw windowFull(toPhone, rules.sendWindowMs, now);
       }
       const fromClient = await repository.sendsFromClientSince(tx, request.clientAddress, since);
       if (fromClient.count >= rules.maxSendsPerClient) {
-        throw tooManyRequests(fromClient, rules.sendWindowMs, now);
+        throw windowFull(fromClient, rules.sendWindowMs, now);
       }
 
       await repository.replacePendingChallenges(tx, request.clinicId, request.idNumber);
@@ -197,7 +234,9 @@ export function createPatientAuthService(deps: PatientAuthServiceDeps) {
       );
       // The same answer whatever the phone: an unknown ID number tells nothing more.
       if (!patient) throw new AppError('patient_not_found', 404, 'Patient not found');
-      if (patient.phone !== request.phone) throw invalidPhone(patient.phone);
+      if (patient.phone !== request.phone) {
+        throw await invalidPhoneOnce(request.clinicId, request.idNumber, patient.phone);
+      }
       return sendCode(
         { ...request, clinicName: clinic.name },
         { purpose: 'login', patientId: patient.id },
@@ -216,7 +255,9 @@ export function createPatientAuthService(deps: PatientAuthServiceDeps) {
         request.idNumber,
       );
       if (patient) {
-        if (patient.phone !== request.phone) throw invalidPhone(patient.phone);
+        if (patient.phone !== request.phone) {
+          throw await invalidPhoneOnce(request.clinicId, request.idNumber, patient.phone);
+        }
         return sendCode(
           { ...request, clinicName: clinic.name },
           { purpose: 'login', patientId: patient.id },
@@ -272,15 +313,8 @@ export function createPatientAuthService(deps: PatientAuthServiceDeps) {
         );
         if (challenge.status === 'dead') return { kind: 'error', error: dead };
 
-        const failures = await repository.failuresSince(
-          tx,
-          challenge.clinicId,
-          challenge.idNumber,
-          new Date(now - rules.failureWindowMs),
-        );
-        if (failures.count >= rules.maxFailuresPerPatient) {
-          return { kind: 'error', error: tooManyRequests(failures, rules.failureWindowMs, now) };
-        }
+        const locked = await lockout(tx, challenge.clinicId, challenge.idNumber, now);
+        if (locked) return { kind: 'error', error: locked };
 
         if (!safeEqual(hashCode(tokenHash, request.code), challenge.codeHash)) {
           const failedAttempts = challenge.failedAttempts + 1;

@@ -80,6 +80,8 @@ export const clinics = pgTable(
     cardTerminal: text('card_terminal'),
     /** How patients get appointment details and links: 'sms', or 'whatsapp' once connected. */
     messagingChannel: text('messaging_channel').$type<MessagingChannel>().notNull().default('sms'),
+    /** Booked, not yet ended appointments one patient may hold at once (issue 13). */
+    maxUpcomingAppointments: integer('max_upcoming_appointments').notNull().default(3),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -89,6 +91,10 @@ export const clinics = pgTable(
     check('clinics_default_booking_horizon_check', horizonCheck(t.defaultBookingHorizonDays)),
     check('clinics_cancel_notice_check', sql`${t.cancelNoticeMinutes} BETWEEN 0 AND 43200`),
     check('clinics_messaging_channel_check', sql`${t.messagingChannel} IN ('sms', 'whatsapp')`),
+    check(
+      'clinics_max_upcoming_appointments_check',
+      sql`${t.maxUpcomingAppointments} BETWEEN 1 AND 20`,
+    ),
   ],
 );
 
@@ -377,6 +383,30 @@ export const authFailures = pgTable(
   },
   (t) => [index('auth_failures_patient_idx').on(t.clinicId, t.idNumber, t.createdAt)],
 );
+
+/**
+ * Counted actions for the per-subject limits of issue 13: a phone hint disclosed (subject
+ * `<clinic>:<ID number>`), a booking, a cancellation, a details message (subject: the patient's
+ * id). Rows older than the longest window are deleted.
+ */
+export const limitEvents = pgTable(
+  'limit_events',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    kind: text('kind').$type<LimitEventKind>().notNull(),
+    subject: text('subject').notNull(),
+    createdAt: instant('created_at').notNull(),
+  },
+  (t) => [
+    index('limit_events_subject_idx').on(t.kind, t.subject, t.createdAt),
+    check(
+      'limit_events_kind_check',
+      sql`${t.kind} IN ('phone_hint', 'book', 'cancel', 'details_message')`,
+    ),
+  ],
+);
+
+export type LimitEventKind = 'phone_hint' | 'book' | 'cancel' | 'details_message';
 
 /** A patient's session; the bearer token itself is never stored, only its SHA-256. */
 export const patientSessions = pgTable(
