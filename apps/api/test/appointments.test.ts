@@ -26,7 +26,7 @@ import {
 } from '../src/platform/db/schema.js';
 import { clinicRow } from './fixtures.js';
 import { buildTestApp, engines, useTestDatabase, xsrfPair, useSentMessages } from './helper.js';
-import { bearer, insertLoggedInPatients, type TestPatient } from './sessions.js';
+import { bearer, insertLoggedInPatients, insertSessions, type TestPatient } from './sessions.js';
 
 const TZ = 'Asia/Jerusalem';
 const MINUTE = 60_000;
@@ -473,6 +473,11 @@ describe.each(engines)('appointments (%s)', (engine) => {
     });
 
     it('lets exactly one of 100 patients racing for one slot book it, five times over', async () => {
+      // One patient may win every round: the cap on upcoming appointments is not under test.
+      await db
+        .update(clinics)
+        .set({ maxUpcomingAppointments: 5 })
+        .where(eq(clinics.id, f.clinicId));
       const racers = await patientsOf(100);
       const dates = ['2027-03-25', '2027-03-28', '2027-03-29', '2027-03-30', '2027-03-31'];
       for (const date of dates) {
@@ -623,6 +628,78 @@ describe.each(engines)('appointments (%s)', (engine) => {
         url: '/api/appointment/patient-appointments',
       });
       expect(response.statusCode).toBe(401);
+    });
+  });
+
+  describe('per-patient limits', () => {
+    const dates = ['2027-03-25', '2027-03-28', '2027-03-29', '2027-03-30', '2027-03-31'];
+
+    it("holds the clinic's cap on upcoming appointments (3 by default), in a race too", async () => {
+      const patient = await onePatient();
+      const answers = await Promise.all(
+        dates.map((date) => book(patient.token, slot(`${date} 09:00`))),
+      );
+      expect(statusCounts(answers)).toEqual({ 201: 3, 409: 2 });
+      expect(answers.find((a) => a.statusCode === 409)?.json()).toMatchObject({
+        code: 'too_many_upcoming',
+        details: { max: 3 },
+      });
+      expect(await bookedRows()).toHaveLength(3);
+      // One cancelled, or one over: room for another.
+      const last = (await bookedRows()).at(-1);
+      expect((await cancel(patient.token, last?.id)).statusCode).toBe(200);
+      const free = dates.find(
+        (d) => !answers.some((a, i) => a.statusCode === 201 && dates[i] === d),
+      );
+      expect((await book(patient.token, slot(`${free} 09:00`))).statusCode).toBe(201);
+
+      await db
+        .update(clinics)
+        .set({ maxUpcomingAppointments: 4 })
+        .where(eq(clinics.id, f.clinicId));
+      const other = await onePatient();
+      for (const date of dates.slice(0, 4)) {
+        expect((await book(other.token, slot(`${date} 10:00`))).statusCode).toBe(201);
+      }
+      expect((await book(other.token, slot(`${dates[4]} 10:00`))).json()).toMatchObject({
+        code: 'too_many_upcoming',
+      });
+    });
+
+    it('takes 10 bookings and 10 cancellations a day from one patient, then 429', async () => {
+      const [patient, other] = await twoPatients();
+      for (let i = 0; i < 10; i++) {
+        const time = `2027-03-${28 + (i % 2)} ${String(9 + Math.floor(i / 2)).padStart(2, '0')}:00`;
+        const booked = await book(patient.token, slot(time));
+        expect(booked.statusCode, `booking ${i + 1}: ${booked.body}`).toBe(201);
+        const cancelled = await cancel(patient.token, booked.json<BookedAppointment>().id);
+        expect(cancelled.statusCode, `cancellation ${i + 1}`).toBe(200);
+      }
+      const eleventh = await book(patient.token, slot('2027-03-30 09:00'));
+      expect(eleventh.statusCode).toBe(429);
+      expect(Number(eleventh.headers['retry-after'])).toBe(24 * 3600);
+      // Other patients are not affected; a day later the patient may book again.
+      expect((await book(other.token, slot('2027-03-29 09:00'))).statusCode).toBe(201);
+      now += 24 * 3600_000;
+      const [token = ''] = await insertSessions(db, [patient.id], now); // the old one has expired
+      expect((await book(token, slot('2027-03-30 09:00'))).statusCode).toBe(201);
+    });
+
+    it('sends 10 details messages a day on request, whatever the appointments', async () => {
+      await db
+        .update(clinics)
+        .set({ maxUpcomingAppointments: 5 })
+        .where(eq(clinics.id, f.clinicId));
+      const patient = await onePatient();
+      const bodies = dates.slice(0, 4).map((date) => bookingBody(slot(`${date} 09:00`)));
+      for (const body of bodies) expect((await book(patient.token, body)).statusCode).toBe(201);
+      const answers = [];
+      for (const body of bodies) {
+        for (let i = 0; i < 3; i++) answers.push((await sendSms(patient.token, body)).statusCode);
+      }
+      expect(answers.slice(0, 10)).toEqual(Array(10).fill(200));
+      expect(answers.slice(10)).toEqual([429, 429]);
+      expect(await messages()).toHaveLength(10);
     });
   });
 

@@ -273,7 +273,12 @@ describe.each(engines)('integration API: clinic data and appointments (%s)', (en
         email: 'office@clinic.example',
         logo_url: 'https://cdn.example/logo.png',
         timezone: 'asia/jerusalem',
-        settings: { is_auto_sms_enabled: true, cancel_notice_minutes: 60, card_terminal: 't1' },
+        settings: {
+          is_auto_sms_enabled: true,
+          cancel_notice_minutes: 60,
+          card_terminal: 't1',
+          max_upcoming_appointments: 5,
+        },
         default_marpe_rules: { slot_step_minutes: 30 },
       });
       expect(response.statusCode, response.body).toBe(200);
@@ -291,6 +296,7 @@ describe.each(engines)('integration API: clinic data and appointments (%s)', (en
           messaging_channel: 'sms',
           card_terminal: 't1',
           cancel_notice_minutes: 60,
+          max_upcoming_appointments: 5,
         },
         default_marpe_rules: {
           slot_step_minutes: 30,
@@ -323,6 +329,10 @@ describe.each(engines)('integration API: clinic data and appointments (%s)', (en
       expectInvalid(
         await call(a.key, 'PATCH', '/clinic', { settings: { cancel_notice_minutes: -1 } }),
         'settings.cancel_notice_minutes',
+      );
+      expectInvalid(
+        await call(a.key, 'PATCH', '/clinic', { settings: { max_upcoming_appointments: 0 } }),
+        'settings.max_upcoming_appointments',
       );
       expectInvalid(
         await call(a.key, 'PATCH', '/clinic', {

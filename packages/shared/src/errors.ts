@@ -26,6 +26,8 @@ export const errorCodes = [
   'wrong_code',
   // Booking and my appointments (SPEC § 7, § 8). existingAppointment is the UI key of SPEC § 8.
   'existingAppointment',
+  // More booked, not yet ended appointments than the clinic allows one patient (default 3).
+  'too_many_upcoming',
   'slot_taken',
   'not_cancellable',
   'appointment_not_found',

@@ -80,6 +80,8 @@ export const integrationClinicSchema = clinicSchema.extend({
     card_terminal: z.string().nullable(),
     /** A patient may cancel online until this many minutes before the start. */
     cancel_notice_minutes: z.number().int(),
+    /** Booked, not yet ended appointments one patient may hold (1–20, default 3). */
+    max_upcoming_appointments: z.number().int(),
   }),
   /** What a caregiver's rule set to null stands for. */
   default_marpe_rules: z.object(bookingRuleSchemas),
@@ -112,6 +114,7 @@ export const updateClinicBodySchema = z.strictObject({
       messaging_channel: messagingChannelSchema,
       card_terminal: text(100).nullable(),
       cancel_notice_minutes: cancelNoticeMinutesSchema,
+      max_upcoming_appointments: z.number().int().min(1).max(20),
     })
     .partial()
     .optional(),

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../platform/db/client.js';
 import type { MessageLanguage } from '../../platform/http/message-language.js';
 import {
@@ -31,6 +31,7 @@ export interface BookingSubject {
     city: string;
     timezone: string;
     isAutoSmsEnabled: boolean;
+    maxUpcomingAppointments: number;
   };
   caregiver: { id: number; name: string; isActive: boolean } | null;
   type: { id: number; name: string; durationMinutes: number } | null;
@@ -124,6 +125,7 @@ export function createAppointmentsRepository(db: Database) {
           city: clinics.city,
           timezone: clinics.timezone,
           isAutoSmsEnabled: clinics.isAutoSmsEnabled,
+          maxUpcomingAppointments: clinics.maxUpcomingAppointments,
           caregiverId: caregivers.id,
           caregiverName: caregivers.name,
           caregiverActive: caregivers.isActive,
@@ -165,6 +167,7 @@ export function createAppointmentsRepository(db: Database) {
           city: row.city,
           timezone: row.timezone,
           isAutoSmsEnabled: row.isAutoSmsEnabled,
+          maxUpcomingAppointments: row.maxUpcomingAppointments,
         },
         caregiver:
           row.caregiverId === null
@@ -184,6 +187,21 @@ export function createAppointmentsRepository(db: Database) {
               },
         offersType: row.offeredBy !== null,
       };
+    },
+
+    /** How many booked appointments of the patient have not ended. */
+    async countUpcoming(ex: Executor, patientId: number, now: Date): Promise<number> {
+      const [row] = await ex
+        .select({ count: count() })
+        .from(appointments)
+        .where(
+          and(
+            eq(appointments.patientId, patientId),
+            eq(appointments.status, 'booked'),
+            gt(appointments.endAt, now),
+          ),
+        );
+      return row?.count ?? 0;
     },
 
     /** The patient's booked appointment on that date (clinic time), if any: one per date. */

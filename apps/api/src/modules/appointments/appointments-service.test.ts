@@ -23,6 +23,7 @@ const subject: BookingSubject = {
     city: 'תל אביב-יפו',
     timezone: 'Asia/Jerusalem',
     isAutoSmsEnabled: false,
+    maxUpcomingAppointments: 3,
   },
   caregiver: { id: 2, name: 'ד"ר דנה', isActive: true },
   type: { id: 3, name: 'בדיקה', durationMinutes: 30 },
@@ -43,6 +44,7 @@ function serviceFailing(errors: Error[], maxBookingAttempts?: number) {
     } as unknown as AppointmentsRepository['db'],
     findBookingSubject: async () => subject,
     findBookingOnDate: async () => null,
+    countUpcoming: async () => 0,
     lockCaregiverBookings: async () => {},
     findOverlapping: async () => null,
     insertAppointment: async () => ({ id: 7 }),
@@ -55,6 +57,7 @@ function serviceFailing(errors: Error[], maxBookingAttempts?: number) {
     cache: { invalidate: () => {} },
     clock: () => NOW,
     maxBookingAttempts,
+    takeLimit: async () => {},
   });
   return { service, runs };
 }

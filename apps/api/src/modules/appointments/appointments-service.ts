@@ -10,6 +10,7 @@ import {
 import { audit } from '../../platform/audit.js';
 import type { Transaction } from '../../platform/db/client.js';
 import { AppError, isAppError } from '../../platform/errors.js';
+import { limits, takeLimit } from '../../platform/limits.js';
 import { clinicNotFound, type AvailabilityService } from '../availability/availability-service.js';
 import { formatZonedIso, zonedDate } from '../availability/zoned-time.js';
 import type { ClinicDataCache } from '../clinics/clinic-data-cache.js';
@@ -32,6 +33,7 @@ export interface AppointmentsServiceDeps {
     | 'db'
     | 'findBookingSubject'
     | 'findBookingOnDate'
+    | 'countUpcoming'
     | 'lockCaregiverBookings'
     | 'findOverlapping'
     | 'insertAppointment'
@@ -52,6 +54,8 @@ export interface AppointmentsServiceDeps {
   clock: () => number;
   /** Runs of a booking transaction that lost a deadlock before answering slot_taken (default 5). */
   maxBookingAttempts?: number;
+  /** The per-patient limits' counter (platform/limits.ts); a unit test without SQL replaces it. */
+  takeLimit?: typeof takeLimit;
 }
 
 /** The patient of the session: patients belong to one clinic. */
@@ -80,6 +84,17 @@ const existingAppointment = () =>
     'It is not possible to book more than one appointment on the same date',
   );
 
+const tooManyUpcoming = (max: number) =>
+  new AppError(
+    'too_many_upcoming',
+    409,
+    `A patient may hold ${max} upcoming appointments at this clinic; cancel one or contact the clinic`,
+    { max },
+  );
+
+/** The subject of a patient's per-patient limits (platform/limits.ts). */
+const patientSubject = (patient: SessionPatient) => `patient:${patient.id}`;
+
 const appointmentNotFound = () =>
   new AppError('appointment_not_found', 404, 'Appointment not found');
 
@@ -91,6 +106,7 @@ const appointmentNotFound = () =>
 export function createAppointmentsService(deps: AppointmentsServiceDeps) {
   const { repository, availability, messaging, webhooks, cache, clock } = deps;
   const maxAttempts = deps.maxBookingAttempts ?? 5;
+  const take = deps.takeLimit ?? takeLimit;
 
   /** Runs the booking transaction, answering the database's refusals as 409s. */
   async function inBookingTransaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
@@ -188,7 +204,11 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
         : null;
 
       const id = await inBookingTransaction(async (tx) => {
+        const now = clock();
         await repository.lockCaregiverBookings(tx, caregiver.id);
+        // Serialises the patient's bookings (the lock of the limit), so the cap below holds in a
+        // race too; a refused booking rolls its count back.
+        await take(tx, limits.book, patientSubject(patient), now);
         // The common refusals, answered without an error from the database; the constraints
         // still have the last word.
         if (await repository.findBookingOnDate(tx, clinic.id, patient.id, localDate)) {
@@ -196,6 +216,12 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
         }
         if (await repository.findOverlapping(tx, caregiver.id, new Date(start), new Date(end))) {
           throw slotTaken();
+        }
+        if (
+          (await repository.countUpcoming(tx, patient.id, new Date(now))) >=
+          clinic.maxUpcomingAppointments
+        ) {
+          throw tooManyUpcoming(clinic.maxUpcomingAppointments);
         }
         const row = await repository.insertAppointment(tx, {
           clinicId: clinic.id,
@@ -268,6 +294,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
             'The appointment can no longer be cancelled online; please contact the clinic',
           );
         }
+        await take(tx, limits.cancel, patientSubject(patient), now);
         await repository.cancelAppointment(tx, row.id, new Date(now));
         await webhooks.emitAppointment(tx, 'appointment.cancelled', {
           id: row.id,
@@ -328,6 +355,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
         appointment.language,
       );
       await repository.db.transaction(async (tx) => {
+        await take(tx, limits.detailsMessage, patientSubject(patient), now);
         if (!(await repository.takeSmsAllowance(tx, appointment.id, APPOINTMENT_SMS_LIMIT))) {
           throw new AppError(
             'too_many_requests',

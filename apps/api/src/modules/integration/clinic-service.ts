@@ -90,6 +90,7 @@ function toClinic(row: ClinicRow): IntegrationClinic {
       messaging_channel: row.messagingChannel,
       card_terminal: row.cardTerminal,
       cancel_notice_minutes: row.cancelNoticeMinutes,
+      max_upcoming_appointments: row.maxUpcomingAppointments,
     },
     default_marpe_rules: {
       slot_step_minutes: row.defaultSlotStepMinutes,
@@ -322,6 +323,7 @@ export function createClinicService({ repository, appointments, cache, clock }: 
           messagingChannel: settings?.messaging_channel,
           cardTerminal: settings?.card_terminal,
           cancelNoticeMinutes: settings?.cancel_notice_minutes,
+          maxUpcomingAppointments: settings?.max_upcoming_appointments,
           defaultSlotStepMinutes: rules?.slot_step_minutes,
           defaultMinNoticeMinutes: rules?.min_notice_minutes,
           defaultBookingHorizonDays: rules?.booking_horizon_days,

@@ -8,9 +8,11 @@ describe('clientKey', () => {
   });
 
   it('counts an IPv6 client by its /64, however the address is written', () => {
-    const keys = ['2001:db8:1:2::1', '2001:db8:1:2:ffff:ffff:ffff:ffff', '2001:0DB8:0001:0002::9'].map(
-      clientKey,
-    );
+    const keys = [
+      '2001:db8:1:2::1',
+      '2001:db8:1:2:ffff:ffff:ffff:ffff',
+      '2001:0DB8:0001:0002::9',
+    ].map(clientKey);
     expect(new Set(keys)).toEqual(new Set(['2001:db8:1:2::/64']));
     expect(clientKey('2001:db8:1:3::1')).not.toBe(keys[0]);
     expect(clientKey('::1')).toBe('0:0:0:0::/64');

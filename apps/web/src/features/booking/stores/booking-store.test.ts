@@ -115,7 +115,7 @@ describe('booking store (SPEC § 4)', () => {
     expect(query.get('duration')).toBe('20');
   });
 
-  it('confirms only with caregiver, type and slot; maps 409 existingAppointment', async () => {
+  it('confirms only with caregiver, type and slot; maps 409 existingAppointment, too_many_upcoming and 429', async () => {
     const { caregivers, appointmentTypes } = fixture();
     expect(await useBookingStore.getState().confirmAppointment()).toBe(false);
     expect(useBookingStore.getState().error).toBe('booking.errors.missingConfirmInfo');
@@ -127,6 +127,8 @@ describe('booking store (SPEC § 4)', () => {
     stubApi({
       'POST /api/appointment': [
         () => apiError(409, 'existingAppointment'),
+        () => apiError(409, 'too_many_upcoming'),
+        () => apiError(429, 'too_many_requests'),
         () => apiError(500, 'internal_error'),
         () =>
           json(
@@ -145,6 +147,10 @@ describe('booking store (SPEC § 4)', () => {
     });
     expect(await useBookingStore.getState().confirmAppointment()).toBe(false);
     expect(useBookingStore.getState().error).toBe('errors.existingAppointment');
+    expect(await useBookingStore.getState().confirmAppointment()).toBe(false);
+    expect(useBookingStore.getState().error).toBe('errors.too_many_upcoming');
+    expect(await useBookingStore.getState().confirmAppointment()).toBe(false);
+    expect(useBookingStore.getState().error).toBe('errors.too_many_requests');
     expect(await useBookingStore.getState().confirmAppointment()).toBe(false);
     expect(useBookingStore.getState().error).toBe('booking.errors.confirmFailed');
     expect(await useBookingStore.getState().confirmAppointment()).toBe(true);

@@ -17,7 +17,9 @@ export type BookingError =
   | 'booking.errors.smsFailed'
   | 'booking.errors.confirmFailed'
   | 'errors.existingAppointment'
-  | 'errors.slot_taken';
+  | 'errors.slot_taken'
+  | 'errors.too_many_upcoming'
+  | 'errors.too_many_requests';
 
 /** What the confirmation page shows once the booking succeeded. */
 export interface AppointmentSummary {
@@ -232,7 +234,10 @@ export const useBookingStore = create<BookingState>()((set, get) => {
         set({
           loading: false,
           error:
-            code === 'existingAppointment' || code === 'slot_taken'
+            code === 'existingAppointment' ||
+            code === 'slot_taken' ||
+            code === 'too_many_upcoming' ||
+            code === 'too_many_requests'
               ? `errors.${code}`
               : 'booking.errors.confirmFailed',
         });
