@@ -500,6 +500,11 @@ describe.each(engines)('integration API: intake forms (%s)', (engine) => {
     const link = await createRequest({ template_id: template.id });
     const sent = { full_name: 'Dana Levi', agree: true, signature: SVG };
     expect((await submit(link.url, sent)).statusCode).toBe(200);
+    // Rasterised once at submit: clinic software is handed a PNG, never the SVG.
+    const stored = (await call(a.key, 'GET', `/form-requests/${link.id}/submission`)).json<{
+      values: { signature: string };
+    }>();
+    expect(stored.values.signature).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
     const response = await call(a.key, 'GET', `/form-requests/${link.id}/submission.pdf`);
     const pdf = await readPdf(response.rawPayload);
     const lines = texts(pdf);
@@ -519,7 +524,7 @@ describe.each(engines)('integration API: intake forms (%s)', (engine) => {
     expect(pdf.images).toBe(1);
   });
 
-  it('prints a note for a signature that holds no readable image', async () => {
+  it('refuses a signature whose bytes are not a PNG or JPEG picture, naming it', async () => {
     const template = await createTemplate('חתימה', [
       {
         title: 'חתימה',
@@ -530,14 +535,18 @@ describe.each(engines)('integration API: intake forms (%s)', (engine) => {
       },
     ]);
     const link = await createRequest({ template_id: template.id });
-    // The engine checks the data URL's form, not that the bytes are a picture.
-    const garbage = `data:image/png;base64,${Buffer.from('not a picture').toString('base64')}`;
-    expect((await submit(link.url, { signature: garbage })).statusCode).toBe(200);
-    const response = await call(a.key, 'GET', `/form-requests/${link.id}/submission.pdf`);
-    expect(response.statusCode).toBe(200);
-    const pdf = await readPdf(response.rawPayload);
-    expect(texts(pdf)).toContain('לא ניתן להציג את החתימה');
-    expect(pdf.images).toBe(0);
+    // The engine checks the data URL's form; the server checks the bytes are a picture.
+    for (const garbage of [
+      `data:image/png;base64,${Buffer.from('not a picture').toString('base64')}`,
+      `data:image/jpeg;base64,${Buffer.from('<svg onload="alert(1)"/>').toString('base64')}`,
+      'data:image/svg+xml,%3Csvg%3E%3Cscript%3E',
+    ]) {
+      const response = await submit(link.url, { signature: garbage });
+      expect(response.statusCode, garbage).toBe(400);
+      expect(response.json()).toMatchObject({
+        details: { issues: [{ path: 'signature', message: 'invalid_signature' }] },
+      });
+    }
   });
 
   it('breaks a long form over pages', async () => {

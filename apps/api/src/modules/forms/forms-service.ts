@@ -25,6 +25,7 @@ import {
   sha256Hex,
 } from '../../platform/crypto.js';
 import { AppError } from '../../platform/errors.js';
+import { storedSignature } from '../../platform/signature-image.js';
 import type { Executor } from '../../platform/db/client.js';
 import { zonedDate } from '../availability/zoned-time.js';
 import type { Webhooks } from '../webhooks/webhooks-service.js';
@@ -169,6 +170,18 @@ export function createFormsService(deps: FormsServiceDeps) {
     return { ...draft, stepIndex: Math.min(draft.stepIndex, steps - 1) };
   }
 
+  /** A signature as stored: PNG/JPEG bytes checked, SVG rasterised once; else a 400 naming it. */
+  async function keptSignature(name: string, dataUrl: string): Promise<string> {
+    if (dataUrl === '') return dataUrl;
+    const stored = await storedSignature(dataUrl);
+    if (stored === null) {
+      throw new AppError('validation_failed', 400, `Invalid answers: ${name}`, {
+        issues: [{ path: name, message: 'invalid_signature' }],
+      });
+    }
+    return stored;
+  }
+
   /** The decrypted answers of a request, or null before its submit. */
   async function readSubmission(requestId: number): Promise<FormAnswers | null> {
     const submission = await repository.findSubmission(repository.db, requestId);
@@ -177,6 +190,12 @@ export function createFormsService(deps: FormsServiceDeps) {
     const signatures = JSON.parse(
       decryptText(formsKey, submission.signatures),
     ) as FormAnswers['values'];
+    // Submissions stored before signatures were rasterised may hold an SVG: never handed out.
+    for (const [name, value] of Object.entries(signatures)) {
+      if (typeof value === 'string' && value.startsWith('data:image/svg')) {
+        signatures[name] = (await storedSignature(value)) ?? '';
+      }
+    }
     return {
       values: { ...answers, ...signatures },
       submittedAt: submission.submittedAt,
@@ -330,7 +349,9 @@ export function createFormsService(deps: FormsServiceDeps) {
         const answers: Record<string, string | boolean> = {};
         const signatures: Record<string, string | boolean> = {};
         for (const [name, value] of Object.entries(values)) {
-          (signatureNames.has(name) ? signatures : answers)[name] = value;
+          if (!signatureNames.has(name)) answers[name] = value;
+          else
+            signatures[name] = typeof value === 'string' ? await keptSignature(name, value) : value;
         }
         const at = new Date(now);
         await repository.insertSubmission(tx, {

@@ -5,7 +5,7 @@ import PDFDocument from 'pdfkit';
 import { isVisible, type FormField, type FormSchema, type InputData } from '@marpe/shared';
 import { formatZonedLocal, zonedDate } from '../availability/zoned-time.js';
 import type { FilledForm } from '../forms/forms-service.js';
-import { signatureImage } from './forms-pdf-signature.js';
+import { signatureImage } from '../../platform/signature-image.js';
 import {
   directionOf,
   htmlToParagraphs,

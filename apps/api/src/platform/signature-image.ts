@@ -2,9 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { initWasm, Resvg } from '@resvg/resvg-wasm';
 
-// A signature as an image the PDF can embed. PNG and JPEG go in as they are; an SVG (the engine
+// A signature as an image: PNG and JPEG as they are, once their bytes say so; an SVG (the engine
 // accepts them from other clients) is rasterised with resvg, compiled to WebAssembly: it reads no
 // files and fetches nothing, so an SVG naming an external image or file only loses that part.
+// Submissions store the result (forms-service), so clinic software is never handed an SVG, which
+// can carry scripts; the PDF embeds it.
 
 const require = createRequire(import.meta.url);
 
@@ -76,4 +78,27 @@ export async function signatureImage(dataUrl: string, font: Uint8Array): Promise
   }
   const svg = svgText(dataUrl);
   return svg === null ? null : rasterise(svg, font);
+}
+
+let heeboRegular: Promise<Uint8Array> | undefined;
+
+/** The font a typed signature in an SVG is drawn with: Heebo, the web app's font. */
+function signatureFont(): Promise<Uint8Array> {
+  heeboRegular ??= readFile(
+    require.resolve('@expo-google-fonts/heebo/400Regular/Heebo_400Regular.ttf'),
+  ).then((bytes) => new Uint8Array(bytes));
+  return heeboRegular;
+}
+
+/**
+ * The data URL a signature is kept as: a PNG or JPEG data URL as sent (its bytes checked), an SVG
+ * rasterised to a PNG data URL; null when it holds no readable image.
+ */
+export async function storedSignature(dataUrl: string): Promise<string | null> {
+  const base64 = base64Image.exec(dataUrl);
+  if (base64 && base64[1] !== 'svg+xml') {
+    return (await signatureImage(dataUrl, new Uint8Array())) === null ? null : dataUrl;
+  }
+  const png = await signatureImage(dataUrl, await signatureFont());
+  return png === null ? null : `data:image/png;base64,${png.toString('base64')}`;
 }
