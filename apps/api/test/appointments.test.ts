@@ -569,6 +569,8 @@ describe.each(engines)('appointments (%s)', (engine) => {
       expect(response.json<PatientAppointment[]>()).toEqual([
         {
           id: ongoing,
+          caregiver_id: f.noa,
+          appointment_type_id: f.checkup,
           caregiver_name: 'ד"ר נועה',
           type_name: 'בדיקה תקופתית',
           start_date: '2027-03-24T09:45:00+02:00',
@@ -577,6 +579,8 @@ describe.each(engines)('appointments (%s)', (engine) => {
         },
         {
           id: tomorrow,
+          caregiver_id: f.dana,
+          appointment_type_id: f.checkup,
           caregiver_name: 'ד"ר דנה',
           type_name: 'בדיקה תקופתית',
           start_date: '2027-03-25T10:00:00+02:00',
@@ -585,6 +589,8 @@ describe.each(engines)('appointments (%s)', (engine) => {
         },
         {
           id: sunday,
+          caregiver_id: f.noa,
+          appointment_type_id: f.checkup,
           caregiver_name: 'ד"ר נועה',
           type_name: 'בדיקה תקופתית',
           start_date: '2027-03-28T09:00:00+03:00',
@@ -700,6 +706,169 @@ describe.each(engines)('appointments (%s)', (engine) => {
       expect(answers.slice(0, 10)).toEqual(Array(10).fill(200));
       expect(answers.slice(10)).toEqual([429, 429]);
       expect(await messages()).toHaveLength(10);
+    });
+  });
+
+  describe('POST /api/appointment/patient-appointments/:id/reschedule', () => {
+    const reschedule = (token: string, id: unknown, overrides: Record<string, unknown> = {}) =>
+      write(
+        'POST',
+        `/api/appointment/patient-appointments/${String(id)}/reschedule`,
+        token,
+        bookingBody(overrides),
+      );
+
+    it('moves the appointment in one step: the old slot is free, the details go out again', async () => {
+      await db.update(clinics).set({ isAutoSmsEnabled: true }).where(eq(clinics.id, f.clinicId));
+      const [patient, other] = await twoPatients();
+      const booked = (
+        await book(patient.token, slot('2027-03-28 09:00'))
+      ).json<BookedAppointment>();
+
+      const moved = await reschedule(patient.token, booked.id, slot('2027-03-29 10:00'));
+      expect(moved.statusCode, moved.body).toBe(200);
+      expect(moved.json()).toEqual({
+        ...booked,
+        ...{ start_date: '2027-03-29T10:00:00+03:00', end_date: '2027-03-29T10:30:00+03:00' },
+        sms_sent: true,
+      });
+      const listed = (await list(patient.token)).json<PatientAppointment[]>();
+      expect(
+        listed.map((a) => [a.id, a.start_date, a.caregiver_id, a.appointment_type_id]),
+      ).toEqual([[booked.id, '2027-03-29T10:00:00+03:00', f.dana, f.checkup]]);
+      expect((await book(other.token, slot('2027-03-28 09:00'))).statusCode).toBe(201);
+      const texts = (await messages()).filter((m) => m.to === patient.phone).map((m) => m.body);
+      expect(texts).toHaveLength(2);
+      expect(texts[0]).toContain('בתאריך 29/03/2027 בשעה 10:00');
+    });
+
+    it('answers 409 slot_taken when the new slot was taken, keeping the old appointment', async () => {
+      const [patient, other] = await twoPatients();
+      const booked = (
+        await book(patient.token, slot('2027-03-28 09:00'))
+      ).json<BookedAppointment>();
+      expect((await book(other.token, slot('2027-03-29 10:00'))).statusCode).toBe(201);
+      const refused = await reschedule(patient.token, booked.id, slot('2027-03-29 10:00'));
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toMatchObject({ code: 'slot_taken' });
+      const [row] = await db.select().from(appointments).where(eq(appointments.id, booked.id));
+      expect(row).toMatchObject({ status: 'booked', startAt: new Date(at('2027-03-28 09:00')) });
+    });
+
+    it('counts the moved appointment as itself for one-per-date and for its own interval', async () => {
+      const patient = await onePatient();
+      const rootCanal = (at: string) => ({
+        caregiverId: f.noa,
+        appointmentTypeId: f.rootCanal,
+        ...slot(at, 60),
+      });
+      const first = (
+        await book(patient.token, rootCanal('2027-03-28 09:00'))
+      ).json<BookedAppointment>();
+      expect((await book(patient.token, slot('2027-03-29 09:00'))).statusCode).toBe(201);
+      // The same date, overlapping its own old interval: fine.
+      const later = await reschedule(patient.token, first.id, rootCanal('2027-03-28 09:30'));
+      expect(later.statusCode, later.body).toBe(200);
+      // Onto the date of the patient's other appointment: one per date.
+      const sameDate = await reschedule(patient.token, first.id, slot('2027-03-29 11:00'));
+      expect(sameDate.statusCode).toBe(409);
+      expect(sameDate.json()).toMatchObject({ code: 'existingAppointment' });
+      // To another caregiver and type at once.
+      const toNoa = await reschedule(patient.token, first.id, {
+        caregiverId: f.noa,
+        appointmentTypeId: f.rootCanal,
+        ...slot('2027-03-30 09:00', 60),
+      });
+      expect(toNoa.statusCode, toNoa.body).toBe(200);
+      expect(toNoa.json()).toMatchObject({ caregiver_id: f.noa, appointment_type_id: f.rootCanal });
+      // Its current slot again is not a move.
+      expectInvalid(
+        await reschedule(patient.token, first.id, {
+          caregiverId: f.noa,
+          appointmentTypeId: f.rootCanal,
+          ...slot('2027-03-30 09:00', 60),
+        }),
+        'startDate',
+      );
+    });
+
+    it("refuses another patient's, a cancelled and a no-longer-cancellable appointment", async () => {
+      const [patient, other] = await twoPatients();
+      const theirs = await insertAppointment(other.id, '2027-03-28 09:00');
+      const soon = await insertAppointment(patient.id, '2027-03-24 16:00');
+      const cancelled = await insertAppointment(patient.id, '2027-03-29 09:00', {
+        status: 'cancelled',
+      });
+      const target = slot('2027-03-30 09:00');
+      expect((await reschedule(patient.token, theirs, target)).statusCode).toBe(404);
+      expect((await reschedule(patient.token, 'abc', target)).statusCode).toBe(400);
+      for (const id of [soon, cancelled]) {
+        const refused = await reschedule(patient.token, id, target);
+        expect(refused.statusCode).toBe(409);
+        expect(refused.json()).toMatchObject({ code: 'not_cancellable' });
+      }
+      expect(await bookedRows()).toHaveLength(2);
+    });
+
+    it('lets exactly one of 50 patients moving to one free slot win; the others keep theirs', async () => {
+      const racers = await patientsOf(50);
+      const days = ['2027-03-28', '2027-03-29', '2027-03-30', '2027-03-31'];
+      const before = new Map<number, number>();
+      for (const [i, racer] of racers.entries()) {
+        const minutes = 9 * 60 + Math.floor(i / 8) * 30;
+        const time = `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+        const caregiverId = i % 2 === 0 ? f.dana : f.noa;
+        before.set(
+          racer.id,
+          await insertAppointment(racer.id, `${days[(i >> 1) % 4]} ${time}`, { caregiverId }),
+        );
+      }
+      const rowsBefore = await bookedRows();
+      const answers = await Promise.all(
+        racers.map((racer) =>
+          reschedule(racer.token, before.get(racer.id), slot('2027-04-01 09:00')),
+        ),
+      );
+      expect(statusCounts(answers)).toEqual({ 200: 1, 409: 49 });
+      expect(
+        new Set(answers.filter((a) => a.statusCode === 409).map((a) => a.json().code)),
+      ).toEqual(new Set(['slot_taken']));
+      const rowsAfter = await bookedRows();
+      expect(rowsAfter).toHaveLength(50);
+      const winner = answers.find((a) => a.statusCode === 200)?.json<BookedAppointment>();
+      for (const row of rowsAfter) {
+        const was = rowsBefore.find((r) => r.id === row.id);
+        if (row.id === winner?.id) expect(row.startAt).toEqual(new Date(at('2027-04-01 09:00')));
+        else expect(row).toEqual(was);
+      }
+    });
+
+    it('changes nothing when the transaction fails after the move', async () => {
+      await db.update(clinics).set({ isAutoSmsEnabled: true }).where(eq(clinics.id, f.clinicId));
+      const patient = await onePatient();
+      const booked = (
+        await book(patient.token, slot('2027-03-28 09:00'))
+      ).json<BookedAppointment>();
+      const rowBefore = (await bookedRows())[0];
+      // The details SMS is queued after the row moved: make that insert fail.
+      await db.execute(sql`
+        CREATE FUNCTION refuse_outbox() RETURNS trigger LANGUAGE plpgsql AS
+          $$ BEGIN RAISE EXCEPTION 'forced failure'; END $$`);
+      await db.execute(
+        sql`CREATE TRIGGER refuse_outbox BEFORE INSERT ON outbox FOR EACH ROW EXECUTE FUNCTION refuse_outbox()`,
+      );
+      try {
+        const failed = await reschedule(patient.token, booked.id, slot('2027-03-29 10:00'));
+        expect(failed.statusCode).toBe(500);
+      } finally {
+        await db.execute(sql`DROP TRIGGER refuse_outbox ON outbox`);
+        await db.execute(sql`DROP FUNCTION refuse_outbox()`);
+      }
+      expect(await bookedRows()).toEqual([rowBefore]);
+      const other = await onePatient();
+      // The new slot was never taken, and the old one is still held.
+      expect((await book(other.token, slot('2027-03-29 10:00'))).statusCode).toBe(201);
+      expect((await book(other.token, slot('2027-03-28 09:00'))).statusCode).toBe(409);
     });
   });
 

@@ -697,6 +697,41 @@ describe.each(engines)('webhooks (%s)', (engine) => {
       expect(receiver.requests).toHaveLength(2);
     });
 
+    it('delivers appointment.rescheduled with the new slot and the previous one', async () => {
+      await addEndpoint('/r', { events: ['appointment.rescheduled'] });
+      const patient = await onePatient();
+      const id = await book(patient, '2027-03-28 09:00');
+      const moved = await app.inject({
+        method: 'POST',
+        url: `/api/appointment/patient-appointments/${id}/reschedule`,
+        cookies: xsrf.cookies,
+        headers: { ...xsrf.headers, ...bearer(patient.token) },
+        payload: {
+          clinicId: f.clinicId,
+          caregiverId: f.caregiverId,
+          appointmentTypeId: f.typeId,
+          startDate: '2027-03-29T10:00:00+03:00',
+          endDate: '2027-03-29T10:30:00+03:00',
+        },
+      });
+      expect(moved.statusCode, moved.body).toBe(200);
+      await app.outbox.runOnce();
+      expect(events().map((e) => e.type)).toEqual(['appointment.rescheduled']);
+      expect(events()[0]?.data).toMatchObject({
+        id,
+        status: 'booked',
+        start_date: '2027-03-29T10:00:00+03:00',
+        end_date: '2027-03-29T10:30:00+03:00',
+        caregiver: { id: f.caregiverId },
+        previous: {
+          caregiver_id: f.caregiverId,
+          appointment_type_id: f.typeId,
+          start_date: '2027-03-28T09:00:00+03:00',
+          end_date: '2027-03-28T09:30:00+03:00',
+        },
+      });
+    });
+
     it('delivers form.submitted once, with a link to the answers and not the answers', async () => {
       await addEndpoint('/a', { events: ['form.submitted'] });
       const link = await app.forms.createLink({ clinicId: f.clinicId, templateId: f.templateId });

@@ -58,6 +58,9 @@ export type BookedAppointment = z.infer<typeof bookedAppointmentSchema>;
 /** SPEC § 3 Patient appointment: one row of `GET /api/appointment/patient-appointments`. */
 export const patientAppointmentSchema = z.object({
   id: z.number().int(),
+  /** What "change time" preselects in the booking steps. */
+  caregiver_id: z.number().int(),
+  appointment_type_id: z.number().int(),
   caregiver_name: z.string(),
   type_name: z.string(),
   /** ISO 8601 with the clinic's offset, like the slots. */
@@ -76,6 +79,16 @@ export const cancelAppointmentBodySchema = z.object({
   appointmentId: idSchema('an appointment id'),
 });
 export type CancelAppointmentBody = z.infer<typeof cancelAppointmentBodySchema>;
+
+/**
+ * `POST /api/appointment/patient-appointments/:id/reschedule`: the new slot, in the booking's body
+ * shape (the caregiver and type may change too). Answers the moved appointment like a booking.
+ */
+export const rescheduleAppointmentParamsSchema = z.object({
+  id: z.coerce.number().pipe(idSchema('an appointment id')),
+});
+export const rescheduleAppointmentBodySchema = bookAppointmentBodySchema;
+export type RescheduleAppointmentBody = BookAppointmentBody;
 
 /** The answer of send-sms and of a cancellation. */
 export const appointmentActionResponseSchema = z.object({ status: z.literal('ok') });

@@ -12,6 +12,7 @@ import {
 export const webhookEventTypes = [
   'appointment.booked',
   'appointment.cancelled',
+  'appointment.rescheduled',
   'form.submitted',
   'payment.succeeded',
   'payment.failed',
@@ -129,6 +130,17 @@ export const webhookDeliveriesSchema = z.array(webhookDeliverySchema);
 export const appointmentEventDataSchema = integrationAppointmentSchema;
 export type AppointmentEventData = IntegrationAppointment;
 
+/** `data` of appointment.rescheduled: the appointment as it now stands, and where it was before. */
+export const appointmentRescheduledEventDataSchema = integrationAppointmentSchema.extend({
+  previous: z.object({
+    caregiver_id: z.number().int(),
+    appointment_type_id: z.number().int(),
+    start_date: z.string(),
+    end_date: z.string(),
+  }),
+});
+export type AppointmentRescheduledEventData = z.infer<typeof appointmentRescheduledEventDataSchema>;
+
 /** `data` of form.submitted: where to fetch the answers (with the API key), never the answers. */
 export const formSubmittedEventDataSchema = z.object({
   request_id: z.number().int(),
@@ -158,6 +170,7 @@ export type PaymentEventData = z.infer<typeof paymentEventDataSchema>;
 export interface WebhookEventData {
   'appointment.booked': AppointmentEventData;
   'appointment.cancelled': AppointmentEventData;
+  'appointment.rescheduled': AppointmentRescheduledEventData;
   'form.submitted': FormSubmittedEventData;
   'payment.succeeded': PaymentEventData;
   'payment.failed': PaymentEventData;
@@ -176,6 +189,11 @@ export const webhookEventSchema = z.object({
   /** When the event happened, ISO 8601 UTC. */
   created_at: z.string(),
   clinic_id: z.number().int(),
-  data: z.union([appointmentEventDataSchema, formSubmittedEventDataSchema, paymentEventDataSchema]),
+  data: z.union([
+    appointmentRescheduledEventDataSchema,
+    appointmentEventDataSchema,
+    formSubmittedEventDataSchema,
+    paymentEventDataSchema,
+  ]),
 });
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;

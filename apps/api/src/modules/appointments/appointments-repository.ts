@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../platform/db/client.js';
 import type { MessageLanguage } from '../../platform/http/message-language.js';
 import {
@@ -232,8 +232,14 @@ export function createAppointmentsRepository(db: Database) {
       await tx.execute(sql`SELECT pg_advisory_xact_lock(${BOOKING_LOCK_SPACE}, ${caregiverId})`);
     },
 
-    /** A booked appointment of the caregiver overlapping [start, end), if any. */
-    async findOverlapping(ex: Executor, caregiverId: number, start: Date, end: Date) {
+    /** A booked appointment of the caregiver overlapping [start, end), other than `except`, if any. */
+    async findOverlapping(
+      ex: Executor,
+      caregiverId: number,
+      start: Date,
+      end: Date,
+      except?: number,
+    ) {
       const [row] = await ex
         .select({ id: appointments.id })
         .from(appointments)
@@ -243,10 +249,32 @@ export function createAppointmentsRepository(db: Database) {
             eq(appointments.status, 'booked'),
             gt(appointments.endAt, start),
             lt(appointments.startAt, end),
+            except === undefined ? undefined : ne(appointments.id, except),
           ),
         )
         .limit(1);
       return row ?? null;
+    },
+
+    /**
+     * Moves a booked appointment in place (one UPDATE: the old slot is freed and the new one taken
+     * together). Throws the database's refusal as is, like `insertAppointment`.
+     */
+    async moveAppointment(
+      tx: Executor,
+      appointmentId: number,
+      values: Pick<
+        NewAppointment,
+        | 'caregiverId'
+        | 'appointmentTypeId'
+        | 'startAt'
+        | 'endAt'
+        | 'localDate'
+        | 'language'
+        | 'detailsSmsCount'
+      >,
+    ) {
+      await tx.update(appointments).set(values).where(eq(appointments.id, appointmentId));
     },
 
     /** Throws the database's refusal as is; see `bookingConflictOf`. */
@@ -264,6 +292,8 @@ export function createAppointmentsRepository(db: Database) {
       return db
         .select({
           id: appointments.id,
+          caregiverId: appointments.caregiverId,
+          appointmentTypeId: appointments.appointmentTypeId,
           startAt: appointments.startAt,
           endAt: appointments.endAt,
           caregiverName: caregivers.name,
@@ -294,8 +324,12 @@ export function createAppointmentsRepository(db: Database) {
           id: appointments.id,
           clinicId: appointments.clinicId,
           status: appointments.status,
+          caregiverId: appointments.caregiverId,
+          appointmentTypeId: appointments.appointmentTypeId,
           startAt: appointments.startAt,
+          endAt: appointments.endAt,
           cancelNoticeMinutes: clinics.cancelNoticeMinutes,
+          timezone: clinics.timezone,
         })
         .from(appointments)
         .innerJoin(clinics, eq(clinics.id, appointments.clinicId))

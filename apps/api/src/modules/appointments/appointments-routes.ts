@@ -5,6 +5,8 @@ import {
   cancelAppointmentBodySchema,
   errorBodySchema,
   patientAppointmentsSchema,
+  rescheduleAppointmentBodySchema,
+  rescheduleAppointmentParamsSchema,
   sendAppointmentSmsBodySchema,
 } from '@marpe/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -13,7 +15,7 @@ import { sessionOf } from '../patient-auth/authenticate.js';
 import type { AppointmentsService } from './appointments-service.js';
 
 export interface AppointmentsRoutesOptions {
-  service: Pick<AppointmentsService, 'book' | 'listUpcoming' | 'cancel' | 'sendSms'>;
+  service: Pick<AppointmentsService, 'book' | 'reschedule' | 'listUpcoming' | 'cancel' | 'sendSms'>;
 }
 
 // 401 without a live session; 403 also for a missing X-XSRF-TOKEN on the writes.
@@ -49,6 +51,35 @@ export const appointmentsRoutes: FastifyPluginAsyncZod<AppointmentsRoutesOptions
       );
       return reply.status(201).send(booked);
     },
+  );
+
+  app.post(
+    '/appointment/patient-appointments/:id/reschedule',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['appointments'],
+        summary:
+          "Moves the patient's own cancellable appointment to another slot on offer (the booking's body) in one transaction; 409 slot_taken (the old one kept), existingAppointment or not_cancellable; 404 not theirs",
+        params: rescheduleAppointmentParamsSchema,
+        body: rescheduleAppointmentBodySchema,
+        response: {
+          200: bookedAppointmentSchema,
+          400: errorBodySchema,
+          ...authErrors,
+          404: errorBodySchema,
+          409: errorBodySchema,
+          429: errorBodySchema,
+        },
+      },
+    },
+    async (request) =>
+      service.reschedule(
+        sessionOf(request).patient,
+        request.params.id,
+        request.body,
+        messageLanguageOf(request.headers['accept-language']),
+      ),
   );
 
   app.post(

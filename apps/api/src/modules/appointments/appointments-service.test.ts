@@ -53,7 +53,11 @@ function serviceFailing(errors: Error[], maxBookingAttempts?: number) {
     repository,
     availability: { isOfferedSlot: async () => ({ offered: true, timezone: 'Asia/Jerusalem' }) },
     messaging: { queueMessage: async () => {}, kick: () => {} },
-    webhooks: { emitAppointment: async () => 0, kick: () => {} },
+    webhooks: {
+      emitAppointment: async () => 0,
+      emitAppointmentRescheduled: async () => 0,
+      kick: () => {},
+    },
     cache: { invalidate: () => {} },
     clock: () => NOW,
     maxBookingAttempts,

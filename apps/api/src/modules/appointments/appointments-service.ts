@@ -37,6 +37,7 @@ export interface AppointmentsServiceDeps {
     | 'lockCaregiverBookings'
     | 'findOverlapping'
     | 'insertAppointment'
+    | 'moveAppointment'
     | 'listUpcoming'
     | 'lockOwnAppointment'
     | 'lockClinicAppointment'
@@ -46,8 +47,8 @@ export interface AppointmentsServiceDeps {
   >;
   availability: Pick<AvailabilityService, 'isOfferedSlot'>;
   messaging: Pick<Messaging, 'queueMessage' | 'kick'>;
-  /** appointment.booked and appointment.cancelled, emitted in the change's transaction. */
-  webhooks: Pick<Webhooks, 'emitAppointment' | 'kick'>;
+  /** appointment.booked, .cancelled and .rescheduled, emitted in the change's transaction. */
+  webhooks: Pick<Webhooks, 'emitAppointment' | 'emitAppointmentRescheduled' | 'kick'>;
   /** The clinic page's first available slots change with every booking and cancellation. */
   cache: Pick<ClinicDataCache, 'invalidate'>;
   /** Epoch milliseconds. */
@@ -127,6 +128,101 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
     }
   }
 
+  /**
+   * Everything about a wanted slot that needs no lock: the clinic, caregiver and type exist and fit,
+   * the interval is one the engine offers now, and the details SMS text when the clinic sends it.
+   */
+  async function prepareBooking(
+    patient: SessionPatient,
+    body: BookAppointmentBody,
+    language: MessageLanguage,
+  ) {
+    if (body.clinicId !== patient.clinicId) throw otherClinic();
+    const start = Date.parse(body.startDate);
+    const end = Date.parse(body.endDate);
+
+    const subject = await repository.findBookingSubject(
+      body.clinicId,
+      body.caregiverId,
+      body.appointmentTypeId,
+    );
+    if (!subject) throw clinicNotFound(body.clinicId);
+    const { clinic, caregiver, type } = subject;
+    if (!caregiver?.isActive) {
+      throw new AppError(
+        'caregiver_not_found',
+        404,
+        `Caregiver ${body.caregiverId} not found in clinic ${clinic.id}`,
+      );
+    }
+    if (!type) {
+      throw new AppError(
+        'appointment_type_not_found',
+        404,
+        `Appointment type ${body.appointmentTypeId} not found in clinic ${clinic.id}`,
+      );
+    }
+    if (!subject.offersType) {
+      throw invalidField('appointmentTypeId', 'The caregiver does not offer this appointment type');
+    }
+    if (end - start !== type.durationMinutes * MINUTE) {
+      throw invalidField(
+        'endDate',
+        `This appointment type lasts ${type.durationMinutes} minutes: endDate must be startDate plus that`,
+      );
+    }
+    const { offered } = await availability.isOfferedSlot({
+      clinicId: clinic.id,
+      caregiverId: caregiver.id,
+      durationMinutes: type.durationMinutes,
+      start,
+      end,
+    });
+    if (!offered) {
+      throw invalidField(
+        'startDate',
+        'Not a slot the caregiver offers now; choose one from available-slots',
+      );
+    }
+
+    const localDate = zonedDate(start, clinic.timezone);
+    const sms = clinic.isAutoSmsEnabled
+      ? appointmentSmsMessage(
+          {
+            clinicName: clinic.name,
+            street: clinic.street,
+            homeNumber: clinic.homeNumber,
+            city: clinic.city,
+            timezone: clinic.timezone,
+            caregiverName: caregiver.name,
+            typeName: type.name,
+            start,
+          },
+          language,
+        )
+      : null;
+    return { clinic, caregiver, type, start, end, localDate, sms };
+  }
+
+  function bookedView(
+    id: number,
+    slot: Pick<Awaited<ReturnType<typeof prepareBooking>>, 'clinic' | 'caregiver' | 'type'> & {
+      start: number;
+      end: number;
+      sms: string | null;
+    },
+  ): BookedAppointment {
+    return {
+      id,
+      clinic_id: slot.clinic.id,
+      caregiver_id: slot.caregiver.id,
+      appointment_type_id: slot.type.id,
+      start_date: formatZonedIso(slot.start, slot.clinic.timezone),
+      end_date: formatZonedIso(slot.end, slot.clinic.timezone),
+      sms_sent: slot.sms !== null,
+    };
+  }
+
   return {
     /** `POST /api/appointment`. */
     /** `language`: what the patient booked in; the appointment's messages speak it. */
@@ -135,73 +231,11 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
       body: BookAppointmentBody,
       language: MessageLanguage = 'he',
     ): Promise<BookedAppointment> {
-      if (body.clinicId !== patient.clinicId) throw otherClinic();
-      const start = Date.parse(body.startDate);
-      const end = Date.parse(body.endDate);
-
-      const subject = await repository.findBookingSubject(
-        body.clinicId,
-        body.caregiverId,
-        body.appointmentTypeId,
+      const { clinic, caregiver, type, start, end, localDate, sms } = await prepareBooking(
+        patient,
+        body,
+        language,
       );
-      if (!subject) throw clinicNotFound(body.clinicId);
-      const { clinic, caregiver, type } = subject;
-      if (!caregiver?.isActive) {
-        throw new AppError(
-          'caregiver_not_found',
-          404,
-          `Caregiver ${body.caregiverId} not found in clinic ${clinic.id}`,
-        );
-      }
-      if (!type) {
-        throw new AppError(
-          'appointment_type_not_found',
-          404,
-          `Appointment type ${body.appointmentTypeId} not found in clinic ${clinic.id}`,
-        );
-      }
-      if (!subject.offersType) {
-        throw invalidField(
-          'appointmentTypeId',
-          'The caregiver does not offer this appointment type',
-        );
-      }
-      if (end - start !== type.durationMinutes * MINUTE) {
-        throw invalidField(
-          'endDate',
-          `This appointment type lasts ${type.durationMinutes} minutes: endDate must be startDate plus that`,
-        );
-      }
-      const { offered } = await availability.isOfferedSlot({
-        clinicId: clinic.id,
-        caregiverId: caregiver.id,
-        durationMinutes: type.durationMinutes,
-        start,
-        end,
-      });
-      if (!offered) {
-        throw invalidField(
-          'startDate',
-          'Not a slot the caregiver offers now; choose one from available-slots',
-        );
-      }
-
-      const localDate = zonedDate(start, clinic.timezone);
-      const sms = clinic.isAutoSmsEnabled
-        ? appointmentSmsMessage(
-            {
-              clinicName: clinic.name,
-              street: clinic.street,
-              homeNumber: clinic.homeNumber,
-              city: clinic.city,
-              timezone: clinic.timezone,
-              caregiverName: caregiver.name,
-              typeName: type.name,
-              start,
-            },
-            language,
-          )
-        : null;
 
       const id = await inBookingTransaction(async (tx) => {
         const now = clock();
@@ -252,16 +286,92 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
       cache.invalidate(clinic.id);
       if (sms !== null) messaging.kick();
       webhooks.kick();
+      return bookedView(id, { clinic, caregiver, type, start, end, sms });
+    },
 
-      return {
-        id,
-        clinic_id: clinic.id,
-        caregiver_id: caregiver.id,
-        appointment_type_id: type.id,
-        start_date: formatZonedIso(start, clinic.timezone),
-        end_date: formatZonedIso(end, clinic.timezone),
-        sms_sent: sms !== null,
-      };
+    /**
+     * `POST /api/appointment/patient-appointments/:id/reschedule`: moves the patient's own
+     * cancellable appointment to the slot of `body` in one transaction (an UPDATE of the row): the
+     * old slot is freed and the new one taken together, or nothing changes. The one-per-date rule
+     * counts the moved appointment as itself.
+     */
+    async reschedule(
+      patient: SessionPatient,
+      appointmentId: number,
+      body: BookAppointmentBody,
+      language: MessageLanguage = 'he',
+    ): Promise<BookedAppointment> {
+      const { clinic, caregiver, type, start, end, localDate, sms } = await prepareBooking(
+        patient,
+        body,
+        language,
+      );
+
+      await inBookingTransaction(async (tx) => {
+        const now = clock();
+        const row = await repository.lockOwnAppointment(tx, appointmentId, patient.id);
+        if (!row) throw appointmentNotFound();
+        if (row.status !== 'booked') {
+          throw new AppError('not_cancellable', 409, 'The appointment is cancelled');
+        }
+        if (!isCancellable(row.startAt.getTime(), row.cancelNoticeMinutes, now)) {
+          throw new AppError(
+            'not_cancellable',
+            409,
+            'The appointment can no longer be changed online; please contact the clinic',
+          );
+        }
+        if (
+          row.caregiverId === caregiver.id &&
+          row.appointmentTypeId === type.id &&
+          row.startAt.getTime() === start
+        ) {
+          throw invalidField('startDate', 'This is the appointment’s time already');
+        }
+        // Both caregivers' queues, in id order so two opposite moves cannot deadlock.
+        for (const id of [...new Set([row.caregiverId, caregiver.id])].sort((a, b) => a - b)) {
+          await repository.lockCaregiverBookings(tx, id);
+        }
+        await take(tx, limits.book, patientSubject(patient), now);
+        const onDate = await repository.findBookingOnDate(tx, clinic.id, patient.id, localDate);
+        if (onDate && onDate.id !== row.id) throw existingAppointment();
+        const startAt = new Date(start);
+        if (await repository.findOverlapping(tx, caregiver.id, startAt, new Date(end), row.id)) {
+          throw slotTaken();
+        }
+        await repository.moveAppointment(tx, row.id, {
+          caregiverId: caregiver.id,
+          appointmentTypeId: type.id,
+          startAt,
+          endAt: new Date(end),
+          localDate,
+          language,
+          // The details allowance starts again for the new time.
+          detailsSmsCount: sms === null ? 0 : 1,
+        });
+        if (sms !== null) {
+          await messaging.queueMessage(tx, {
+            clinicId: clinic.id,
+            to: patient.phone,
+            body: sms,
+            expiresAt: new Date(end),
+          });
+        }
+        await webhooks.emitAppointmentRescheduled(
+          tx,
+          { id: row.id, clinicId: clinic.id },
+          {
+            caregiver_id: row.caregiverId,
+            appointment_type_id: row.appointmentTypeId,
+            start_date: formatZonedIso(row.startAt.getTime(), row.timezone),
+            end_date: formatZonedIso(row.endAt.getTime(), row.timezone),
+          },
+        );
+      });
+      cache.invalidate(clinic.id);
+      if (sms !== null) messaging.kick();
+      webhooks.kick();
+      return bookedView(appointmentId, { clinic, caregiver, type, start, end, sms });
     },
 
     /** `GET /api/appointment/patient-appointments`: booked, not yet ended, by start. */
@@ -270,6 +380,8 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
       const rows = await repository.listUpcoming(patient.id, patient.clinicId, new Date(now));
       return rows.map((row) => ({
         id: row.id,
+        caregiver_id: row.caregiverId,
+        appointment_type_id: row.appointmentTypeId,
         caregiver_name: row.caregiverName,
         type_name: row.typeName,
         start_date: formatZonedIso(row.startAt.getTime(), row.timezone),

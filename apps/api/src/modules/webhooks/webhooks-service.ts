@@ -2,6 +2,7 @@ import {
   WEBHOOK_SECRET_PREFIX,
   webhookEventTypes,
   type AppointmentEventData,
+  type AppointmentRescheduledEventData,
   type CreateWebhookEndpointBody,
   type UpdateWebhookEndpointBody,
   type ValidationDetails,
@@ -196,6 +197,18 @@ export function createWebhooks(deps: WebhooksDeps) {
       return emitWith(executor, appointment.clinicId, type, () =>
         appointmentData(executor, appointment.id),
       );
+    },
+
+    /** appointment.rescheduled: the appointment as it now stands, and its slot before the move. */
+    async emitAppointmentRescheduled(
+      executor: Executor,
+      appointment: { id: number; clinicId: number },
+      previous: AppointmentRescheduledEventData['previous'],
+    ): Promise<number> {
+      return emitWith(executor, appointment.clinicId, 'appointment.rescheduled', async () => ({
+        ...(await appointmentData(executor, appointment.id)),
+        previous,
+      }));
     },
 
     /** form.submitted: where the answers can be read with an API key, never the answers. */
