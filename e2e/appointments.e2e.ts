@@ -12,23 +12,22 @@ import { messagesTo, nextCode, withCheckDigit } from './support/patients';
 const baseUrl = inject('baseUrl');
 const browser = useBrowser();
 
-// A patient of its own, signed up here: the demo patients belong to patient-auth.e2e.ts, and the
-// server allows 5 codes per phone an hour. One code is sent in this file.
+// Patients of their own, signed up here: the demo patients belong to patient-auth.e2e.ts, and the
+// server allows 5 codes per phone an hour. One code per patient is sent in this file.
 const newPatient = { idBase: '16180339', phone: '0533000417', firstName: 'Tamar' };
+const movingPatient = { idBase: '27182818', phone: '0533000418', firstName: 'Yael' };
 
-/** Signs the new patient up through the login page; the page goes on to their appointments. */
-async function signUp(page: Page) {
+/** Signs a new patient up through the login page; the page goes on to their appointments. */
+async function signUp(page: Page, patient = newPatient) {
   await page.goto(`${baseUrl}/login/1`);
-  await page
-    .getByRole('textbox', { name: 'מספר תעודת זהות' })
-    .fill(withCheckDigit(newPatient.idBase));
-  await page.getByRole('textbox', { name: 'טלפון נייד' }).fill(newPatient.phone);
+  await page.getByRole('textbox', { name: 'מספר תעודת זהות' }).fill(withCheckDigit(patient.idBase));
+  await page.getByRole('textbox', { name: 'טלפון נייד' }).fill(patient.phone);
   await page.getByRole('button', { name: 'המשך' }).click();
-  await page.getByRole('textbox', { name: 'שם פרטי' }).fill(newPatient.firstName);
+  await page.getByRole('textbox', { name: 'שם פרטי' }).fill(patient.firstName);
   await page.getByRole('textbox', { name: 'שם משפחה' }).fill('Mizrahi');
-  const before = (await messagesTo(newPatient.phone)).length;
+  const before = (await messagesTo(patient.phone)).length;
   await page.getByRole('button', { name: 'המשך' }).click();
-  const code = await nextCode(newPatient.phone, before);
+  const code = await nextCode(patient.phone, before);
   await page.getByRole('textbox', { name: 'קוד אימות' }).fill(code);
   await page.waitForURL(`${baseUrl}/appointments/1`);
 }
@@ -49,7 +48,9 @@ function clinicDate(days: number, timeZone: string): string {
 async function bookThroughApi(page: Page, context: BrowserContext): Promise<Booked> {
   const token = await page.evaluate(() => localStorage.getItem('token'));
   expect(token).toBeTruthy();
-  const xsrf = (await context.cookies(baseUrl)).find((c) => c.name === 'XSRF-TOKEN')?.value;
+  // `__Host-XSRF-TOKEN`: the suite's server has an https PUBLIC_ORIGIN.
+  const xsrfCookie = (await context.cookies(baseUrl)).find((c) => c.name.endsWith('XSRF-TOKEN'));
+  const xsrf = xsrfCookie?.value;
   expect(xsrf).toBeTruthy();
 
   const clinicData = (await (await fetch(`${baseUrl}/api/clinic/1`)).json()) as {
@@ -86,7 +87,7 @@ async function bookThroughApi(page: Page, context: BrowserContext): Promise<Book
       headers: {
         Authorization: `Bearer ${token}`,
         'Content-Type': 'application/json',
-        Cookie: `XSRF-TOKEN=${xsrf}`,
+        Cookie: `${xsrfCookie?.name}=${xsrf}`,
         'X-XSRF-TOKEN': xsrf ?? '',
       },
       body: JSON.stringify({
@@ -194,6 +195,50 @@ describe('my appointments (appointments/:clinicId)', () => {
       headers: { Authorization: `Bearer ${token}` },
     });
     expect(await list.json()).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it('moves an appointment with "change time": the booking steps preselected, one step, axe-clean in both languages', async () => {
+    const { context, page } = await newPage(browser(), { viewport: 'desktop', lang: 'he' });
+    await signUp(page, movingPatient);
+    const booked = await bookThroughApi(page, context);
+    await page.reload();
+    const card = page.getByRole('article');
+    await card.waitFor();
+    await card.getByRole('link', { name: 'שינוי מועד' }).click();
+    await page.waitForURL(/\/booking\/1\?.*reschedule=\d+/);
+    await page.getByRole('heading', { level: 1, name: 'שינוי מועד התור' }).waitFor();
+    await page.getByText('בחרו מועד חדש. התור הנוכחי נשמר עד שתאשרו את השינוי.').waitFor();
+    // The appointment's caregiver and type are chosen: the times are offered at once.
+    const times = page.getByRole('radiogroup', { name: 'שעות פנויות' });
+    await times.getByRole('radio').first().check();
+    await expectNoAxeViolations(page);
+    await switchLanguage(page, 'en');
+    await page.getByRole('heading', { level: 1, name: 'Change the appointment time' }).waitFor();
+    await page.getByRole('radiogroup', { name: 'Available times' }).waitFor();
+    await expectNoAxeViolations(page);
+    await switchLanguage(page, 'he');
+
+    await page.getByRole('button', { name: 'אישור התור' }).click();
+    await settled(page, '[role="dialog"]');
+    await page.getByRole('dialog').getByRole('button', { name: 'אישור התור' }).click();
+    await page.waitForURL(`${baseUrl}/booking/1/confirmation`);
+    await page.getByRole('heading', { level: 1, name: 'מועד התור שונה בהצלחה' }).waitFor();
+    await page.mouse.move(0, 0);
+    await expectNoAxeViolations(page);
+    await switchLanguage(page, 'en');
+    await page.getByRole('heading', { level: 1, name: 'Your appointment was moved' }).waitFor();
+    await expectNoAxeViolations(page);
+
+    // Still one appointment, at the new time: the old slot was given up in the same step.
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    const list = (await (
+      await fetch(`${baseUrl}/api/appointment/patient-appointments`, {
+        headers: { Authorization: `Bearer ${token}` },
+      })
+    ).json()) as { start_date: string }[];
+    expect(list).toHaveLength(1);
+    expect(list[0]?.start_date).not.toBe(booked.start);
     await context.close();
   }, 120_000);
 });

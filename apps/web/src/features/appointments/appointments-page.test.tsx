@@ -20,6 +20,8 @@ const patient = { id: 7, id_number: '039845125', first_name: 'דנה', last_name
 
 const cleaning = {
   id: 101,
+  caregiver_id: 11,
+  appointment_type_id: 3,
   caregiver_name: 'ד״ר רונית כהן',
   type_name: 'ניקוי אבנית',
   // 07:00 UTC: 09:00 in Israel in winter, whatever the test machine's zone.
@@ -29,6 +31,8 @@ const cleaning = {
 };
 const checkUp = {
   id: 102,
+  caregiver_id: 12,
+  appointment_type_id: 1,
   caregiver_name: 'ד״ר אבי לוי',
   type_name: 'בדיקה תקופתית',
   start_date: '2027-03-26T14:15:00+03:00',
@@ -116,6 +120,22 @@ describe('my appointments page', () => {
     ).toBeInTheDocument();
     await user.keyboard('{Enter}');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('a cancellable appointment can be moved: "change time" opens its booking steps', async () => {
+    signedIn([cleaning, checkUp]);
+    const { user } = load();
+
+    const list = await screen.findByRole('list', { name: 'התורים הקרובים' });
+    const [first, second] = within(list).getAllByRole('article') as [HTMLElement, HTMLElement];
+    expect(within(second).queryByRole('link', { name: 'שינוי מועד' })).not.toBeInTheDocument();
+    const change = within(first).getByRole('link', { name: 'שינוי מועד' });
+    expect(change).toHaveAttribute(
+      'href',
+      '/booking/1?caregiverId=11&appointmentTypeId=3&reschedule=101',
+    );
+    await user.click(change);
+    expect(await screen.findByRole('heading', { name: 'Booking' })).toBeInTheDocument();
   });
 
   it('the clinic details open from a named button, with the address and the phone and e-mail links', async () => {

@@ -54,6 +54,7 @@ function AppointmentList({ patient, clinic, onCancel, headingRef }: AppointmentL
           <li key={appointment.id}>
             <AppointmentCard
               appointment={appointment}
+              clinicId={clinic.id}
               timeZone={clinic.timezone}
               onCancel={onCancel}
             />

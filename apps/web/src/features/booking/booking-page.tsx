@@ -76,8 +76,24 @@ function applyPreset(
   }
 }
 
+/** An appointment id from `?reschedule=` ("change time" on my appointments), or null. */
+export function rescheduleIdOf(value: string | null): number | null {
+  if (value === null || !/^[1-9]\d{0,9}$/.test(value)) return null;
+  const id = Number(value);
+  return id <= 2_147_483_647 ? id : null;
+}
+
 /** The steps of an authenticated patient (SPEC § 2 "Booking page"). */
-function BookingSteps({ data, clinicId }: { data: ClinicData; clinicId: number }) {
+function BookingSteps({
+  data,
+  clinicId,
+  rescheduleId,
+}: {
+  data: ClinicData;
+  clinicId: number;
+  /** Moving this appointment of the patient's rather than booking a new one. */
+  rescheduleId: number | null;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const theme = useTheme();
@@ -174,7 +190,7 @@ function BookingSteps({ data, clinicId }: { data: ClinicData; clinicId: number }
   const datesLoaded = !store.loading || store.availableDates.length > 0;
 
   async function confirm() {
-    const ok = await useBookingStore.getState().confirmAppointment();
+    const ok = await useBookingStore.getState().confirmAppointment(rescheduleId);
     setDialogOpen(false);
     if (ok) {
       void navigate(`/booking/${clinicId}/confirmation`);
@@ -301,6 +317,8 @@ export function BookingPage() {
   const { t } = useTranslation();
   const { clinicId: clinicIdParam } = useParams();
   const clinicId = parseClinicId(clinicIdParam);
+  const [searchParams] = useSearchParams();
+  const rescheduleId = rescheduleIdOf(searchParams.get('reschedule'));
 
   const { data, error, isFetching, refetch } = useSelectedClinic(clinicId);
 
@@ -322,10 +340,13 @@ export function BookingPage() {
       <BackToClinic clinicId={clinicId} />
       <ClinicBadge clinic={data.clinic} />
       <Typography component="h1" variant="h4">
-        {t('booking.title')}
+        {rescheduleId === null ? t('booking.title') : t('booking.rescheduleTitle')}
       </Typography>
+      {rescheduleId !== null && patient && (
+        <Typography color="text.secondary">{t('booking.rescheduleIntro')}</Typography>
+      )}
       {patient ? (
-        <BookingSteps data={data} clinicId={clinicId} />
+        <BookingSteps data={data} clinicId={clinicId} rescheduleId={rescheduleId} />
       ) : (
         <Box sx={{ maxWidth: 520, display: 'flex', flexDirection: 'column', gap: 2 }}>
           <Typography color="text.secondary">{t('booking.verifyIntro')}</Typography>

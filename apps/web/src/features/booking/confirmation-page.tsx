@@ -103,7 +103,9 @@ export function ConfirmationPage() {
         sx={{ fontSize: 96, alignSelf: 'center' }}
       />
       <Typography component="h1" variant="h4">
-        {t('booking.confirmation.title')}
+        {summary.rescheduled
+          ? t('booking.confirmation.rescheduledTitle')
+          : t('booking.confirmation.title')}
       </Typography>
       <Typography>{t('booking.confirmation.message')}</Typography>
       <Box sx={{ textAlign: 'start' }}>

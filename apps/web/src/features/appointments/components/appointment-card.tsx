@@ -7,17 +7,34 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
 import type { PatientAppointment } from '../api/get-patient-appointments';
 import { formatAppointmentDate, formatAppointmentTimes } from '../format';
 import { Ltr, VisuallyHidden } from '../../../lib/text-runs';
 
 interface AppointmentCardProps {
   appointment: PatientAppointment;
+  clinicId: number;
   timeZone: string;
   onCancel: (appointment: PatientAppointment) => void;
 }
 
-export function AppointmentCard({ appointment, timeZone, onCancel }: AppointmentCardProps) {
+/** The booking steps preselected on the appointment's caregiver and type, moving it on confirm. */
+function reschedulePath(clinicId: number, appointment: PatientAppointment): string {
+  const query = new URLSearchParams({
+    caregiverId: String(appointment.caregiver_id),
+    appointmentTypeId: String(appointment.appointment_type_id),
+    reschedule: String(appointment.id),
+  });
+  return `/booking/${clinicId}?${query.toString()}`;
+}
+
+export function AppointmentCard({
+  appointment,
+  clinicId,
+  timeZone,
+  onCancel,
+}: AppointmentCardProps) {
   const { t } = useTranslation();
   const headingId = useId();
   const whenId = useId();
@@ -47,14 +64,24 @@ export function AppointmentCard({ appointment, timeZone, onCancel }: Appointment
       </CardContent>
       <CardActions sx={{ px: 2, pb: 2 }}>
         {appointment.is_marpe_cancellable ? (
-          <Button
-            variant="outlined"
-            color="error"
-            aria-describedby={whenId}
-            onClick={() => onCancel(appointment)}
-          >
-            {t('appointments.cancel')}
-          </Button>
+          <>
+            <Button
+              component={RouterLink}
+              to={reschedulePath(clinicId, appointment)}
+              variant="outlined"
+              aria-describedby={whenId}
+            >
+              {t('appointments.reschedule')}
+            </Button>
+            <Button
+              variant="outlined"
+              color="error"
+              aria-describedby={whenId}
+              onClick={() => onCancel(appointment)}
+            >
+              {t('appointments.cancel')}
+            </Button>
+          </>
         ) : (
           <>
             {/*

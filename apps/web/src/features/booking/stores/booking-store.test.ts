@@ -167,4 +167,40 @@ describe('booking store (SPEC § 4)', () => {
       summary: null,
     });
   });
+
+  it('moves an appointment instead of booking one when given its id', async () => {
+    const { caregivers, appointmentTypes } = fixture();
+    const store = useBookingStore.getState();
+    store.selectCaregiver(at(caregivers, 0));
+    store.selectAppointmentType(at(appointmentTypes, 0));
+    store.selectSlot(slot);
+    const moved = {
+      id: 42,
+      clinic_id: 1,
+      caregiver_id: 11,
+      appointment_type_id: 1,
+      start_date: slot.start,
+      end_date: slot.end,
+      sms_sent: false,
+    };
+    const api = stubApi({
+      'POST /api/appointment/patient-appointments/42/reschedule': [
+        () => apiError(409, 'not_cancellable'),
+        () => json(moved),
+      ],
+    });
+    expect(await useBookingStore.getState().confirmAppointment(42)).toBe(false);
+    expect(useBookingStore.getState().error).toBe('errors.not_cancellable');
+    expect(await useBookingStore.getState().confirmAppointment(42)).toBe(true);
+    expect(useBookingStore.getState().summary).toMatchObject({
+      appointment: { id: 42 },
+      rescheduled: true,
+    });
+    const sent = api.callsTo('POST /api/appointment/patient-appointments/42/reschedule');
+    expect(sent.map((call) => call.body)).toEqual([
+      expect.objectContaining({ caregiverId: 11, startDate: slot.start }),
+      expect.objectContaining({ caregiverId: 11, startDate: slot.start }),
+    ]);
+    expect(api.callsTo('POST /api/appointment')).toEqual([]);
+  });
 });

@@ -4,6 +4,7 @@ import { ApiError } from '../../../lib/api-client';
 import { useBookingConfirmation } from '../../../lib/booking-confirmation';
 import { createAppointment } from '../api/create-appointment';
 import { getAvailableDates } from '../api/get-available-dates';
+import { rescheduleAppointment } from '../api/reschedule-appointment';
 import { dayRange, getAvailableSlots } from '../api/get-available-slots';
 import { sendAppointmentSms } from '../api/send-appointment-sms';
 
@@ -19,13 +20,16 @@ export type BookingError =
   | 'errors.existingAppointment'
   | 'errors.slot_taken'
   | 'errors.too_many_upcoming'
-  | 'errors.too_many_requests';
+  | 'errors.too_many_requests'
+  | 'errors.not_cancellable';
 
 /** What the confirmation page shows once the booking succeeded. */
 export interface AppointmentSummary {
   appointment: BookedAppointment;
   caregiver: Caregiver;
   appointmentType: AppointmentType;
+  /** An existing appointment moved here, not a new booking. */
+  rescheduled: boolean;
 }
 
 export interface BookingPreset {
@@ -59,8 +63,11 @@ export interface BookingState {
   fetchAvailableDates: () => Promise<void>;
   /** The slots of `date` (default: the selected date). */
   fetchAvailableSlots: (date?: string | null) => Promise<void>;
-  /** True once booked; false when refused or failed (`error` says why). */
-  confirmAppointment: () => Promise<boolean>;
+  /**
+   * True once booked; false when refused or failed (`error` says why). With `rescheduleId`, the
+   * patient's appointment of that id is moved to the slot instead ("change time").
+   */
+  confirmAppointment: (rescheduleId?: number | null) => Promise<boolean>;
   sendSms: () => Promise<boolean>;
   /** SPEC § 4 full reset. */
   reset: () => void;
@@ -206,7 +213,7 @@ export const useBookingStore = create<BookingState>()((set, get) => {
       }
     },
 
-    confirmAppointment: async () => {
+    confirmAppointment: async (rescheduleId = null) => {
       const body = bookingBody();
       const { selectedCaregiver, selectedAppointmentType } = get();
       if (!body || !selectedCaregiver || !selectedAppointmentType) {
@@ -215,7 +222,10 @@ export const useBookingStore = create<BookingState>()((set, get) => {
       }
       set({ loading: true, error: null });
       try {
-        const appointment = await createAppointment(body);
+        const appointment =
+          rescheduleId === null
+            ? await createAppointment(body)
+            : await rescheduleAppointment(rescheduleId, body);
         set({
           loading: false,
           isAppointmentConfirmed: true,
@@ -225,6 +235,7 @@ export const useBookingStore = create<BookingState>()((set, get) => {
             appointment,
             caregiver: selectedCaregiver,
             appointmentType: selectedAppointmentType,
+            rescheduled: rescheduleId !== null,
           },
         });
         useBookingConfirmation.getState().showConfirmation();
@@ -237,7 +248,8 @@ export const useBookingStore = create<BookingState>()((set, get) => {
             code === 'existingAppointment' ||
             code === 'slot_taken' ||
             code === 'too_many_upcoming' ||
-            code === 'too_many_requests'
+            code === 'too_many_requests' ||
+            code === 'not_cancellable'
               ? `errors.${code}`
               : 'booking.errors.confirmFailed',
         });
