@@ -187,7 +187,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     clock,
     secretKey: deriveKey(options.dataKey, 'webhooks'),
     publicOrigin: config.publicOrigin,
-    production: config.nodeEnv === 'production',
+    production: !config.demo,
     timeoutMs: options.webhookTimeoutMs,
   });
   const patientAuth = createPatientAuthService({
