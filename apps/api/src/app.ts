@@ -62,7 +62,7 @@ import { deriveKey } from './platform/crypto.js';
 import type { DatabaseHandle } from './platform/db/client.js';
 import { AppError } from './platform/errors.js';
 import { registerErrorHandler, sendNotFound } from './platform/http/error-handler.js';
-import { loggerOptions, RequestLogController } from './platform/http/logger.js';
+import { loggerOptions, RequestLogController, type LogStream } from './platform/http/logger.js';
 import { registerSecurityHeaders } from './platform/http/security-headers.js';
 import { registerWebApp } from './platform/http/web-app.js';
 import { registerXsrf } from './platform/http/xsrf.js';
@@ -85,6 +85,8 @@ export interface BuildAppOptions {
   webhookTimeoutMs?: number;
   /** Calls of one integration API key per minute (default 600). */
   integrationCallsPerMinute?: number;
+  /** Where log lines go; defaults to standard output. Tests read what would be logged. */
+  logStream?: LogStream;
 }
 
 export type App = FastifyInstance<
@@ -110,7 +112,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config, database } = options;
   const requestLog = new RequestLogController();
   const app = Fastify({
-    logger: loggerOptions(config),
+    logger: loggerOptions(config, options.logStream),
     logController: requestLog,
     // A hop count trusts that many proxies nearest to us (Fastify's types omit the number form).
     trustProxy:
