@@ -29,10 +29,10 @@ function readConfig(): Config {
 }
 
 /** The embedded database must have exactly one server; a PostgreSQL server can have many. */
-function lockDataDirOrExit(config: Config): DataDirLock | null {
+async function lockDataDirOrExit(config: Config): Promise<DataDirLock | null> {
   if (config.databaseUrl) return null;
   try {
-    const lock = acquireDataDirLock(config.dataDir);
+    const lock = await acquireDataDirLock(config.dataDir);
     process.once('exit', () => lock.release());
     return lock;
   } catch (error) {
@@ -43,7 +43,7 @@ function lockDataDirOrExit(config: Config): DataDirLock | null {
 
 async function start(): Promise<void> {
   const config = readConfig();
-  const lock = lockDataDirOrExit(config);
+  const lock = await lockDataDirOrExit(config);
   let database: DatabaseHandle | null = null;
 
   try {

@@ -11,7 +11,7 @@ async function run(): Promise<void> {
     throw new Error('the demo clinic is for demo databases only (demo mode is off)');
   }
   // Same rule as the server: one process at a time on an embedded database.
-  const lock = config.databaseUrl ? null : acquireDataDirLock(config.dataDir);
+  const lock = config.databaseUrl ? null : await acquireDataDirLock(config.dataDir);
   try {
     const database = await openDatabase({
       databaseUrl: config.databaseUrl,
