@@ -71,7 +71,8 @@ export async function startMarpe({ postgresUrl, prepare } = {}) {
     throw error;
   }
   const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
-  if (database) env.DATABASE_URL = database.url;
+  // A PostgreSQL server refuses an implied demo: the benchmarks run the demo clinic on purpose.
+  if (database) Object.assign(env, { DATABASE_URL: database.url, DEMO: 'true' });
   const child = spawn(process.execPath, [path.join(repoRoot, 'apps/api/dist/main.js')], {
     env,
     stdio: 'ignore',

@@ -9,7 +9,7 @@ import { openDatabase } from '../../apps/api/src/platform/db/client';
 export async function seedClinicWithKey(
   dataDir: string,
 ): Promise<{ clinicId: number; key: string }> {
-  const lock = acquireDataDirLock(dataDir);
+  const lock = await acquireDataDirLock(dataDir);
   try {
     const database = await openDatabase({ databaseUrl: null, dataDir });
     try {

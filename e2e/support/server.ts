@@ -41,7 +41,8 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   const port = env.PORT ?? String(await freePort());
   const child = spawn(process.execPath, [serverEntry], {
     cwd: repoRoot,
-    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: port },
+    // DEMO explicit: the suite's PUBLIC_ORIGIN is not localhost.
+    env: { ...process.env, HOST: '127.0.0.1', DEMO: 'true', LOG_LEVEL: 'warn', ...env, PORT: port },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

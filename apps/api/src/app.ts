@@ -64,7 +64,7 @@ import { AppError } from './platform/errors.js';
 import { registerErrorHandler, sendNotFound } from './platform/http/error-handler.js';
 import { clientKey } from './platform/http/client-key.js';
 import { registerJsonBodyParser } from './platform/http/json-body.js';
-import { loggerOptions, RequestLogController } from './platform/http/logger.js';
+import { loggerOptions, RequestLogController, type LogStream } from './platform/http/logger.js';
 import { registerSecurityHeaders } from './platform/http/security-headers.js';
 import { registerWebApp } from './platform/http/web-app.js';
 import { registerXsrf } from './platform/http/xsrf.js';
@@ -87,6 +87,8 @@ export interface BuildAppOptions {
   webhookTimeoutMs?: number;
   /** Calls of one integration API key per minute (default 600). */
   integrationCallsPerMinute?: number;
+  /** Where log lines go; defaults to standard output. Tests read what would be logged. */
+  logStream?: LogStream;
 }
 
 export type App = FastifyInstance<
@@ -112,7 +114,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config, database } = options;
   const requestLog = new RequestLogController();
   const app = Fastify({
-    logger: loggerOptions(config),
+    logger: loggerOptions(config, options.logStream),
     logController: requestLog,
     // A hop count trusts that many proxies nearest to us (Fastify's types omit the number form).
     trustProxy:
@@ -191,7 +193,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     clock,
     secretKey: deriveKey(options.dataKey, 'webhooks'),
     publicOrigin: config.publicOrigin,
-    production: config.nodeEnv === 'production',
+    production: !config.demo,
     timeoutMs: options.webhookTimeoutMs,
   });
   const patientAuth = createPatientAuthService({

@@ -4,6 +4,7 @@ import { ensureDemoForm } from './demo/demo-form.js';
 import { createDemoFormLink, createDemoPaymentLink } from './demo/demo-links.js';
 import { ensureDemoCardTerminal } from './demo/demo-payment.js';
 import { seedDemoClinic } from './demo/seed-demo-clinic.js';
+import { demoBanner } from './modules/dev/demo-banner.js';
 import { ConfigError, loadConfig, type Config } from './platform/config.js';
 import { loadDataKey } from './platform/crypto.js';
 import { openDatabase, type DatabaseHandle } from './platform/db/client.js';
@@ -28,10 +29,10 @@ function readConfig(): Config {
 }
 
 /** The embedded database must have exactly one server; a PostgreSQL server can have many. */
-function lockDataDirOrExit(config: Config): DataDirLock | null {
+async function lockDataDirOrExit(config: Config): Promise<DataDirLock | null> {
   if (config.databaseUrl) return null;
   try {
-    const lock = acquireDataDirLock(config.dataDir);
+    const lock = await acquireDataDirLock(config.dataDir);
     process.once('exit', () => lock.release());
     return lock;
   } catch (error) {
@@ -42,7 +43,7 @@ function lockDataDirOrExit(config: Config): DataDirLock | null {
 
 async function start(): Promise<void> {
   const config = readConfig();
-  const lock = lockDataDirOrExit(config);
+  const lock = await lockDataDirOrExit(config);
   let database: DatabaseHandle | null = null;
 
   try {
@@ -82,13 +83,10 @@ async function start(): Promise<void> {
     }
 
     const origin = config.publicOrigin;
+    if (config.demo) console.log(demoBanner(config));
     console.log(`Marpe is running at ${origin}/`);
     console.log(`API docs: ${origin}/api/docs`);
     if (config.demo) console.log(`Demo clinic: ${origin}/clinic/1`);
-    if (config.demo && config.sms.provider === 'log') {
-      // The log provider sends nothing: this is where a tester reads the login codes.
-      console.log(`SMS messages (login codes): ${origin}/api/dev/messages`);
-    }
     if (demoForm) {
       // A fresh link each start: links are used up by a submit.
       const form = await createDemoFormLink(app.forms);

@@ -21,6 +21,8 @@ export const testDataKey = randomBytes(32);
 export function testConfig(env: Env = {}): Config {
   return loadConfig({
     NODE_ENV: 'test',
+    // Explicit: suites set https origins, which would otherwise refuse the demo.
+    DEMO: 'true',
     LOG_LEVEL: 'silent',
     DATA_DIR: '/nonexistent/marpe-test',
     DATA_KEY: testDataKey.toString('base64'),

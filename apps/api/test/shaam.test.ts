@@ -205,11 +205,11 @@ describe.each(engines)('Tax Authority connection (%s)', (engine) => {
       expect(await db.select().from(connectionTokens)).toEqual([]);
     });
 
-    it('takes only an https return URL in production', async () => {
+    it('takes only an https return URL outside demo mode', async () => {
       const production = await buildTestApp(database.current.handle, {
         config: testConfig({
           ...env(),
-          NODE_ENV: 'production',
+          DEMO: 'false',
           SMS_PROVIDER: 'http',
           SMS_HTTP_URL: 'https://sms.example/send',
           SMS_HTTP_TOKEN: 't',

@@ -54,7 +54,7 @@ async function withDatabase<T>(
 ): Promise<T> {
   const config = loadConfig();
   // Same rule as the server: one process at a time on an embedded database.
-  const lock = config.databaseUrl ? null : acquireDataDirLock(config.dataDir);
+  const lock = config.databaseUrl ? null : await acquireDataDirLock(config.dataDir);
   try {
     const database = await openDatabase({
       databaseUrl: config.databaseUrl,

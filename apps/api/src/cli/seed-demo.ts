@@ -7,11 +7,11 @@ import { acquireDataDirLock, DataDirLockedError } from '../platform/data-dir-loc
 
 async function run(): Promise<void> {
   const config = loadConfig();
-  if (config.nodeEnv === 'production') {
-    throw new Error('the demo clinic is for demo and development databases (NODE_ENV=production)');
+  if (!config.demo) {
+    throw new Error('the demo clinic is for demo databases only (demo mode is off)');
   }
   // Same rule as the server: one process at a time on an embedded database.
-  const lock = config.databaseUrl ? null : acquireDataDirLock(config.dataDir);
+  const lock = config.databaseUrl ? null : await acquireDataDirLock(config.dataDir);
   try {
     const database = await openDatabase({
       databaseUrl: config.databaseUrl,

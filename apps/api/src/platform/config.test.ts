@@ -91,13 +91,13 @@ describe('loadConfig', () => {
   });
 
   it('defaults PARENT_SITE_URL to PUBLIC_ORIGIN + /', () => {
-    expect(loadConfig({ PUBLIC_ORIGIN: 'https://a.example' }).parentSiteUrl).toBe(
+    expect(loadConfig({ DEMO: 'true', PUBLIC_ORIGIN: 'https://a.example' }).parentSiteUrl).toBe(
       'https://a.example/',
     );
   });
 
   it('accepts DATA_KEY as base64 and DEMO as 1/0', () => {
-    const config = loadConfig({ DATA_KEY: base64Key, DEMO: '0', SMS_PROVIDER: 'log' });
+    const config = loadConfig({ DATA_KEY: base64Key, DEMO: '0', ...httpSms });
     expect(config.dataKey).toEqual(Buffer.alloc(32, 7));
     expect(config.demo).toBe(false);
     expect(loadConfig({ DEMO: '1', NODE_ENV: 'test' }).demo).toBe(true);
@@ -159,10 +159,94 @@ describe('loadConfig', () => {
     ).toEqual(['Invalid configuration: DEMO must not be enabled when NODE_ENV=production']);
   });
 
-  it('requires DATA_KEY in production', () => {
-    const problems = problemsOf({ NODE_ENV: 'production', ...httpSms });
-    expect(problems).toHaveLength(1);
-    expect(problems[0]).toContain('DATA_KEY is required when NODE_ENV=production');
+  it('requires DATA_KEY outside demo mode, whatever NODE_ENV says', () => {
+    for (const env of [
+      { NODE_ENV: 'production' },
+      { DEMO: 'false' },
+      { DEMO: 'false', NODE_ENV: 'test' },
+    ]) {
+      const problems = problemsOf({ ...env, ...httpSms });
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toContain('DATA_KEY is required outside demo mode');
+    }
+  });
+
+  describe('demo mode without DEMO', () => {
+    const refusal = (reasons: string) =>
+      `Invalid configuration: demo mode refused: ${reasons}. Set DEMO=true to run the demo there anyway, ` +
+      'or run for real with NODE_ENV=production (or DEMO=false), DATA_KEY and the SMS gateway (SMS_HTTP_URL, SMS_HTTP_TOKEN, SMS_SENDER)';
+
+    it("is on for npm start's environment on a fresh checkout (scripts/start.mjs sets nothing)", () => {
+      // What `npm start` passes: npm's own variables, none of Marpe's.
+      const npmStart = {
+        npm_lifecycle_event: 'start',
+        npm_package_name: 'marpe',
+        PATH: '/usr/bin',
+      };
+      expect(loadConfig(npmStart)).toMatchObject({ demo: true, host: '127.0.0.1', dataKey: null });
+    });
+
+    it.each([
+      ['localhost', { HOST: 'localhost', PUBLIC_ORIGIN: 'http://localhost:3000' }],
+      ['127.0.0.2', { HOST: '127.0.0.2', PUBLIC_ORIGIN: 'http://127.0.0.1:3000' }],
+      ['::1', { HOST: '::1', PUBLIC_ORIGIN: 'http://[::1]:3000' }],
+      ['*.localhost', { PUBLIC_ORIGIN: 'https://marpe.localhost' }],
+      ['test', { NODE_ENV: 'test', PORT: '4100' }],
+    ])('is on when everything is local (%s)', (_name, env) => {
+      expect(loadConfig(env).demo).toBe(true);
+    });
+
+    it.each([
+      ['HOST', { HOST: '0.0.0.0' }, 'HOST 0.0.0.0 is not a loopback address'],
+      ['HOST', { HOST: '10.1.2.3' }, 'HOST 10.1.2.3 is not a loopback address'],
+      ['HOST', { HOST: '::' }, 'HOST :: is not a loopback address'],
+      ['HOST', { HOST: 'marpe.example' }, 'HOST marpe.example is not a loopback address'],
+      [
+        'PUBLIC_ORIGIN',
+        { PUBLIC_ORIGIN: 'https://app.example.com' },
+        'PUBLIC_ORIGIN https://app.example.com is not a localhost origin',
+      ],
+      [
+        'PUBLIC_ORIGIN',
+        { PUBLIC_ORIGIN: 'http://localhost.example.com:3000', NODE_ENV: 'test' },
+        'PUBLIC_ORIGIN http://localhost.example.com:3000 is not a localhost origin',
+      ],
+      [
+        'DATABASE_URL',
+        { DATABASE_URL: 'postgres://marpe@127.0.0.1:5432/marpe' },
+        'DATABASE_URL points at a database server',
+      ],
+      [
+        'all three',
+        {
+          HOST: '0.0.0.0',
+          PUBLIC_ORIGIN: 'https://app.example.com',
+          DATABASE_URL: 'postgres://marpe@db/marpe',
+        },
+        'HOST 0.0.0.0 is not a loopback address; PUBLIC_ORIGIN https://app.example.com is not a localhost origin; DATABASE_URL points at a database server',
+      ],
+    ])('is refused when %s looks like a deployment', (_name, env, reasons) => {
+      expect(problemsOf(env)).toEqual([refusal(reasons)]);
+    });
+
+    it('runs there when DEMO=true says so, and not at all with DEMO=false', () => {
+      const deployment = {
+        HOST: '0.0.0.0',
+        PUBLIC_ORIGIN: 'https://demo.example.com',
+        DATABASE_URL: 'postgres://marpe@db/marpe',
+      };
+      expect(loadConfig({ ...deployment, DEMO: 'true' })).toMatchObject({
+        demo: true,
+        sms: { provider: 'log' },
+        cardFrameBaseUrl: 'https://demo.example.com/api/sandbox',
+      });
+      expect(
+        loadConfig({ ...deployment, DEMO: 'false', DATA_KEY: hexKey, ...httpSms }),
+      ).toMatchObject({
+        demo: false,
+        cardFrameBaseUrl: 'https://direct.tranzila.com',
+      });
+    });
   });
 
   it.each([
@@ -192,12 +276,10 @@ describe('loadConfig', () => {
       provider: 'http',
       sender: '+972501234567',
     });
-    // Without demo mode outside production the log provider is a choice.
-    expect(loadConfig({ DEMO: 'false', SMS_PROVIDER: 'log' }).sms).toEqual({ provider: 'log' });
   });
 
   it('requires the gateway settings for the HTTP SMS provider, the default without demo mode', () => {
-    expect(problemsOf({ NODE_ENV: 'production', DATA_KEY: hexKey })).toEqual([
+    expect(problemsOf({ DEMO: 'false', DATA_KEY: hexKey })).toEqual([
       'Invalid configuration: SMS_HTTP_URL is required when SMS_PROVIDER=http',
       'Invalid configuration: SMS_HTTP_TOKEN is required when SMS_PROVIDER=http',
       'Invalid configuration: SMS_SENDER is required when SMS_PROVIDER=http',
@@ -209,11 +291,11 @@ describe('loadConfig', () => {
   });
 
   it('points the card frame at Tranzila, or at the sandbox in demo mode', () => {
-    expect(loadConfig({ PUBLIC_ORIGIN: 'https://demo.example' }).cardFrameBaseUrl).toBe(
-      'https://demo.example/api/sandbox',
-    );
+    expect(
+      loadConfig({ DEMO: 'true', PUBLIC_ORIGIN: 'https://demo.example' }).cardFrameBaseUrl,
+    ).toBe('https://demo.example/api/sandbox');
     expect(loadConfig({ PORT: '4100' }).cardFrameBaseUrl).toBe('http://localhost:4100/api/sandbox');
-    expect(loadConfig({ DEMO: 'false', SMS_PROVIDER: 'log' }).cardFrameBaseUrl).toBe(
+    expect(loadConfig({ DEMO: 'false', DATA_KEY: hexKey, ...httpSms }).cardFrameBaseUrl).toBe(
       'https://direct.tranzila.com',
     );
     expect(
@@ -236,10 +318,12 @@ describe('loadConfig', () => {
     expect(problems[0]).toContain('CARD_FRAME_BASE_URL must be an http:// or https:// URL');
   });
 
-  it('refuses the log SMS provider in production', () => {
-    expect(problemsOf({ NODE_ENV: 'production', DATA_KEY: hexKey, SMS_PROVIDER: 'log' })).toEqual([
-      'Invalid configuration: SMS_PROVIDER=log only prints messages; it is refused when NODE_ENV=production',
-    ]);
+  it('refuses the log SMS provider outside demo mode, whatever NODE_ENV says', () => {
+    for (const env of [{ NODE_ENV: 'production' }, { DEMO: 'false' }]) {
+      expect(problemsOf({ ...env, DATA_KEY: hexKey, SMS_PROVIDER: 'log' })).toEqual([
+        'Invalid configuration: SMS_PROVIDER=log prints messages (login codes included) to the output; it is refused outside demo mode',
+      ]);
+    }
   });
 
   it('connects WhatsApp only with a Meta app outside demo mode, and has stand-ins in it', () => {

@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -17,7 +17,7 @@ export interface Config {
   readonly databaseUrl: string | null;
   readonly nodeEnv: NodeEnv;
   readonly demo: boolean;
-  /** 32 bytes; null means "load or generate DATA_DIR/data-key" (never in production). */
+  /** 32 bytes; null means "load or generate DATA_DIR/data-key" (demo mode only). */
   readonly dataKey: Buffer | null;
   /** Scheme, host and port, no trailing slash. */
   readonly publicOrigin: string;
@@ -259,6 +259,46 @@ export function parseDataKey(value: string): Buffer | null {
   return null;
 }
 
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+/** 127.0.0.0/8, ::1 (IPv4-mapped too), `localhost` and `*.localhost`; `[::1]` as a URL has it. */
+export function isLoopbackHost(host: string): boolean {
+  const name = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (name === 'localhost' || name.endsWith('.localhost')) return true;
+  const family = isIP(name);
+  return family !== 0 && loopback.check(name, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/**
+ * Without DEMO, demo mode is on only where nobody but this machine can reach it: listening on
+ * loopback, with a localhost public origin, on the embedded database. Anything else looks like a
+ * deployment, and a deployment that forgot its settings must not quietly become a demo (its login
+ * codes on an open page): the configuration is refused until DEMO says which one is meant.
+ */
+function impliedDemo(e: {
+  HOST?: string | undefined;
+  PUBLIC_ORIGIN?: string | undefined;
+  DATABASE_URL?: string | undefined;
+}): boolean {
+  const reasons: string[] = [];
+  if (e.HOST !== undefined && !isLoopbackHost(e.HOST)) {
+    reasons.push(`HOST ${e.HOST} is not a loopback address`);
+  }
+  if (e.PUBLIC_ORIGIN !== undefined && !isLoopbackHost(new URL(e.PUBLIC_ORIGIN).hostname)) {
+    reasons.push(`PUBLIC_ORIGIN ${new URL(e.PUBLIC_ORIGIN).origin} is not a localhost origin`);
+  }
+  if (e.DATABASE_URL !== undefined) {
+    reasons.push('DATABASE_URL points at a database server');
+  }
+  if (reasons.length === 0) return true;
+  throw new ConfigError([
+    `demo mode refused: ${reasons.join('; ')}. Set DEMO=true to run the demo there anyway, ` +
+      'or run for real with NODE_ENV=production (or DEMO=false), DATA_KEY and the SMS gateway (SMS_HTTP_URL, SMS_HTTP_TOKEN, SMS_SENDER)',
+  ]);
+}
+
 /** Parses the environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const parsed = envSchema.safeParse(env);
@@ -275,15 +315,19 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   if (production && e.DEMO === true) {
     problems.push('DEMO must not be enabled when NODE_ENV=production');
   }
-  if (production && !e.DATA_KEY) {
+  const demo = e.DEMO ?? (production ? false : impliedDemo(e));
+  // Everything demo mode relaxes (a generated key, printed codes, plain-http webhooks…) is
+  // refused the moment demo mode is off, whatever NODE_ENV says.
+  if (!demo && !e.DATA_KEY) {
     problems.push(
-      'DATA_KEY is required when NODE_ENV=production (32 bytes as base64 or 64 hex characters)',
+      'DATA_KEY is required outside demo mode (32 bytes as base64 or 64 hex characters, e.g. `openssl rand -base64 32`)',
     );
   }
-  const demo = e.DEMO ?? !production;
   const smsProvider = e.SMS_PROVIDER ?? (demo ? 'log' : 'http');
-  if (smsProvider === 'log' && production) {
-    problems.push('SMS_PROVIDER=log only prints messages; it is refused when NODE_ENV=production');
+  if (smsProvider === 'log' && !demo) {
+    problems.push(
+      'SMS_PROVIDER=log prints messages (login codes included) to the output; it is refused outside demo mode',
+    );
   }
   if (smsProvider === 'http') {
     for (const name of ['SMS_HTTP_URL', 'SMS_HTTP_TOKEN', 'SMS_SENDER'] as const) {

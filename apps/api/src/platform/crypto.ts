@@ -14,8 +14,8 @@ import { parseDataKey, type Config } from './config.js';
 export const DATA_KEY_BYTES = 32;
 
 /**
- * The key that encrypts sensitive data at rest. DATA_KEY wins; otherwise (never in production,
- * config refuses that) the key kept in DATA_DIR/data-key is used, created on first start.
+ * The key that encrypts sensitive data at rest. DATA_KEY wins; otherwise (demo mode only,
+ * config refuses it elsewhere) the key kept in DATA_DIR/data-key is used, created on first start.
  */
 export async function loadDataKey(config: Pick<Config, 'dataKey' | 'dataDir'>): Promise<Buffer> {
   if (config.dataKey) return config.dataKey;

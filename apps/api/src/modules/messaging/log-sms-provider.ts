@@ -24,7 +24,7 @@ export function createDevMessageLog(capacity = DEV_MESSAGE_LOG_CAPACITY): DevMes
 
 /**
  * The demo provider: sends nothing, records the message and prints it on stdout, which is how
- * someone trying the demo reads a code. Config refuses it in production. It prints with
+ * someone trying the demo reads a code. Config refuses it outside demo mode. It prints with
  * console.log on purpose: the pino logger must never carry message bodies.
  */
 export function createLogSmsProvider({

@@ -19,7 +19,7 @@ import { createShaamService, type ShaamService } from './shaam-service.js';
 export async function registerShaam(
   app: FastifyInstance,
   deps: {
-    config: Pick<Config, 'shaam' | 'publicOrigin' | 'nodeEnv'>;
+    config: Pick<Config, 'shaam' | 'publicOrigin' | 'demo'>;
     db: Database;
     clock: () => number;
     dataKey: Buffer;
@@ -31,7 +31,7 @@ export async function registerShaam(
     clock: deps.clock,
     key: shaamKey(deps.dataKey),
     publicOrigin: deps.config.publicOrigin,
-    production: deps.config.nodeEnv === 'production',
+    production: !deps.config.demo,
     authorizeUrl: shaam.authorizeUrl,
     scope: shaam.scope,
     oauth: createShaamOAuth({ tokenUrl: shaam.tokenUrl }),

@@ -29,7 +29,7 @@ export interface ShaamServiceDeps {
   /** `shaamKey(dataKey)`. */
   key: Buffer;
   publicOrigin: string;
-  /** Outside production a return URL may be plain http (a developer's machine). */
+  /** Outside demo mode a return URL must be https; a demo's may be plain http. */
   production: boolean;
   authorizeUrl: string;
   scope: string;

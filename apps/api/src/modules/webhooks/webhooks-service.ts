@@ -49,7 +49,7 @@ export interface WebhooksDeps {
   secretKey: Buffer;
   /** config.publicOrigin: the links events carry point at it. */
   publicOrigin: string;
-  /** NODE_ENV=production: https endpoints on public addresses only. */
+  /** Outside demo mode: https endpoints on public addresses only. */
   production: boolean;
   fetch?: typeof fetch;
   /** How long an endpoint has to answer (default WEBHOOK_TIMEOUT_MS). */

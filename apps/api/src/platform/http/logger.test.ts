@@ -1,21 +1,100 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loggableUrl, loggerOptions, RequestLogController } from './logger.js';
+import { loggableError, loggableUrl, loggerOptions, RequestLogController } from './logger.js';
 
 describe('loggableUrl', () => {
-  it('drops query strings and link tokens', () => {
-    expect(loggableUrl('/api/health?x=1')).toBe('/api/health');
-    expect(loggableUrl('/q/s3cr3t-token')).toBe('/q/[token]');
-    expect(loggableUrl('/p/s3cr3t/extra?Response=000')).toBe('/p/[token]/extra');
-    expect(loggableUrl('/clinic/1')).toBe('/clinic/1');
-    expect(loggableUrl('/tranzila/s3cr3t?results=Response%3D000')).toBe('/tranzila/[token]');
-    expect(loggableUrl('/api/notify-payment/s3cr3t')).toBe('/api/notify-payment/[token]');
-    expect(loggableUrl('/api/payment-return/s3cr3t?Response=000')).toBe(
+  const unmatched = (url: string) => loggableUrl({ method: 'GET', url });
+  const matched = (route: string, url: string) =>
+    loggableUrl({ method: 'GET', url, routeOptions: { url: route } });
+
+  it('writes a route with a secret part by its route, others by their path', () => {
+    expect(matched('/tranzila/:token', '/tranzila/s3cr3t?results=Response%3D000')).toBe(
+      '/tranzila/[token]',
+    );
+    expect(matched('/api/notify-payment/:token', '/api/notify-payment/s3cr3t')).toBe(
+      '/api/notify-payment/[token]',
+    );
+    expect(matched('/api/payment-return/:token', '/api/payment-return/s3cr3t?Response=000')).toBe(
       '/api/payment-return/[token]',
     );
-    expect(loggableUrl('/api/sandbox/marpedemo/iframenew.php?notify_url_address=x')).toBe(
+    expect(matched('/whatsapp-signup/*', '/whatsapp-signup/s3cr3t')).toBe(
+      '/whatsapp-signup/[token]',
+    );
+    expect(matched('/api/clinic/:id', '/api/clinic/1?x=1')).toBe('/api/clinic/1');
+    expect(matched('/api/health', '/api/health?x=1')).toBe('/api/health');
+  });
+
+  it('drops query strings and link tokens from a path no route matched', () => {
+    expect(unmatched('/api/health?x=1')).toBe('/api/health');
+    expect(unmatched('/q/s3cr3t-token')).toBe('/q/[token]');
+    expect(unmatched('/p/s3cr3t/extra?Response=000')).toBe('/p/[token]/extra');
+    expect(unmatched('//P//s3cr3t')).toBe('/P/[token]');
+    expect(unmatched('/whatsapp-signup/s3cr3t')).toBe('/whatsapp-signup/[token]');
+    expect(unmatched('/whatsapp-signup')).toBe('/whatsapp-signup');
+    expect(unmatched('/clinic/1')).toBe('/clinic/1');
+    expect(unmatched('/tranzila/s3cr3t?results=Response%3D000')).toBe('/tranzila/[token]');
+    expect(unmatched('/api/notify-payment/s3cr3t')).toBe('/api/notify-payment/[token]');
+    expect(unmatched('/api/sandbox/marpedemo/iframenew.php?notify_url_address=x')).toBe(
       '/api/sandbox/marpedemo/iframenew.php',
     );
+    // A token under a path nobody planned for still looks like one.
+    expect(unmatched('/qq/Xk9vR2b_4LqZ0aT7wNmE1c-uYhJ3sPdF6gKiO8lBvWQ')).toBe('/qq/[token]');
+    expect(unmatched('/api/appointment/patient-appointments')).toBe(
+      '/api/appointment/patient-appointments',
+    );
+  });
+});
+
+describe('loggableError', () => {
+  it('keeps only what names a driver error: no message, stack, detail, query or params', () => {
+    const driver = Object.assign(new Error('invalid input syntax for type integer: "039845128"'), {
+      name: 'error',
+      severity: 'ERROR',
+      code: '23505',
+      detail: 'Key (id_number)=(039845128) already exists.',
+      where: "unnamed portal parameter $1 = '...'",
+      constraint: 'patients_pkey',
+      table: 'patients',
+      routine: '_bt_check_unique',
+      query: 'insert into patients values ($1, $2)',
+      params: ['039845128', 'dana@example.com'],
+    });
+    const drizzle = Object.assign(
+      new Error(
+        'Failed query: insert into patients values ($1, $2)\nparams: 039845128,dana@example.com',
+      ),
+      { query: 'insert into patients values ($1, $2)', params: ['039845128', 'dana@example.com'] },
+    );
+    drizzle.cause = driver;
+    const wrapped = new Error('booking failed', { cause: drizzle });
+
+    const logged = loggableError(wrapped);
+    expect(JSON.stringify(logged)).not.toMatch(/039845128|dana@example|insert into/);
+    expect(logged).toMatchObject({
+      type: 'Error',
+      message: 'booking failed',
+      cause: {
+        message: 'database query failed (statement and parameters not logged)',
+        cause: {
+          message: 'database error 23505',
+          sqlState: '23505',
+          constraint: 'patients_pkey',
+          table: 'patients',
+          routine: '_bt_check_unique',
+        },
+      },
+    });
+  });
+
+  it('keeps an ordinary error as pino would, its own fields included', () => {
+    const error = Object.assign(new Error('gateway down'), { statusCode: 502 });
+    expect(loggableError(error)).toMatchObject({
+      type: 'Error',
+      message: 'gateway down',
+      stack: expect.stringContaining('gateway down'),
+      statusCode: 502,
+    });
+    expect(loggableError('not an error')).toBe('not an error');
   });
 });
 
