@@ -10,7 +10,7 @@ export interface DevRoutesOptions {
   messages: Pick<DevMessageLog, 'list'>;
 }
 
-/** Demo mode only: registered when `config.demo` (never in production), else these paths are 404. */
+/** Demo mode only: registered when `config.demo`, else these paths are 404. */
 export const devRoutes: FastifyPluginAsyncZod<DevRoutesOptions> = async (app, options) => {
   app.get(
     '/dev/messages',
