@@ -110,6 +110,15 @@ describe('loadConfig', () => {
     });
   });
 
+  it('refuses TRUST_PROXY=true outside demo mode: a hop count or proxy list only', () => {
+    const real = { NODE_ENV: 'production', DATA_KEY: hexKey, ...httpSms };
+    expect(problemsOf({ ...real, TRUST_PROXY: 'true' })).toEqual([
+      expect.stringContaining('TRUST_PROXY=true trusts any X-Forwarded-For'),
+    ]);
+    expect(loadConfig({ ...real, TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ ...real, TRUST_PROXY: '10.0.0.0/8' }).trustProxy).toEqual(['10.0.0.0/8']);
+  });
+
   it('defaults DEMO off in production', () => {
     expect(loadConfig({ NODE_ENV: 'production', DATA_KEY: hexKey, ...httpSms }).demo).toBe(false);
   });

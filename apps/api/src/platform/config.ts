@@ -323,6 +323,13 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       'DATA_KEY is required outside demo mode (32 bytes as base64 or 64 hex characters, e.g. `openssl rand -base64 32`)',
     );
   }
+  if (e.TRUST_PROXY === true && !demo) {
+    // Every hop of X-Forwarded-For trusted: any client names its own address and walks past
+    // every per-address limit.
+    problems.push(
+      'TRUST_PROXY=true trusts any X-Forwarded-For a client sends; outside demo mode give the number of proxies in front of Marpe (e.g. 1) or their addresses',
+    );
+  }
   const smsProvider = e.SMS_PROVIDER ?? (demo ? 'log' : 'http');
   if (smsProvider === 'log' && !demo) {
     problems.push(
