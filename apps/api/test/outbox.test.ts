@@ -275,6 +275,58 @@ describe.each(engines)('outbox (%s)', (engine) => {
     expect(await onlyRow()).toMatchObject({ status: 'sent', payload: null });
   });
 
+  it('works each lane on its own: a hanging lane does not hold another', async () => {
+    let release!: () => void;
+    const hanging = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const hooks = vi.fn<OutboxHandler>(() => hanging);
+    const codes = vi.fn<OutboxHandler>(async () => {});
+    const { outbox } = makeOutbox({ hook: hooks, sms: codes }, { concurrency: { webhooks: 3 } });
+    const db = database.current.handle.db;
+    for (let n = 0; n < 5; n++) {
+      await outbox.enqueue(db, { topic: 'hook', payload: { n }, lane: 'webhooks' });
+    }
+    const webhookRun = outbox.runOnce('webhooks');
+    await vi.waitFor(() => expect(hooks).toHaveBeenCalledTimes(3));
+
+    await outbox.enqueue(db, { topic: 'sms', payload: { n: 9 }, lane: 'codes' });
+    expect(await outbox.runOnce('codes')).toBe(1);
+    expect(codes).toHaveBeenCalledWith({ n: 9 }, expect.anything());
+    // Nothing of the webhook lane's was taken by that run, and it keeps to its concurrency.
+    expect(hooks).toHaveBeenCalledTimes(3);
+
+    release();
+    expect(await webhookRun).toBe(5);
+    expect((await rows()).map((r) => [r.lane, r.status])).toEqual([
+      ...Array(5).fill(['webhooks', 'sent']),
+      ['codes', 'sent'],
+    ]);
+  });
+
+  it('puts a deferred row back untried until its time', async () => {
+    let deferOnce = true;
+    const handler = vi.fn<OutboxHandler>(async (_payload, attempt) => {
+      if (deferOnce) attempt.defer(now + 30_000);
+      deferOnce = false;
+    });
+    const { outbox } = makeOutbox({ sms: handler });
+    await outbox.enqueue(database.current.handle.db, { topic: 'sms', payload: { n: 1 } });
+    expect(await outbox.runOnce()).toBe(1);
+    expect(await onlyRow()).toMatchObject({
+      status: 'pending',
+      attempts: 0,
+      lastError: null,
+      lockedUntil: null,
+      nextAttemptAt: new Date(NOW + 30_000),
+    });
+    expect(await outbox.runOnce()).toBe(0);
+    now = NOW + 30_000;
+    expect(await outbox.runOnce()).toBe(1);
+    expect(await onlyRow()).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(handler).toHaveBeenCalledTimes(2);
+  });
+
   it('leaves a row claimed by another worker alone until its lease runs out', async () => {
     const handler = vi.fn<OutboxHandler>(async () => {});
     const { outbox } = makeOutbox({ sms: handler }, { leaseMs: 60_000 });

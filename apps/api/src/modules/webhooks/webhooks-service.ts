@@ -303,7 +303,8 @@ export function createWebhooks(deps: WebhooksDeps) {
       }));
     },
 
-    kick: outbox.kick,
+    // Every lane: a caller may have queued other work (messages) in the same transaction.
+    kick: () => outbox.kick(),
 
     /**
      * The outbox handler of WEBHOOK_TOPIC: one try of one delivery, or a deferral when its
