@@ -288,7 +288,7 @@ describe.each(engines)('outbox (%s)', (engine) => {
       await outbox.enqueue(db, { topic: 'hook', payload: { n }, lane: 'webhooks' });
     }
     const webhookRun = outbox.runOnce('webhooks');
-    await vi.waitFor(() => expect(hooks).toHaveBeenCalledTimes(3));
+    await vi.waitFor(() => expect(hooks).toHaveBeenCalledTimes(3), { timeout: 10_000 });
 
     await outbox.enqueue(db, { topic: 'sms', payload: { n: 9 }, lane: 'codes' });
     expect(await outbox.runOnce('codes')).toBe(1);

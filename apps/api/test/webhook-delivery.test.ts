@@ -319,7 +319,9 @@ describe.each(engines)('webhook delivery lanes (%s)', (engine) => {
 
     // The webhook lane takes as many as it works at once, and every one of them hangs.
     const webhookRun = app.outbox.runOnce('webhooks');
-    await vi.waitFor(() => expect(receiver.openCount()).toBe(OUTBOX_LANE_CONCURRENCY.webhooks));
+    await vi.waitFor(() => expect(receiver.openCount()).toBe(OUTBOX_LANE_CONCURRENCY.webhooks), {
+      timeout: 20_000,
+    });
 
     const response = await app.inject({
       method: 'POST',
@@ -328,6 +330,7 @@ describe.each(engines)('webhook delivery lanes (%s)', (engine) => {
       ...xsrf,
     });
     expect(response.statusCode, response.body).toBe(200);
+    expect(await db.$count(outbox, eq(outbox.lane, 'codes'))).toBe(1);
     await app.messaging.runOutbox('codes');
 
     expect(gateway.requests).toHaveLength(1);
@@ -354,17 +357,20 @@ describe.each(engines)('webhook delivery lanes (%s)', (engine) => {
 
     const run = app.outbox.runOnce('webhooks');
     // The deliveries beyond the limit go back untried, to come again shortly.
-    await vi.waitFor(async () => {
-      const waiting = await db.$count(
-        outbox,
-        and(
-          eq(outbox.attempts, 0),
-          eq(outbox.nextAttemptAt, new Date(NOW + WEBHOOK_BUSY_RETRY_MS)),
-        ),
-      );
-      expect(waiting).toBe(10 - WEBHOOK_ENDPOINT_CONCURRENCY);
-      expect(receiver.openCount()).toBe(WEBHOOK_ENDPOINT_CONCURRENCY);
-    });
+    await vi.waitFor(
+      async () => {
+        const waiting = await db.$count(
+          outbox,
+          and(
+            eq(outbox.attempts, 0),
+            eq(outbox.nextAttemptAt, new Date(NOW + WEBHOOK_BUSY_RETRY_MS)),
+          ),
+        );
+        expect(waiting).toBe(10 - WEBHOOK_ENDPOINT_CONCURRENCY);
+        expect(receiver.openCount()).toBe(WEBHOOK_ENDPOINT_CONCURRENCY);
+      },
+      { timeout: 20_000 },
+    );
     receiver.release();
     await run;
     expect((await statuses(endpoint)).filter((s) => s === 'delivered')).toHaveLength(
