@@ -84,7 +84,7 @@ export interface BuildAppOptions {
   outboxPollIntervalMs?: number;
   /** How long a webhook endpoint has to answer; defaults to 10 s. */
   webhookTimeoutMs?: number;
-  /** How webhook host names are resolved when connecting (default `dns.lookup`); tests inject names. */
+  /** How webhook host names are resolved when connecting (default `dns.lookup`). */
   webhookResolveHost?: ResolveHost;
   /** Calls of one integration API key per minute (default 600). */
   integrationCallsPerMinute?: number;

@@ -10,7 +10,7 @@ import ipaddr from 'ipaddr.js';
 
 /** 2000::/3: the only IPv6 space allocated for global unicast (RFC 4291, IANA). */
 const globalUnicast = ipaddr.IPv6.parseCIDR('2000::/3');
-/** 64:ff9b::/96, the well-known NAT64 prefix (RFC 6052); the local-use 64:ff9b:1::/48 is not public. */
+/** 64:ff9b::/96, the well-known NAT64 prefix (RFC 6052); local-use 64:ff9b:1::/48 is not public. */
 const wellKnownNat64 = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
 
 function isPublicIPv4(address: ipaddr.IPv4): boolean {

@@ -59,7 +59,10 @@ export interface OutboxItem {
 export interface Outbox {
   /** Adds a row in the caller's transaction; call `kick()` once that transaction has committed. */
   enqueue(executor: Executor, item: OutboxItem): Promise<void>;
-  /** Runs the worker of a lane (every lane without one) now instead of at the next poll. Does nothing unless started. */
+  /**
+   * Runs the worker of a lane (of every lane without one) now instead of at the next poll.
+   * Does nothing unless started.
+   */
   kick(lane?: OutboxLane): void;
   /**
    * Processes every row of the lane (of every lane, each independently, without one) due now,
