@@ -54,6 +54,7 @@ import {
 import { sandboxRoutes } from './modules/payments/sandbox-routes.js';
 import { registerShaam } from './modules/shaam/shaam-routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks-routes.js';
+import type { ResolveHost } from './modules/webhooks/webhook-request.js';
 import { registerWebhooks } from './modules/webhooks/webhooks-service.js';
 import { registerWhatsApp, registerWhatsAppPage } from './modules/whatsapp/whatsapp-routes.js';
 import { defaultWebDistDir } from './paths.js';
@@ -85,6 +86,8 @@ export interface BuildAppOptions {
   outboxPollIntervalMs?: number;
   /** How long a webhook endpoint has to answer; defaults to 10 s. */
   webhookTimeoutMs?: number;
+  /** How webhook host names are resolved when connecting (default `dns.lookup`). */
+  webhookResolveHost?: ResolveHost;
   /** Calls of one integration API key per minute (default 600). */
   integrationCallsPerMinute?: number;
   /** Where log lines go; defaults to standard output. Tests read what would be logged. */
@@ -194,6 +197,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     secretKey: deriveKey(options.dataKey, 'webhooks'),
     publicOrigin: config.publicOrigin,
     production: !config.demo,
+    publicOnly: !config.demo,
+    resolveHost: options.webhookResolveHost,
     timeoutMs: options.webhookTimeoutMs,
   });
   const patientAuth = createPatientAuthService({

@@ -134,7 +134,7 @@ describe.each(engines)('outbox (%s)', (engine) => {
     now += 5;
     expect(await outbox.runOnce()).toBe(1);
     expect(handler).toHaveBeenCalledTimes(1);
-    expect(handler).toHaveBeenCalledWith(payload, { isLast: false });
+    expect(handler).toHaveBeenCalledWith(payload, expect.objectContaining({ isLast: false }));
     expect(await onlyRow()).toMatchObject({
       status: 'sent',
       payload: null,
@@ -206,7 +206,7 @@ describe.each(engines)('outbox (%s)', (engine) => {
 
     expect(await outbox.runOnce()).toBe(2);
     expect(handler).toHaveBeenCalledTimes(1);
-    expect(handler).toHaveBeenCalledWith({ n: 2 }, { isLast: false });
+    expect(handler).toHaveBeenCalledWith({ n: 2 }, expect.objectContaining({ isLast: false }));
     const [first, second] = await rows();
     expect(first).toMatchObject({ status: 'expired', payload: null, processedAt: new Date(NOW) });
     expect(second).toMatchObject({ status: 'pending', attempts: 1 });
@@ -271,8 +271,60 @@ describe.each(engines)('outbox (%s)', (engine) => {
     const { outbox: upgraded } = makeOutbox({ whatsapp: handler });
     now = row.nextAttemptAt.getTime();
     expect(await upgraded.runOnce()).toBe(1);
-    expect(handler).toHaveBeenCalledWith({ n: 1 }, { isLast: false });
+    expect(handler).toHaveBeenCalledWith({ n: 1 }, expect.objectContaining({ isLast: false }));
     expect(await onlyRow()).toMatchObject({ status: 'sent', payload: null });
+  });
+
+  it('works each lane on its own: a hanging lane does not hold another', async () => {
+    let release!: () => void;
+    const hanging = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const hooks = vi.fn<OutboxHandler>(() => hanging);
+    const codes = vi.fn<OutboxHandler>(async () => {});
+    const { outbox } = makeOutbox({ hook: hooks, sms: codes }, { concurrency: { webhooks: 3 } });
+    const db = database.current.handle.db;
+    for (let n = 0; n < 5; n++) {
+      await outbox.enqueue(db, { topic: 'hook', payload: { n }, lane: 'webhooks' });
+    }
+    const webhookRun = outbox.runOnce('webhooks');
+    await vi.waitFor(() => expect(hooks).toHaveBeenCalledTimes(3), { timeout: 10_000 });
+
+    await outbox.enqueue(db, { topic: 'sms', payload: { n: 9 }, lane: 'codes' });
+    expect(await outbox.runOnce('codes')).toBe(1);
+    expect(codes).toHaveBeenCalledWith({ n: 9 }, expect.anything());
+    // Nothing of the webhook lane's was taken by that run, and it keeps to its concurrency.
+    expect(hooks).toHaveBeenCalledTimes(3);
+
+    release();
+    expect(await webhookRun).toBe(5);
+    expect((await rows()).map((r) => [r.lane, r.status])).toEqual([
+      ...Array(5).fill(['webhooks', 'sent']),
+      ['codes', 'sent'],
+    ]);
+  });
+
+  it('puts a deferred row back untried until its time', async () => {
+    let deferOnce = true;
+    const handler = vi.fn<OutboxHandler>(async (_payload, attempt) => {
+      if (deferOnce) attempt.defer(now + 30_000);
+      deferOnce = false;
+    });
+    const { outbox } = makeOutbox({ sms: handler });
+    await outbox.enqueue(database.current.handle.db, { topic: 'sms', payload: { n: 1 } });
+    expect(await outbox.runOnce()).toBe(1);
+    expect(await onlyRow()).toMatchObject({
+      status: 'pending',
+      attempts: 0,
+      lastError: null,
+      lockedUntil: null,
+      nextAttemptAt: new Date(NOW + 30_000),
+    });
+    expect(await outbox.runOnce()).toBe(0);
+    now = NOW + 30_000;
+    expect(await outbox.runOnce()).toBe(1);
+    expect(await onlyRow()).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(handler).toHaveBeenCalledTimes(2);
   });
 
   it('leaves a row claimed by another worker alone until its lease runs out', async () => {
@@ -297,8 +349,8 @@ describe.each(engines)('outbox (%s)', (engine) => {
       await new Promise((resolve) => setTimeout(resolve, 1));
     };
     // Two outboxes as two instances would have (on PostgreSQL, each run uses pool connections).
-    const { outbox: a } = makeOutbox({ sms: handler }, { batchSize: 4 });
-    const { outbox: b } = makeOutbox({ sms: handler }, { batchSize: 4 });
+    const { outbox: a } = makeOutbox({ sms: handler }, { concurrency: { default: 4 } });
+    const { outbox: b } = makeOutbox({ sms: handler }, { concurrency: { default: 4 } });
     const db = database.current.handle.db;
     const count = 30;
     await db.transaction(async (tx) => {

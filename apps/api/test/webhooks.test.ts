@@ -65,30 +65,33 @@ describe('webhook signature', () => {
 });
 
 describe('webhook URL', () => {
+  const demo = { httpsOnly: false, publicOnly: false };
+  const production = { httpsOnly: true, publicOnly: true };
+
   it('takes http or https outside production, without credentials or fragment', () => {
-    expect(checkWebhookUrl('http://127.0.0.1:8080/hook?x=1#frag', false)).toEqual({
+    expect(checkWebhookUrl('http://127.0.0.1:8080/hook?x=1#frag', demo)).toEqual({
       url: 'http://127.0.0.1:8080/hook?x=1',
     });
-    expect(checkWebhookUrl('https://hooks.example.com', false)).toEqual({
+    expect(checkWebhookUrl('https://hooks.example.com', demo)).toEqual({
       url: 'https://hooks.example.com/',
     });
-    expect(checkWebhookUrl('ftp://hooks.example.com/', false)).toEqual({
+    expect(checkWebhookUrl('ftp://hooks.example.com/', demo)).toEqual({
       problem: 'Expected an http or https URL',
     });
-    expect(checkWebhookUrl('hooks.example.com/x', false)).toEqual({
+    expect(checkWebhookUrl('hooks.example.com/x', demo)).toEqual({
       problem: 'Expected an absolute URL',
     });
-    expect(checkWebhookUrl('https://user:pw@hooks.example.com/', false)).toMatchObject({
+    expect(checkWebhookUrl('https://user:pw@hooks.example.com/', demo)).toMatchObject({
       problem: expect.stringContaining('user name or password'),
     });
   });
 
   it('takes only https on a public address in production', () => {
-    expect(checkWebhookUrl('https://hooks.example.com/marpe', true)).toEqual({
+    expect(checkWebhookUrl('https://hooks.example.com/marpe', production)).toEqual({
       url: 'https://hooks.example.com/marpe',
     });
-    expect(checkWebhookUrl('https://203.0.113.7/marpe', true)).toHaveProperty('url');
-    expect(checkWebhookUrl('http://hooks.example.com/marpe', true)).toEqual({
+    expect(checkWebhookUrl('https://8.8.8.8/marpe', production)).toHaveProperty('url');
+    expect(checkWebhookUrl('http://hooks.example.com/marpe', production)).toEqual({
       problem: 'Expected an https URL',
     });
     for (const host of [
@@ -104,8 +107,14 @@ describe('webhook URL', () => {
       '[fd00::1]',
       '[fe80::1]',
       '[::ffff:127.0.0.1]',
+      'localhost.',
+      'API.LOCALHOST.',
+      '203.0.113.7',
+      '0x7f.1',
+      '[64:ff9b::a00:1]',
+      '[2002:c0a8:101::1]',
     ]) {
-      expect(checkWebhookUrl(`https://${host}/hook`, true), host).toEqual({
+      expect(checkWebhookUrl(`https://${host}/hook`, production), host).toEqual({
         problem: 'Must be a public address, not a local or private one',
       });
     }

@@ -3,7 +3,12 @@ import { z } from 'zod';
 import type { Config } from '../../platform/config.js';
 import { deriveKey } from '../../platform/crypto.js';
 import type { DatabaseHandle, Executor } from '../../platform/db/client.js';
-import { createOutbox, type OutboxHandler, type OutboxItem } from '../../platform/outbox/outbox.js';
+import {
+  createOutbox,
+  type OutboxHandler,
+  type OutboxItem,
+  type OutboxLane,
+} from '../../platform/outbox/outbox.js';
 import { devRoutes } from '../dev/dev-routes.js';
 import { whatsappTokenKey } from '../whatsapp/whatsapp-repository.js';
 import { createHttpSmsProvider } from './http-sms-provider.js';
@@ -40,22 +45,30 @@ export interface Messaging {
    */
   queueSms(executor: Executor, message: QueuedSms): Promise<void>;
   /**
+   * A one-time code by SMS, in the outbox's 'codes' lane: its own worker, so a code never waits
+   * behind other messages or webhooks (it expires within minutes). Kick after the commit.
+   */
+  queueCode(executor: Executor, message: QueuedSms): Promise<void>;
+  /**
    * A message from a clinic to its patient (appointment details, form and payment links): by
    * WhatsApp when the clinic chose it and is connected, else by SMS. One-time codes use
    * `queueSms`: the browser reads them from the SMS (WebOTP).
    */
   queueMessage(executor: Executor, message: QueuedSms & { clinicId: number }): Promise<void>;
   kick(): void;
-  /** Sends everything due now, after any run under way; resolves with how many rows it took. */
-  runOutbox(): Promise<number>;
+  /**
+   * Works every lane (or the one named) of everything due now, after any run of it under way;
+   * resolves with how many rows it took.
+   */
+  runOutbox(lane?: OutboxLane): Promise<number>;
 }
 
 /** The outbox for work other than SMS (webhook deliveries, WhatsApp messages). */
 export interface AppOutbox {
   /** Adds a row in the caller's transaction; call `kick()` once that transaction has committed. */
   enqueue(executor: Executor, item: OutboxItem): Promise<void>;
-  kick(): void;
-  runOnce(): Promise<number>;
+  kick(lane?: OutboxLane): void;
+  runOnce(lane?: OutboxLane): Promise<number>;
   /** Names the handler of a topic; only before the app is ready (the worker starts then). */
   handle(topic: string, handler: OutboxHandler): void;
 }
@@ -119,6 +132,15 @@ export async function registerMessaging(
       if (!/^05\d{8}$/.test(to)) throw new Error('queueSms: `to` must be stored as 05XXXXXXXX');
       await outbox.enqueue(executor, { topic: SMS_TOPIC, payload: { to, body }, expiresAt });
     },
+    async queueCode(executor, { to, body, expiresAt }) {
+      if (!/^05\d{8}$/.test(to)) throw new Error('queueCode: `to` must be stored as 05XXXXXXXX');
+      await outbox.enqueue(executor, {
+        topic: SMS_TOPIC,
+        payload: { to, body },
+        expiresAt,
+        lane: 'codes',
+      });
+    },
     async queueMessage(executor, { clinicId, to, body, expiresAt }) {
       if (!(await usesWhatsApp(executor, clinicId))) {
         return messaging.queueSms(executor, { to, body, expiresAt });
@@ -127,7 +149,7 @@ export async function registerMessaging(
       const payload: WhatsAppPayload = { clinicId, to, body };
       await outbox.enqueue(executor, { topic: WHATSAPP_TOPIC, payload, expiresAt });
     },
-    kick: outbox.kick,
+    kick: () => outbox.kick(),
     runOutbox: outbox.runOnce,
   };
   app.decorate('messaging', messaging);

@@ -8,9 +8,9 @@ import { otpMessage } from './otp-message.js';
 import type { PatientAuthRepository, PatientRow, WindowCount } from './patient-auth-repository.js';
 import { patientAuthRules, type PatientAuthRules } from './patient-auth-rules.js';
 
-/** What the service needs of messaging: queue an SMS in a transaction, wake the sender after. */
+/** What the service needs of messaging: queue a code's SMS in a transaction, wake the sender after. */
 export interface SmsQueue {
-  queueSms(ex: Executor, message: { to: string; body: string; expiresAt?: Date }): Promise<void>;
+  queueCode(ex: Executor, message: { to: string; body: string; expiresAt?: Date }): Promise<void>;
   kick(): void;
 }
 
@@ -193,7 +193,7 @@ export function createPatientAuthService(deps: PatientAuthServiceDeps) {
         createdAt: new Date(now),
         expiresAt,
       });
-      await messaging.queueSms(tx, {
+      await messaging.queueCode(tx, {
         to: request.phone,
         body: otpMessage({
           code,

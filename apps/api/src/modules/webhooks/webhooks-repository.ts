@@ -44,7 +44,9 @@ export function createWebhooksRepository(db: Database) {
       const [row] = await db
         .select({
           status: webhookDeliveries.status,
+          endpointId: webhookEndpoints.id,
           url: webhookEndpoints.url,
+          circuitOpenUntil: webhookEndpoints.circuitOpenUntil,
           secret: webhookEndpoints.secret,
           isActive: webhookEndpoints.isActive,
         })
@@ -66,6 +68,28 @@ export function createWebhooksRepository(db: Database) {
         .update(webhookDeliveries)
         .set({ ...values, attempts: sql`${webhookDeliveries.attempts} + 1` })
         .where(eq(webhookDeliveries.id, deliveryId));
+    },
+
+    /** A 2xx: the endpoint works, its breaker closes. */
+    async recordEndpointSuccess(endpointId: number) {
+      await db
+        .update(webhookEndpoints)
+        .set({ consecutiveFailures: 0, circuitOpenUntil: null })
+        .where(eq(webhookEndpoints.id, endpointId));
+    },
+
+    /**
+     * One more failed try in a row; from the `threshold`th on, the breaker (re)opens until
+     * `openUntil`. One statement, so concurrent failures all count.
+     */
+    async recordEndpointFailure(endpointId: number, threshold: number, openUntil: Date) {
+      await db
+        .update(webhookEndpoints)
+        .set({
+          consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1`,
+          circuitOpenUntil: sql`CASE WHEN ${webhookEndpoints.consecutiveFailures} + 1 >= ${threshold} THEN ${openUntil.toISOString()}::timestamptz ELSE ${webhookEndpoints.circuitOpenUntil} END`,
+        })
+        .where(eq(webhookEndpoints.id, endpointId));
     },
 
     async markFailed(deliveryId: number, lastError: string) {

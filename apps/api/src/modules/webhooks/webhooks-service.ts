@@ -24,6 +24,15 @@ import { AppError } from '../../platform/errors.js';
 import type { OutboxAttempt } from '../../platform/outbox/outbox.js';
 import { toAppointmentView } from '../appointments/appointment-view.js';
 import type { AppOutbox } from '../messaging/messaging.js';
+import {
+  guardedLookup,
+  NOT_PUBLIC_ADDRESS,
+  NotPublicAddressError,
+  postWebhook,
+  resolveWithDns,
+  WebhookTimeoutError,
+  type ResolveHost,
+} from './webhook-request.js';
 import { webhookSignatureHeader } from './webhook-signature.js';
 import { checkWebhookUrl } from './webhook-url.js';
 import {
@@ -34,6 +43,14 @@ import {
 
 export const WEBHOOK_TOPIC = 'webhook';
 export const WEBHOOK_TIMEOUT_MS = 10_000;
+/** Requests in flight to one endpoint from one process; more wait (deferred, not tried). */
+export const WEBHOOK_ENDPOINT_CONCURRENCY = 4;
+/** How long a delivery waits when its endpoint already has that many requests in flight. */
+export const WEBHOOK_BUSY_RETRY_MS = 1000;
+/** Failed tries in a row after which an endpoint's circuit breaker opens… */
+export const WEBHOOK_BREAKER_THRESHOLD = 5;
+/** …for this long: its deliveries wait, then the next failure opens it again at once. */
+export const WEBHOOK_BREAKER_COOLDOWN_MS = 60_000;
 /** Each event costs a row and a request per endpoint: a clinic needs a few, not hundreds. */
 export const MAX_WEBHOOK_ENDPOINTS = 10;
 
@@ -49,9 +66,15 @@ export interface WebhooksDeps {
   secretKey: Buffer;
   /** config.publicOrigin: the links events carry point at it. */
   publicOrigin: string;
-  /** Outside demo mode: https endpoints on public addresses only. */
+  /** Outside demo mode: https endpoints only (and public addresses, see `publicOnly`). */
   production: boolean;
-  fetch?: typeof fetch;
+  /**
+   * Outside demo mode: endpoints must be, and resolve at connection time to, public addresses.
+   * Demo mode allows loopback receivers.
+   */
+  publicOnly: boolean;
+  /** How host names are resolved when connecting (default `dns.lookup`); tests inject names. */
+  resolveHost?: ResolveHost;
   /** How long an endpoint has to answer (default WEBHOOK_TIMEOUT_MS). */
   timeoutMs?: number;
 }
@@ -104,11 +127,15 @@ function deliveryView(row: WebhookDeliveryRow): WebhookDelivery {
   };
 }
 
-/** Why a request got no answer, without its address (a URL may carry a token). */
-function networkFailure(error: unknown, timeoutMs: number): string {
+/**
+ * Why a request got no answer, without its address (a URL may carry a token) and, for a refused
+ * address, without the network's own words (they would tell a clinic about our network).
+ */
+function networkFailure(error: unknown): string {
+  if (error instanceof NotPublicAddressError) return NOT_PUBLIC_ADDRESS;
+  if (error instanceof WebhookTimeoutError) return error.message;
   if (!(error instanceof Error)) return 'Request failed';
-  if (error.name === 'TimeoutError') return `No answer within ${timeoutMs / 1000} s`;
-  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  const code = (error as NodeJS.ErrnoException).code;
   return `Request failed: ${typeof code === 'string' ? code : error.name}`;
 }
 
@@ -120,13 +147,15 @@ function networkFailure(error: unknown, timeoutMs: number): string {
  * de-duplicate by the event id.
  */
 export function createWebhooks(deps: WebhooksDeps) {
-  const { outbox, clock, secretKey, publicOrigin, production } = deps;
+  const { outbox, clock, secretKey, publicOrigin, production, publicOnly } = deps;
   const repository = createWebhooksRepository(deps.db);
-  const send = deps.fetch ?? fetch;
+  const lookup = guardedLookup(deps.resolveHost ?? resolveWithDns, publicOnly);
   const timeoutMs = deps.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  /** Requests in flight per endpoint id, in this process. */
+  const inFlight = new Map<number, number>();
 
   function checkedUrl(url: string): string {
-    const checked = checkWebhookUrl(url, production);
+    const checked = checkWebhookUrl(url, { httpsOnly: production, publicOnly });
     if ('problem' in checked) throw invalidField('url', checked.problem);
     return checked.url;
   }
@@ -164,6 +193,7 @@ export function createWebhooks(deps: WebhooksDeps) {
       await outbox.enqueue(executor, {
         topic: WEBHOOK_TOPIC,
         payload: { deliveryId: delivery.id, body },
+        lane: 'webhooks',
       });
     }
     return deliveries.length;
@@ -176,6 +206,68 @@ export function createWebhooks(deps: WebhooksDeps) {
     const row = await repository.findAppointment(executor, appointmentId);
     if (!row) throw new Error(`webhooks: no appointment ${appointmentId}`);
     return toAppointmentView(row);
+  }
+
+  /** POSTs the signed body once and records the outcome; throws on failure (the outbox retries). */
+  async function attempt(
+    deliveryId: number,
+    target: { endpointId: number; url: string; secret: string },
+    body: string,
+    isLast: boolean,
+  ): Promise<void> {
+    const attemptAt = new Date(clock());
+    const timestamp = Math.floor(attemptAt.getTime() / 1000);
+    const event = JSON.parse(body) as { id: string; type: string };
+    let statusCode: number | null = null;
+    let failure: string;
+    try {
+      statusCode = await postWebhook({
+        url: target.url,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Marpe-Webhooks/1',
+          'marpe-event-id': event.id,
+          'marpe-event-type': event.type,
+          'marpe-timestamp': String(timestamp),
+          'marpe-signature': webhookSignatureHeader(
+            decryptText(secretKey, target.secret),
+            timestamp,
+            body,
+          ),
+        },
+        body,
+        timeoutMs,
+        lookup,
+        publicOnly,
+      });
+      if (statusCode >= 200 && statusCode < 300) {
+        await repository.recordAttempt(deliveryId, {
+          status: 'delivered',
+          lastStatusCode: statusCode,
+          lastError: null,
+          lastAttemptAt: attemptAt,
+          deliveredAt: new Date(clock()),
+        });
+        await repository.recordEndpointSuccess(target.endpointId);
+        return;
+      }
+      failure = `The endpoint answered ${statusCode}`;
+    } catch (error) {
+      failure = networkFailure(error);
+    }
+    await repository.recordAttempt(deliveryId, {
+      status: isLast ? 'failed' : 'pending',
+      lastStatusCode: statusCode,
+      lastError: failure,
+      lastAttemptAt: attemptAt,
+    });
+    await repository.recordEndpointFailure(
+      target.endpointId,
+      WEBHOOK_BREAKER_THRESHOLD,
+      new Date(clock() + WEBHOOK_BREAKER_COOLDOWN_MS),
+    );
+    // The outbox retries with backoff (or, after the last try, gives up as recorded above).
+    throw new Error(failure);
   }
 
   return {
@@ -224,10 +316,14 @@ export function createWebhooks(deps: WebhooksDeps) {
       }));
     },
 
-    kick: outbox.kick,
+    // Every lane: a caller may have queued other work (messages) in the same transaction.
+    kick: () => outbox.kick(),
 
-    /** The outbox handler of WEBHOOK_TOPIC: one try of one delivery. */
-    async deliver(payload: unknown, { isLast }: OutboxAttempt): Promise<void> {
+    /**
+     * The outbox handler of WEBHOOK_TOPIC: one try of one delivery, or a deferral when its
+     * endpoint already has WEBHOOK_ENDPOINT_CONCURRENCY requests in flight or its breaker is open.
+     */
+    async deliver(payload: unknown, { isLast, defer }: OutboxAttempt): Promise<void> {
       const { deliveryId, body } = deliveryPayloadSchema.parse(payload);
       const target = await repository.findDeliveryTarget(deliveryId);
       // Deleted with its endpoint, or settled by a try whose outbox row was then claimed again.
@@ -236,57 +332,23 @@ export function createWebhooks(deps: WebhooksDeps) {
         await repository.markFailed(deliveryId, 'The endpoint was deactivated');
         return;
       }
-
-      const attemptAt = new Date(clock());
-      const timestamp = Math.floor(attemptAt.getTime() / 1000);
-      const event = JSON.parse(body) as { id: string; type: string };
-      let statusCode: number | null = null;
-      let failure: string;
-      try {
-        const response = await send(target.url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'Marpe-Webhooks/1',
-            'marpe-event-id': event.id,
-            'marpe-event-type': event.type,
-            'marpe-timestamp': String(timestamp),
-            'marpe-signature': webhookSignatureHeader(
-              decryptText(secretKey, target.secret),
-              timestamp,
-              body,
-            ),
-          },
-          body,
-          // A redirect is a failure to fix at the receiver, not a reason to post elsewhere.
-          redirect: 'manual',
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        // The answer's body is not needed.
-        await response.body?.cancel().catch(() => {});
-        statusCode = response.status;
-        if (response.ok) {
-          await repository.recordAttempt(deliveryId, {
-            status: 'delivered',
-            lastStatusCode: statusCode,
-            lastError: null,
-            lastAttemptAt: attemptAt,
-            deliveredAt: new Date(clock()),
-          });
-          return;
-        }
-        failure = `The endpoint answered ${statusCode}`;
-      } catch (error) {
-        failure = networkFailure(error, timeoutMs);
+      const now = clock();
+      const openUntil = target.circuitOpenUntil?.getTime() ?? 0;
+      if (openUntil > now) {
+        if (!isLast) return defer(openUntil);
+        await repository.markFailed(deliveryId, 'Given up: the endpoint kept failing');
+        return;
       }
-      await repository.recordAttempt(deliveryId, {
-        status: isLast ? 'failed' : 'pending',
-        lastStatusCode: statusCode,
-        lastError: failure,
-        lastAttemptAt: attemptAt,
-      });
-      // The outbox retries with backoff (or, after the last try, gives up as recorded above).
-      throw new Error(failure);
+      const busy = inFlight.get(target.endpointId) ?? 0;
+      if (busy >= WEBHOOK_ENDPOINT_CONCURRENCY) return defer(now + WEBHOOK_BUSY_RETRY_MS);
+      inFlight.set(target.endpointId, busy + 1);
+      try {
+        await attempt(deliveryId, target, body, isLast);
+      } finally {
+        const left = (inFlight.get(target.endpointId) ?? 1) - 1;
+        if (left === 0) inFlight.delete(target.endpointId);
+        else inFlight.set(target.endpointId, left);
+      }
     },
 
     async createEndpoint(

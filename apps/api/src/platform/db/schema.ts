@@ -22,6 +22,7 @@ import type {
   WebhookEventType,
 } from '@marpe/shared';
 import type { MessageLanguage } from '../http/message-language.js';
+import type { OutboxLane } from '../outbox/outbox.js';
 
 // The booking EXCLUDE constraint and the one-appointment-per-date partial index live in the
 // custom migration drizzle/0001_booking-constraints.sql: drizzle cannot express them. The
@@ -442,6 +443,8 @@ export const outbox = pgTable(
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     topic: text('topic').notNull(),
+    /** Which worker lane takes the row (platform/outbox: codes, default, webhooks). */
+    lane: text('lane').$type<OutboxLane>().notNull().default('default'),
     /** AES-256-GCM ciphertext of the JSON payload (platform/crypto.ts); null once processed. */
     payload: text('payload'),
     status: text('status').$type<OutboxStatus>().notNull().default('pending'),
@@ -457,9 +460,10 @@ export const outbox = pgTable(
   },
   (t) => [
     index('outbox_pending_idx')
-      .on(t.nextAttemptAt)
+      .on(t.lane, t.nextAttemptAt)
       .where(sql`status = 'pending'`),
     check('outbox_status_check', sql`${t.status} IN ('pending', 'sent', 'failed', 'expired')`),
+    check('outbox_lane_check', sql`${t.lane} IN ('codes', 'default', 'webhooks')`),
   ],
 );
 
@@ -701,6 +705,10 @@ export const webhookEndpoints = pgTable(
     /** The event types it receives; empty means all. */
     events: jsonb('events').$type<WebhookEventType[]>().notNull().default([]),
     isActive: boolean('is_active').notNull().default(true),
+    /** Failed tries in a row, across deliveries: the circuit breaker opens at a threshold. */
+    consecutiveFailures: integer('consecutive_failures').notNull().default(0),
+    /** While in the future, deliveries to the endpoint wait (not tried, not failed). */
+    circuitOpenUntil: instant('circuit_open_until'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

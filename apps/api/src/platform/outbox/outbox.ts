@@ -9,6 +9,22 @@ import { outbox } from '../db/schema.js';
 // in-process connection does not offer, and neither can enqueue inside a drizzle transaction on
 // both engines. One table and one claim statement do the job. See docs/decisions/005-outbox.md.
 
+/**
+ * Rows are worked in lanes, each with its own claims and its own runs, so that one kind of work
+ * never waits behind another: one-time codes ('codes') expire within minutes and must not queue
+ * behind a hundred webhooks to a slow endpoint ('webhooks'); everything else is 'default'.
+ * See docs/decisions/018-outbox-lanes-and-webhook-delivery.md.
+ */
+export const outboxLanes = ['codes', 'default', 'webhooks'] as const;
+export type OutboxLane = (typeof outboxLanes)[number];
+
+/** How many rows of a lane one process works on at once, unless OutboxOptions say otherwise. */
+export const OUTBOX_LANE_CONCURRENCY: Readonly<Record<OutboxLane, number>> = {
+  codes: 4,
+  default: 4,
+  webhooks: 16,
+};
+
 /** What a handler is told about the try it is making. */
 export interface OutboxAttempt {
   /**
@@ -16,6 +32,12 @@ export interface OutboxAttempt {
    * work (webhook deliveries) marks it failed then, since the outbox calls nothing afterwards.
    */
   isLast: boolean;
+  /**
+   * "Not now, and this was no try": once the handler resolves, the row goes back to pending
+   * until `until` (epoch ms) without counting an attempt or touching `last_error` (an endpoint
+   * at its concurrency limit, or one whose circuit breaker is open).
+   */
+  defer(until: number): void;
 }
 
 /**
@@ -30,21 +52,27 @@ export interface OutboxItem {
   payload: unknown;
   /** Past this instant the work is pointless: the row is marked 'expired' instead. */
   expiresAt?: Date;
+  /** The lane that works the row; 'default' unless said. */
+  lane?: OutboxLane;
 }
 
 export interface Outbox {
   /** Adds a row in the caller's transaction; call `kick()` once that transaction has committed. */
   enqueue(executor: Executor, item: OutboxItem): Promise<void>;
-  /** Runs the worker now instead of at the next poll. Does nothing unless started. */
-  kick(): void;
   /**
-   * Processes every row due now, batch after batch, after any run of this outbox under way (so
-   * what a kick started is done too); resolves with how many rows this run took.
+   * Runs the worker of a lane (of every lane without one) now instead of at the next poll.
+   * Does nothing unless started.
    */
-  runOnce(): Promise<number>;
+  kick(lane?: OutboxLane): void;
+  /**
+   * Processes every row of the lane (of every lane, each independently, without one) due now,
+   * after any run of that lane under way (so what a kick started is done too); resolves with
+   * how many rows this run took.
+   */
+  runOnce(lane?: OutboxLane): Promise<number>;
   /** Polls every `pollIntervalMs`, and runs at once. */
   start(): void;
-  /** Stops polling and waits for the run under way. */
+  /** Stops polling and waits for the runs under way. */
   stop(): Promise<void>;
 }
 
@@ -57,10 +85,11 @@ export interface OutboxOptions {
   log: FastifyBaseLogger;
   handlers: Readonly<Record<string, OutboxHandler>>;
   pollIntervalMs?: number;
-  batchSize?: number;
+  /** Rows worked at once per lane (default OUTBOX_LANE_CONCURRENCY). */
+  concurrency?: Partial<Record<OutboxLane, number>>;
   /**
-   * How long a claim holds a row. A worker that dies mid-batch leaves its rows to others after
-   * this; a batch's handlers must finish well within it (the SMS provider times out at 10 s).
+   * How long a claim holds a row. A worker that dies mid-run leaves its rows to others after
+   * this; a handler must finish well within it (the SMS provider and webhooks time out at 10 s).
    */
   leaseMs?: number;
 }
@@ -90,10 +119,10 @@ type ClaimedRow = Pick<
 export function createOutbox(options: OutboxOptions): Outbox {
   const { db, key, clock, log, handlers } = options;
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
-  const batchSize = options.batchSize ?? 10;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const concurrency = { ...OUTBOX_LANE_CONCURRENCY, ...options.concurrency };
 
-  async function claim(): Promise<ClaimedRow[]> {
+  async function claim(lane: OutboxLane, limit: number): Promise<ClaimedRow[]> {
     const now = new Date(clock());
     // SKIP LOCKED lets several instances claim at once without waiting on or taking each other's
     // rows; the lease (locked_until) keeps a claimed row away from them once this statement ends.
@@ -102,13 +131,14 @@ export function createOutbox(options: OutboxOptions): Outbox {
       .from(outbox)
       .where(
         and(
+          eq(outbox.lane, lane),
           eq(outbox.status, 'pending'),
           lte(outbox.nextAttemptAt, now),
           or(isNull(outbox.lockedUntil), lte(outbox.lockedUntil, now)),
         ),
       )
       .orderBy(outbox.id)
-      .limit(batchSize)
+      .limit(limit)
       .for('update', { skipLocked: true });
     const rows = await db
       .update(outbox)
@@ -157,6 +187,15 @@ export function createOutbox(options: OutboxOptions): Outbox {
     });
   }
 
+  /** Gives back the attempt the claim counted: the handler did not try. */
+  async function defer(row: ClaimedRow, deferUntil: number) {
+    await settle(row, {
+      nextAttemptAt: new Date(deferUntil),
+      lockedUntil: null,
+      attempts: row.attempts - 1,
+    });
+  }
+
   async function handleRow(row: ClaimedRow): Promise<void> {
     const now = clock();
     if (row.expiresAt && row.expiresAt.getTime() <= now) {
@@ -173,9 +212,15 @@ export function createOutbox(options: OutboxOptions): Outbox {
     // Decided before the try, so that what the handler is told is what happens.
     const isLast = now - row.createdAt.getTime() >= OUTBOX_GIVE_UP_MS;
     let payload: unknown;
+    let deferUntil: number | null = null;
     try {
       payload = JSON.parse(decryptText(key, row.payload ?? ''));
-      await handler(payload, { isLast });
+      await handler(payload, {
+        isLast,
+        defer(until) {
+          deferUntil = until;
+        },
+      });
     } catch (error) {
       const lastError = describeError(error, payload);
       if (isLast) {
@@ -190,51 +235,93 @@ export function createOutbox(options: OutboxOptions): Outbox {
       }
       return;
     }
-    await done(row, 'sent');
+    if (deferUntil === null) await done(row, 'sent');
+    else await defer(row, deferUntil);
   }
 
-  async function runBatches(): Promise<number> {
+  /**
+   * Keeps up to the lane's concurrency of rows in hand, claiming more as each finishes, until
+   * nothing more is due; then waits for those in hand.
+   */
+  async function runLane(lane: OutboxLane): Promise<number> {
+    const limit = concurrency[lane];
+    const inHand = new Set<Promise<void>>();
     let handled = 0;
-    for (;;) {
-      const rows = await claim();
-      for (const row of rows) await handleRow(row);
-      handled += rows.length;
-      if (rows.length < batchSize) return handled;
+    try {
+      for (;;) {
+        const free = limit - inHand.size;
+        const rows = await claim(lane, free);
+        for (const row of rows) {
+          const work: Promise<void> = handleRow(row)
+            .catch((error: unknown) => {
+              log.error({ err: withoutQueryParams(error), outboxId: row.id }, 'outbox: row failed');
+            })
+            .finally(() => inHand.delete(work));
+          inHand.add(work);
+        }
+        handled += rows.length;
+        if (rows.length < free) return handled;
+        await Promise.race(inHand);
+      }
+    } finally {
+      await Promise.all(inHand);
     }
   }
 
-  // One run at a time in this process; other processes are kept off by the claims.
-  let lastRun: Promise<unknown> = Promise.resolve();
-  function runOnce(): Promise<number> {
-    const run = lastRun.then(runBatches);
-    lastRun = run.catch(() => {});
+  interface LaneState {
+    /** The last run of this lane in this process; other processes are kept off by the claims. */
+    lastRun: Promise<unknown>;
+    running: Promise<void> | null;
+    runAgain: boolean;
+  }
+  const lanes = Object.fromEntries(
+    outboxLanes.map((lane) => [
+      lane,
+      { lastRun: Promise.resolve(), running: null, runAgain: false } satisfies LaneState,
+    ]),
+  ) as Record<OutboxLane, LaneState>;
+
+  function runLaneOnce(lane: OutboxLane): Promise<number> {
+    const state = lanes[lane];
+    const run = state.lastRun.then(() => runLane(lane));
+    state.lastRun = run.catch(() => {});
     return run;
+  }
+
+  async function runOnce(lane?: OutboxLane): Promise<number> {
+    if (lane) return runLaneOnce(lane);
+    const counts = await Promise.all(outboxLanes.map(runLaneOnce));
+    return counts.reduce((sum, count) => sum + count, 0);
   }
 
   let started = false;
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let runAgain = false;
 
-  function kick(): void {
-    if (!started || stopped) return;
-    if (running) {
-      runAgain = true;
+  function kickLane(lane: OutboxLane): void {
+    const state = lanes[lane];
+    if (state.running) {
+      state.runAgain = true;
       return;
     }
-    running = (async () => {
+    state.running = (async () => {
       do {
-        runAgain = false;
+        state.runAgain = false;
         try {
-          await runOnce();
+          await runLaneOnce(lane);
         } catch (error) {
-          log.error({ err: withoutQueryParams(error) }, 'outbox: run failed');
+          log.error({ err: withoutQueryParams(error), lane }, 'outbox: run failed');
         }
-      } while (runAgain && !stopped);
+      } while (state.runAgain && !stopped);
     })().finally(() => {
-      running = null;
+      state.running = null;
     });
+  }
+
+  function kick(lane?: OutboxLane): void {
+    if (!started || stopped) return;
+    if (lane) kickLane(lane);
+    else for (const each of outboxLanes) kickLane(each);
   }
 
   return {
@@ -244,6 +331,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       const now = new Date(clock());
       await executor.insert(outbox).values({
         topic: item.topic,
+        lane: item.lane ?? 'default',
         payload: encryptText(key, json),
         status: 'pending',
         nextAttemptAt: now,
@@ -256,7 +344,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     start() {
       if (started || stopped) return;
       started = true;
-      timer = setInterval(kick, pollIntervalMs);
+      timer = setInterval(() => kick(), pollIntervalMs);
       timer.unref();
       kick();
     },
@@ -264,8 +352,10 @@ export function createOutbox(options: OutboxOptions): Outbox {
       stopped = true;
       if (timer) clearInterval(timer);
       timer = null;
-      await running;
-      await lastRun;
+      for (const lane of outboxLanes) {
+        await lanes[lane].running;
+        await lanes[lane].lastRun;
+      }
     },
   };
 }
