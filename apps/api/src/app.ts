@@ -59,7 +59,7 @@ import { registerWebhooks } from './modules/webhooks/webhooks-service.js';
 import { registerWhatsApp, registerWhatsAppPage } from './modules/whatsapp/whatsapp-routes.js';
 import { defaultWebDistDir } from './paths.js';
 import type { Config } from './platform/config.js';
-import { deriveKey } from './platform/crypto.js';
+import { deriveKey, sealingKey, type DataKeys } from './platform/crypto.js';
 import type { DatabaseHandle } from './platform/db/client.js';
 import { AppError } from './platform/errors.js';
 import { registerErrorHandler, sendNotFound } from './platform/http/error-handler.js';
@@ -76,6 +76,8 @@ export interface BuildAppOptions {
   database: DatabaseHandle;
   /** The at-rest encryption key (see platform/crypto.ts); exposed as `app.dataKey`. */
   dataKey: Buffer;
+  /** Keys `dataKey` replaced, still read (DATA_KEY_PREVIOUS); `app.dataKeys` holds both. */
+  previousDataKeys?: readonly Buffer[];
   /** The built SPA; defaults to apps/web/dist. null serves the API only. */
   webDistDir?: string | null;
   /** Epoch milliseconds now; tests pass a fixed one. Defaults to Date.now. */
@@ -104,6 +106,8 @@ export type App = FastifyInstance<
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** The current data key and those it replaced: `sealingKey(app.dataKeys, purpose)`. */
+    dataKeys: DataKeys;
     dataKey: Buffer;
     /** Intake-form links and submissions (the CLI and demo start-up mint links through it). */
     forms: FormsService;
@@ -132,6 +136,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerErrorHandler(app);
   registerJsonBodyParser(app);
   app.decorate('dataKey', options.dataKey);
+  const dataKeys: DataKeys = { current: options.dataKey, previous: options.previousDataKeys ?? [] };
+  app.decorate('dataKeys', dataKeys);
 
   await app.register(cookie);
   registerSecurityHeaders(app, config);
@@ -194,7 +200,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const webhooks = registerWebhooks(app, {
     db: database.db,
     clock,
-    secretKey: deriveKey(options.dataKey, 'webhooks'),
+    secretKey: sealingKey(dataKeys, 'webhooks'),
     publicOrigin: config.publicOrigin,
     production: !config.demo,
     publicOnly: !config.demo,
@@ -227,6 +233,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     repository: createFormsRepository(database.db),
     clock,
     formsKey: deriveKey(options.dataKey, 'forms'),
+    sealKey: sealingKey(dataKeys, 'forms'),
     publicOrigin: config.publicOrigin,
     webhooks,
   });
@@ -247,7 +254,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     templates: createFormTemplates({ db: database.db, clock }),
     requests: createFormRequests({ db: database.db, forms, messaging: app.messaging, clock }),
   });
-  const connectionDeps = { config, db: database.db, clock, dataKey: options.dataKey };
+  const connectionDeps = { config, db: database.db, clock, dataKeys };
   await registerWhatsApp(app, connectionDeps);
   await registerShaam(app, connectionDeps);
   await app.register(formsRoutes, { prefix: '/api', service: forms });

@@ -60,7 +60,12 @@ async function start(): Promise<void> {
     const demoForm = config.demo && (await ensureDemoForm(database.db));
     const demoPayment = config.demo && (await ensureDemoCardTerminal(database.db));
 
-    const app = await buildApp({ config, database, dataKey });
+    const app = await buildApp({
+      config,
+      database,
+      dataKey,
+      previousDataKeys: config.previousDataKeys,
+    });
     const db = database;
     closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
       if (err) app.log.error({ err }, 'shutting down after an unexpected error');

@@ -12,6 +12,7 @@ import {
   type OutboxOptions,
 } from '../src/platform/outbox/outbox.js';
 import { engines, useTestDatabase } from './helper.js';
+import { sealingKey } from '../src/platform/crypto.js';
 
 const NOW = Date.parse('2027-01-10T10:00:00Z');
 const SECRET_CODE = '482913';
@@ -63,7 +64,7 @@ describe('outboxRetryDelayMs', () => {
 
 describe.each(engines)('outbox (%s)', (engine) => {
   const database = useTestDatabase(engine);
-  const key = randomBytes(32);
+  const key = sealingKey(randomBytes(32), 'outbox');
   let now = NOW;
 
   const makeOutbox = (

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { shaamConnectResponseSchema, shaamStatusSchema } from '@marpe/shared';
 import type { App } from '../src/app.js';
 import { shaamKey } from '../src/modules/shaam/shaam-repository.js';
-import { decryptText, sha256Hex } from '../src/platform/crypto.js';
+import { decryptText, sealedAt, sha256Hex } from '../src/platform/crypto.js';
 import type { Database } from '../src/platform/db/client.js';
 import {
   auditLog,
@@ -173,7 +173,13 @@ describe.each(engines)('Tax Authority connection (%s)', (engine) => {
       const [row] = await db.select().from(shaamConnections);
       expect(row).toMatchObject({ clinicId, clientId: CLIENT_ID, accessToken: null });
       expect(row?.clientSecret).not.toContain(CLIENT_SECRET);
-      expect(decryptText(shaamKey(testDataKey), row?.clientSecret ?? '')).toBe(CLIENT_SECRET);
+      expect(
+        decryptText(
+          shaamKey(testDataKey),
+          row?.clientSecret ?? '',
+          sealedAt('shaam_connections', 'client_secret', clinicId),
+        ),
+      ).toBe(CLIENT_SECRET);
       const [token] = await db.select().from(connectionTokens);
       expect(token).toMatchObject({
         clinicId,
@@ -266,8 +272,12 @@ describe.each(engines)('Tax Authority connection (%s)', (engine) => {
       const sealed = `${row?.accessToken} ${row?.refreshToken}`;
       expect(sealed).not.toContain('ita-access-token-1');
       expect(sealed).not.toContain('ita-refresh-token-1');
-      expect(decryptText(shaamKey(testDataKey), row?.accessToken ?? '')).toBe('ita-access-token-1');
-      expect(decryptText(shaamKey(testDataKey), row?.refreshToken ?? '')).toBe(
+      const at = (column: string) => sealedAt('shaam_connections', column, clinicId);
+      const key = shaamKey(testDataKey);
+      expect(decryptText(key, row?.accessToken ?? '', at('access_token'))).toBe(
+        'ita-access-token-1',
+      );
+      expect(decryptText(key, row?.refreshToken ?? '', at('refresh_token'))).toBe(
         'ita-refresh-token-1',
       );
       const entries = await db.select().from(auditLog).where(eq(auditLog.action, 'shaam.connect'));

@@ -38,9 +38,17 @@ import {
   OUTBOX_FIRST_RETRY_MS,
 } from '../src/platform/outbox/outbox.js';
 import { clinicRow } from './fixtures.js';
-import { buildTestApp, engines, testConfig, useTestDatabase, xsrfPair } from './helper.js';
+import {
+  buildTestApp,
+  engines,
+  testConfig,
+  testDataKey,
+  useTestDatabase,
+  xsrfPair,
+} from './helper.js';
 import { startLoopback, type LoopbackRequest } from './loopback.js';
 import { bearer, insertLoggedInPatients, type TestPatient } from './sessions.js';
+import { dataKeyId } from '../src/platform/crypto.js';
 
 const TZ = 'Asia/Jerusalem';
 const MINUTE = 60_000;
@@ -407,7 +415,7 @@ describe.each(engines)('webhooks (%s)', (engine) => {
       expect(one.json()).toEqual(withoutSecret(endpoint));
 
       const [row] = await db.select().from(webhookEndpoints);
-      expect(row?.secret).toMatch(/^v1\./);
+      expect(row?.secret).toMatch(new RegExp(`^v2\\.${dataKeyId(testDataKey)}\\.`));
       expect(JSON.stringify(row)).not.toContain(endpoint.secret);
 
       const entries = await db.select().from(auditLog);

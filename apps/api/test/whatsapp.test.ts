@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { devMessagesSchema, whatsappStatusSchema } from '@marpe/shared';
 import type { App } from '../src/app.js';
 import { saveConnection, whatsappTokenKey } from '../src/modules/whatsapp/whatsapp-repository.js';
-import { decryptText, sha256Hex } from '../src/platform/crypto.js';
+import { decryptText, sealedAt, sha256Hex } from '../src/platform/crypto.js';
 import type { Database } from '../src/platform/db/client.js';
 import {
   appointments,
@@ -241,9 +241,13 @@ describe.each(engines)('WhatsApp (%s)', (engine) => {
       const [row] = await db.select().from(whatsappConnections);
       expect(row?.clinicId).toBe(clinicId);
       expect(row?.accessToken).not.toContain(BUSINESS_TOKEN);
-      expect(decryptText(whatsappTokenKey(testDataKey), row?.accessToken ?? '')).toBe(
-        BUSINESS_TOKEN,
-      );
+      expect(
+        decryptText(
+          whatsappTokenKey(testDataKey),
+          row?.accessToken ?? '',
+          sealedAt('whatsapp_connections', 'access_token', clinicId),
+        ),
+      ).toBe(BUSINESS_TOKEN);
       const [tokenRow] = await db.select().from(connectionTokens);
       expect(tokenRow?.usedAt).toEqual(new Date(NOW + HOUR));
       const entries = await db

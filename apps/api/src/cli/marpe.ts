@@ -24,11 +24,12 @@ import {
   MAX_PAYMENT_LINK_DAYS,
 } from '../modules/payments/payments-service.js';
 import { ConfigError, loadConfig, type Config } from '../platform/config.js';
-import { deriveKey, loadDataKey } from '../platform/crypto.js';
+import { deriveKey, loadDataKey, sealingKey } from '../platform/crypto.js';
 import { acquireDataDirLock, DataDirLockedError } from '../platform/data-dir-lock.js';
 import { openDatabase, type DatabaseHandle } from '../platform/db/client.js';
 import { isStoredId } from '../platform/db/schema.js';
 import { isAppError } from '../platform/errors.js';
+import { rotateDataKey } from '../platform/key-rotation.js';
 
 const USAGE = `Usage: npm run marpe -- <command> [options]
 
@@ -45,6 +46,10 @@ Commands:
       terminal unless --terminal names another. --patient-id, --remarks (usually the patient's
       name) and --email go to the card frame; --description is the clinic's own note. The link
       works until paid, for ${DEFAULT_PAYMENT_LINK_DAYS} days unless --days says otherwise (1-${MAX_PAYMENT_LINK_DAYS}).
+  rotate-data-key
+      Re-encrypts everything stored encrypted with DATA_KEY, reading what older keys wrote
+      through DATA_KEY_PREVIOUS; prints what it rotated per column. Run it after moving the old
+      key to DATA_KEY_PREVIOUS and the new one to DATA_KEY; then drop DATA_KEY_PREVIOUS.
 ${WEBHOOK_DELIVERIES_USAGE}
 ${CLINIC_COMMANDS_USAGE}`;
 
@@ -79,6 +84,7 @@ async function formLink(args: readonly string[]): Promise<void> {
       repository: createFormsRepository(database.db),
       clock: Date.now,
       formsKey: deriveKey(dataKey, 'forms'),
+      sealKey: sealingKey({ current: dataKey, previous: config.previousDataKeys }, 'forms'),
       publicOrigin: config.publicOrigin,
     });
     if (!isStoredId(options.clinicId) || !isStoredId(options.templateId)) {
@@ -148,7 +154,24 @@ async function webhookDeliveries(args: readonly string[]): Promise<void> {
   });
 }
 
+async function rotateKey(args: readonly string[]): Promise<void> {
+  if (args.length > 0) throw new UsageError('rotate-data-key takes no options');
+  await withDatabase(async (database, config) => {
+    const current = await loadDataKey(config);
+    const results = await rotateDataKey(database.db, {
+      current,
+      previous: config.previousDataKeys,
+    });
+    for (const r of results) {
+      console.log(
+        `${r.table}.${r.column}: ${r.rotated} re-encrypted, ${r.current} already current`,
+      );
+    }
+  });
+}
+
 const commands: Record<string, (args: readonly string[]) => Promise<void>> = {
+  'rotate-data-key': rotateKey,
   'form-link': formLink,
   'payment-link': paymentLink,
   'webhook-deliveries': webhookDeliveries,

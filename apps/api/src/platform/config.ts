@@ -19,6 +19,11 @@ export interface Config {
   readonly demo: boolean;
   /** 32 bytes; null means "load or generate DATA_DIR/data-key" (demo mode only). */
   readonly dataKey: Buffer | null;
+  /**
+   * DATA_KEY_PREVIOUS: keys DATA_KEY replaced, read (never written) until `marpe rotate-data-key`
+   * has re-encrypted every row with DATA_KEY (docs/operations.md, "Rotating DATA_KEY").
+   */
+  readonly previousDataKeys: readonly Buffer[];
   /** Scheme, host and port, no trailing slash. */
   readonly publicOrigin: string;
   /** True when PUBLIC_ORIGIN was not set and defaults to http://localhost:PORT. */
@@ -191,6 +196,19 @@ const envSchema = z.object({
         return z.NEVER;
       }
       return key;
+    }),
+  ),
+  DATA_KEY_PREVIOUS: optional(
+    z.string().transform((v, ctx) => {
+      const keys = v.split(',').map((part) => parseDataKey(part));
+      if (keys.some((key) => key === null)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be 32-byte keys (base64 or 64 hex characters) separated by commas',
+        });
+        return z.NEVER;
+      }
+      return keys as Buffer[];
     }),
   ),
   PUBLIC_ORIGIN: optional(
@@ -368,6 +386,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     nodeEnv,
     demo,
     dataKey: e.DATA_KEY ?? null,
+    previousDataKeys: e.DATA_KEY_PREVIOUS ?? [],
     publicOrigin: origin,
     publicOriginIsDefault: publicOrigin === null,
     isHttps: origin.startsWith('https:'),

@@ -144,6 +144,7 @@ export function createFormsRepository(db: Database) {
           id: formRequests.id,
           schema: formRequests.schema,
           initData: formRequests.initData,
+          tokenHash: formRequests.tokenHash,
           templateName: formRequests.templateName,
           clinicName: clinics.name,
           timezone: clinics.timezone,

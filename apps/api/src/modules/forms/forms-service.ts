@@ -19,6 +19,8 @@ import {
 import {
   decryptText,
   encryptText,
+  sealedAt,
+  type SealingKey,
   hmacHex,
   randomToken,
   safeEqual,
@@ -51,7 +53,10 @@ export interface FormsServiceDeps {
   repository: FormsRepository;
   clock: () => number;
   /** deriveKey(dataKey, 'forms'): encrypts answers and keys the answers' hash. */
+  /** HMACs of submitted values (the same answers again are no new submit). */
   formsKey: Buffer;
+  /** Encrypts init data, drafts and answers at rest: `sealingKey(dataKeys, 'forms')`. */
+  sealKey: SealingKey;
   /** config.publicOrigin: links are `${publicOrigin}/q/${token}`. */
   publicOrigin: string;
   /**
@@ -149,10 +154,15 @@ function todayIn(epochMs: number, timezone: string) {
 }
 
 export function createFormsService(deps: FormsServiceDeps) {
-  const { repository, clock, formsKey, publicOrigin, webhooks } = deps;
+  const { repository, clock, formsKey, sealKey, publicOrigin, webhooks } = deps;
 
-  function readInitData(sealed: string): InitData {
-    return initDataSchema.parse(JSON.parse(decryptText(formsKey, sealed)));
+  /** A link's init data, bound to its token hash (the row's id is not known before its insert). */
+  const initDataAt = (tokenHash: string) => sealedAt('form_requests', 'init_data', tokenHash);
+
+  function readInitData(request: { initData: string; tokenHash: string }): InitData {
+    return initDataSchema.parse(
+      JSON.parse(decryptText(sealKey, request.initData, initDataAt(request.tokenHash))),
+    );
   }
 
   let lastDraftPrune = 0;
@@ -165,7 +175,9 @@ export function createFormsService(deps: FormsServiceDeps) {
   async function readDraft(requestId: number, steps: number): Promise<FormDraft | null> {
     const sealed = await repository.findDraft(requestId);
     if (sealed === null) return null;
-    const draft = formDraftSchema.parse(JSON.parse(decryptText(formsKey, sealed)));
+    const draft = formDraftSchema.parse(
+      JSON.parse(decryptText(sealKey, sealed, sealedAt('form_drafts', 'draft', requestId))),
+    );
     // The schema is the link's snapshot, so the step exists; clamped all the same.
     return { ...draft, stepIndex: Math.min(draft.stepIndex, steps - 1) };
   }
@@ -186,9 +198,15 @@ export function createFormsService(deps: FormsServiceDeps) {
   async function readSubmission(requestId: number): Promise<FormAnswers | null> {
     const submission = await repository.findSubmission(repository.db, requestId);
     if (!submission) return null;
-    const answers = JSON.parse(decryptText(formsKey, submission.answers)) as FormAnswers['values'];
+    const answers = JSON.parse(
+      decryptText(sealKey, submission.answers, sealedAt('form_submissions', 'answers', requestId)),
+    ) as FormAnswers['values'];
     const signatures = JSON.parse(
-      decryptText(formsKey, submission.signatures),
+      decryptText(
+        sealKey,
+        submission.signatures,
+        sealedAt('form_submissions', 'signatures', requestId),
+      ),
     ) as FormAnswers['values'];
     // Submissions stored before signatures were rasterised may hold an SVG: never handed out.
     for (const [name, value] of Object.entries(signatures)) {
@@ -208,12 +226,12 @@ export function createFormsService(deps: FormsServiceDeps) {
    * resolved (a read-only default is the value kept); hidden fields' values are dropped.
    */
   function validate(
-    request: { schema: FormSchema; initData: string },
+    request: { schema: FormSchema; initData: string; tokenHash: string },
     inputData: InputData,
     epochMs: number,
     timezone: string,
   ) {
-    const schema = resolveForm(request.schema, readInitData(request.initData));
+    const schema = resolveForm(request.schema, readInitData(request));
     const { values, errors } = validateSubmission(schema, inputData, todayIn(epochMs, timezone));
     const failures: Record<string, string> = { ...errors };
     // Belt and braces: whatever the engine allowed, a stored signature is an image under the limit.
@@ -248,7 +266,7 @@ export function createFormsService(deps: FormsServiceDeps) {
           templateId: template.id,
           templateName: template.name,
           schema: formSchemaSchema.parse(template.schema),
-          initData: encryptText(formsKey, JSON.stringify(initData)),
+          initData: encryptText(sealKey, JSON.stringify(initData), initDataAt(sha256Hex(token))),
           headerImage: headerImageOf(template.logoUrl),
           tokenHash: sha256Hex(token),
           status: 'pending',
@@ -272,7 +290,7 @@ export function createFormsService(deps: FormsServiceDeps) {
       }
       const data: IntakeFormData = {
         schema: request.schema,
-        initData: readInitData(request.initData),
+        initData: readInitData(request),
         headerImage: request.headerImage,
       };
       return { data, draft: await readDraft(request.id, request.schema.length) };
@@ -289,7 +307,7 @@ export function createFormsService(deps: FormsServiceDeps) {
       if (!request || request.status !== 'pending' || request.expiresAt.getTime() <= now) {
         throw linkNotFound();
       }
-      const schema = resolveForm(request.schema, readInitData(request.initData));
+      const schema = resolveForm(request.schema, readInitData(request));
       const failures: Record<string, string> = { ...checkDraft(schema, draft.inputData) };
       if (draft.stepIndex >= schema.length) failures.stepIndex = 'invalid_value';
       const failed = Object.keys(failures);
@@ -298,9 +316,11 @@ export function createFormsService(deps: FormsServiceDeps) {
           issues: failed.map((name) => ({ path: name, message: failures[name] ?? 'invalid' })),
         });
       }
-      const sealed = encryptText(formsKey, JSON.stringify(draft));
+      const text = JSON.stringify(draft);
+      const seal = (requestId: number) =>
+        encryptText(sealKey, text, sealedAt('form_drafts', 'draft', requestId));
       // Ended between the read and the write (a submit in another tab): the link is gone.
-      if (!(await repository.saveDraft(sha256Hex(token), new Date(now), () => sealed))) {
+      if (!(await repository.saveDraft(sha256Hex(token), new Date(now), seal))) {
         throw linkNotFound();
       }
     },
@@ -357,8 +377,16 @@ export function createFormsService(deps: FormsServiceDeps) {
         await repository.insertSubmission(tx, {
           requestId: request.id,
           clinicId: request.clinicId,
-          answers: encryptText(formsKey, JSON.stringify(answers)),
-          signatures: encryptText(formsKey, JSON.stringify(signatures)),
+          answers: encryptText(
+            sealKey,
+            JSON.stringify(answers),
+            sealedAt('form_submissions', 'answers', request.id),
+          ),
+          signatures: encryptText(
+            sealKey,
+            JSON.stringify(signatures),
+            sealedAt('form_submissions', 'signatures', request.id),
+          ),
           valuesHash: hmacHex(formsKey, canonicalJson(values)),
           clientAddress,
           submittedAt: at,
@@ -419,7 +447,7 @@ export function createFormsService(deps: FormsServiceDeps) {
         clinicName: request.clinicName,
         templateName: request.templateName,
         timezone: request.timezone,
-        schema: resolveForm(request.schema, readInitData(request.initData)),
+        schema: resolveForm(request.schema, readInitData(request)),
         values: answers.values,
         submittedAt: answers.submittedAt,
       };

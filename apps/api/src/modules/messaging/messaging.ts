@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../../platform/config.js';
-import { deriveKey } from '../../platform/crypto.js';
+import { sealingKey } from '../../platform/crypto.js';
 import type { DatabaseHandle, Executor } from '../../platform/db/client.js';
 import {
   createOutbox,
@@ -112,14 +112,14 @@ export async function registerMessaging(
     [SMS_TOPIC]: async (payload) => sms.send(smsPayloadSchema.parse(payload)),
     [WHATSAPP_TOPIC]: whatsappHandler({
       db: database.db,
-      tokenKey: whatsappTokenKey(app.dataKey),
+      tokenKey: whatsappTokenKey(app.dataKeys),
       whatsapp,
       sms,
     }),
   };
   const outbox = createOutbox({
     db: database.db,
-    key: deriveKey(app.dataKey, 'outbox'),
+    key: sealingKey(app.dataKeys, 'outbox'),
     clock,
     log: app.log,
     handlers,

@@ -4,6 +4,7 @@ import type { OutboxHandler } from '../../platform/outbox/outbox.js';
 import { findClinicWhatsApp, findSendingCredentials } from '../whatsapp/whatsapp-repository.js';
 import type { SmsProvider } from './sms-provider.js';
 import type { WhatsAppProvider } from './whatsapp-provider.js';
+import type { SealingKey } from '../../platform/crypto.js';
 
 export const WHATSAPP_TOPIC = 'whatsapp';
 
@@ -28,7 +29,7 @@ export async function usesWhatsApp(executor: Executor, clinicId: number): Promis
  */
 export function whatsappHandler(deps: {
   db: Database;
-  tokenKey: Buffer;
+  tokenKey: SealingKey;
   whatsapp: WhatsAppProvider;
   sms: SmsProvider;
 }): OutboxHandler {

@@ -14,6 +14,7 @@ import { actorOf, callerOf, registerIntegrationRoutes } from '../integration/int
 import { createShaamOAuth } from './shaam-oauth.js';
 import { shaamKey } from './shaam-repository.js';
 import { createShaamService, type ShaamService } from './shaam-service.js';
+import type { DataKeys } from '../../platform/crypto.js';
 
 /** The integration routes and `POST /api/shaam-auth`. */
 export async function registerShaam(
@@ -22,14 +23,14 @@ export async function registerShaam(
     config: Pick<Config, 'shaam' | 'publicOrigin' | 'demo'>;
     db: Database;
     clock: () => number;
-    dataKey: Buffer;
+    dataKeys: DataKeys;
   },
 ): Promise<void> {
   const { shaam } = deps.config;
   const service = createShaamService({
     db: deps.db,
     clock: deps.clock,
-    key: shaamKey(deps.dataKey),
+    key: shaamKey(deps.dataKeys),
     publicOrigin: deps.config.publicOrigin,
     production: !deps.config.demo,
     authorizeUrl: shaam.authorizeUrl,

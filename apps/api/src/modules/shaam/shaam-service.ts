@@ -16,6 +16,7 @@ import {
 } from '../whatsapp/connection-tokens.js';
 import type { ShaamOAuth } from './shaam-oauth.js';
 import { findClient, findStatus, saveClient, saveTokens } from './shaam-repository.js';
+import type { SealingKey } from '../../platform/crypto.js';
 
 /** How long the authorization URL's state works: the person signs in at the Tax Authority meanwhile. */
 export const SHAAM_STATE_TTL_MS = 30 * 60_000;
@@ -27,7 +28,7 @@ export interface ShaamServiceDeps {
   db: Database;
   clock: () => number;
   /** `shaamKey(dataKey)`. */
-  key: Buffer;
+  key: SealingKey;
   publicOrigin: string;
   /** Outside demo mode a return URL must be https; a demo's may be plain http. */
   production: boolean;

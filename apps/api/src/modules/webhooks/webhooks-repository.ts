@@ -107,6 +107,17 @@ export function createWebhooksRepository(db: Database) {
       return row?.count ?? 0;
     },
 
+    /**
+     * The id the next endpoint will have, taken from the identity's sequence before the insert:
+     * its secret is encrypted bound to it.
+     */
+    async nextEndpointId(executor: Executor): Promise<number> {
+      const result = await executor.execute(
+        sql`SELECT nextval(pg_get_serial_sequence('webhook_endpoints', 'id'))::int AS id`,
+      );
+      return Number((result as unknown as { rows: { id: number }[] }).rows[0]?.id);
+    },
+
     async insertEndpoint(
       executor: Executor,
       values: typeof webhookEndpoints.$inferInsert,

@@ -17,7 +17,13 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { audit } from '../../platform/audit.js';
-import { decryptText, encryptText, randomToken } from '../../platform/crypto.js';
+import {
+  decryptText,
+  encryptText,
+  randomToken,
+  sealedAt,
+  type SealingKey,
+} from '../../platform/crypto.js';
 import type { Database, Executor } from '../../platform/db/client.js';
 import { isStoredId } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/errors.js';
@@ -63,7 +69,7 @@ export interface WebhooksDeps {
   /** Epoch milliseconds. */
   clock: () => number;
   /** deriveKey(dataKey, 'webhooks'): encrypts the endpoints' signing secrets. */
-  secretKey: Buffer;
+  secretKey: SealingKey;
   /** config.publicOrigin: the links events carry point at it. */
   publicOrigin: string;
   /** Outside demo mode: https endpoints only (and public addresses, see `publicOnly`). */
@@ -146,6 +152,9 @@ function networkFailure(error: unknown): string {
  * and retries with the outbox's backoff until a 2xx, for 48 hours. At least once: receivers
  * de-duplicate by the event id.
  */
+/** A signing secret is bound to its endpoint's row. */
+const secretAt = (endpointId: number) => sealedAt('webhook_endpoints', 'secret', endpointId);
+
 export function createWebhooks(deps: WebhooksDeps) {
   const { outbox, clock, secretKey, publicOrigin, production, publicOnly } = deps;
   const repository = createWebhooksRepository(deps.db);
@@ -230,7 +239,7 @@ export function createWebhooks(deps: WebhooksDeps) {
           'marpe-event-type': event.type,
           'marpe-timestamp': String(timestamp),
           'marpe-signature': webhookSignatureHeader(
-            decryptText(secretKey, target.secret),
+            decryptText(secretKey, target.secret, secretAt(target.endpointId)),
             timestamp,
             body,
           ),
@@ -366,10 +375,12 @@ export function createWebhooks(deps: WebhooksDeps) {
             `A clinic has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first`,
           );
         }
+        const id = await repository.nextEndpointId(tx);
         const row = await repository.insertEndpoint(tx, {
+          id,
           clinicId: caller.clinicId,
           url,
-          secret: encryptText(secretKey, secret),
+          secret: encryptText(secretKey, secret, secretAt(id)),
           events: eventList(body.events ?? []),
           isActive: body.is_active ?? true,
           createdAt: at,
@@ -415,7 +426,7 @@ export function createWebhooks(deps: WebhooksDeps) {
           url,
           events,
           isActive: body.is_active,
-          secret: secret === undefined ? undefined : encryptText(secretKey, secret),
+          secret: secret === undefined ? undefined : encryptText(secretKey, secret, secretAt(id)),
           updatedAt: at,
         });
         if (!row) throw endpointNotFound(id);

@@ -1,10 +1,21 @@
 import { eq } from 'drizzle-orm';
-import { decryptText, deriveKey, encryptText } from '../../platform/crypto.js';
+import {
+  decryptText,
+  encryptText,
+  sealedAt,
+  sealingKey,
+  type DataKeys,
+  type SealingKey,
+} from '../../platform/crypto.js';
 import type { Executor } from '../../platform/db/client.js';
 import { clinics, whatsappConnections, type MessagingChannel } from '../../platform/db/schema.js';
 
 /** The key of the business tokens at rest; the messaging outbox decrypts with it at send time. */
-export const whatsappTokenKey = (dataKey: Buffer): Buffer => deriveKey(dataKey, 'whatsapp');
+export const whatsappTokenKey = (dataKeys: DataKeys | Buffer): SealingKey =>
+  sealingKey(dataKeys, 'whatsapp');
+
+/** A business token is bound to its clinic's row. */
+const tokenAt = (clinicId: number) => sealedAt('whatsapp_connections', 'access_token', clinicId);
 
 export interface WhatsAppConnection {
   wabaId: string;
@@ -48,7 +59,7 @@ export async function findClinicWhatsApp(
 /** The number and its decrypted token, to send with; null when the clinic is not connected. */
 export async function findSendingCredentials(
   executor: Executor,
-  key: Buffer,
+  key: SealingKey,
   clinicId: number,
 ): Promise<{ phoneNumberId: string; accessToken: string } | null> {
   const [row] = await executor
@@ -59,13 +70,16 @@ export async function findSendingCredentials(
     .from(whatsappConnections)
     .where(eq(whatsappConnections.clinicId, clinicId));
   if (!row) return null;
-  return { phoneNumberId: row.phoneNumberId, accessToken: decryptText(key, row.accessToken) };
+  return {
+    phoneNumberId: row.phoneNumberId,
+    accessToken: decryptText(key, row.accessToken, tokenAt(clinicId)),
+  };
 }
 
 /** Connects (or reconnects, replacing the number) the clinic; the token is stored encrypted. */
 export async function saveConnection(
   executor: Executor,
-  key: Buffer,
+  key: SealingKey,
   clinicId: number,
   connection: WhatsAppConnection & { accessToken: string },
 ): Promise<void> {
@@ -73,7 +87,7 @@ export async function saveConnection(
     wabaId: connection.wabaId,
     phoneNumberId: connection.phoneNumberId,
     businessId: connection.businessId,
-    accessToken: encryptText(key, connection.accessToken),
+    accessToken: encryptText(key, connection.accessToken, tokenAt(clinicId)),
     connectedAt: connection.connectedAt,
   };
   await executor

@@ -18,6 +18,7 @@ import { actorOf, callerOf, registerIntegrationRoutes } from '../integration/int
 import { createGraphSignup } from './graph-signup.js';
 import { whatsappTokenKey } from './whatsapp-repository.js';
 import { createWhatsAppService, type WhatsAppService } from './whatsapp-service.js';
+import type { DataKeys } from '../../platform/crypto.js';
 
 /** The integration routes and `POST /api/wa-signup`; the page comes later: `registerWhatsAppPage`. */
 export async function registerWhatsApp(
@@ -26,14 +27,14 @@ export async function registerWhatsApp(
     config: Pick<Config, 'whatsapp' | 'publicOrigin'>;
     db: Database;
     clock: () => number;
-    dataKey: Buffer;
+    dataKeys: DataKeys;
   },
 ): Promise<void> {
   const { graphApiBaseUrl, appId, appSecret } = deps.config.whatsapp;
   const service = createWhatsAppService({
     db: deps.db,
     clock: deps.clock,
-    tokenKey: whatsappTokenKey(deps.dataKey),
+    tokenKey: whatsappTokenKey(deps.dataKeys),
     publicOrigin: deps.config.publicOrigin,
     graph:
       appId !== null && appSecret !== null

@@ -19,6 +19,7 @@ import {
   saveConnection,
   setMessagingChannel,
 } from './whatsapp-repository.js';
+import type { SealingKey } from '../../platform/crypto.js';
 
 /** How long a connection link works: a day is enough to find the business's Facebook login. */
 export const WHATSAPP_LINK_TTL_MS = 24 * 3600_000;
@@ -30,7 +31,7 @@ export interface WhatsAppServiceDeps {
   db: Database;
   clock: () => number;
   /** `whatsappTokenKey(dataKey)`. */
-  tokenKey: Buffer;
+  tokenKey: SealingKey;
   publicOrigin: string;
   /** Null when the server has no Meta app (META_APP_ID…): connections are refused (503). */
   graph: GraphSignup | null;

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { decryptText, encryptText } from '../crypto.js';
+import { decryptText, encryptText, sealedAt, type SealingKey } from '../crypto.js';
 import type { Database, Executor } from '../db/client.js';
 import { outbox } from '../db/schema.js';
 
@@ -78,8 +78,8 @@ export interface Outbox {
 
 export interface OutboxOptions {
   db: Database;
-  /** Encrypts payloads at rest: `deriveKey(dataKey, 'outbox')`. */
-  key: Buffer;
+  /** Encrypts payloads at rest: `sealingKey(dataKeys, 'outbox')`. */
+  key: SealingKey;
   /** Epoch milliseconds. */
   clock: () => number;
   log: FastifyBaseLogger;
@@ -93,6 +93,9 @@ export interface OutboxOptions {
    */
   leaseMs?: number;
 }
+
+/** A payload is bound to its row. */
+const payloadAt = (id: number) => sealedAt('outbox', 'payload', id);
 
 export const OUTBOX_FIRST_RETRY_MS = 1000;
 export const OUTBOX_MAX_RETRY_MS = 10 * 60_000;
@@ -214,7 +217,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     let payload: unknown;
     let deferUntil: number | null = null;
     try {
-      payload = JSON.parse(decryptText(key, row.payload ?? ''));
+      payload = JSON.parse(decryptText(key, row.payload ?? '', payloadAt(row.id)));
       await handler(payload, {
         isLast,
         defer(until) {
@@ -329,10 +332,16 @@ export function createOutbox(options: OutboxOptions): Outbox {
       const json = JSON.stringify(item.payload);
       if (json === undefined) throw new TypeError('The outbox payload must be JSON');
       const now = new Date(clock());
+      // The row's id first (from its identity's sequence): the payload is encrypted bound to it.
+      const ids = await executor.execute(
+        sql`SELECT nextval(pg_get_serial_sequence('outbox', 'id'))::int AS id`,
+      );
+      const id = Number((ids as unknown as { rows: { id: number }[] }).rows[0]?.id);
       await executor.insert(outbox).values({
+        id,
         topic: item.topic,
         lane: item.lane ?? 'default',
-        payload: encryptText(key, json),
+        payload: encryptText(key, json, payloadAt(id)),
         status: 'pending',
         nextAttemptAt: now,
         expiresAt: item.expiresAt ?? null,
