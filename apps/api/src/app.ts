@@ -49,8 +49,17 @@ import { createPaymentsRepository } from './modules/payments/payments-repository
 import { paymentsRoutes, registerPaymentResultPage } from './modules/payments/payments-routes.js';
 import {
   createPaymentsService,
+  VERIFY_TOPIC,
   type PaymentsService,
 } from './modules/payments/payments-service.js';
+import { createTranzilaApi } from './modules/payments/tranzila-api.js';
+import {
+  createSandboxLedger,
+  injectTransport,
+  SANDBOX_API_PREFIX,
+  sandboxApiRoutes,
+} from './modules/payments/sandbox-api.js';
+import { DEMO_PROVIDER_CREDENTIALS } from './demo/demo-payment.js';
 import { sandboxRoutes } from './modules/payments/sandbox-routes.js';
 import { registerShaam } from './modules/shaam/shaam-routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks-routes.js';
@@ -263,6 +272,21 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     clock,
     publicOrigin: config.publicOrigin,
     webhooks,
+    provider: {
+      api: createTranzilaApi(
+        config.providerApiBaseUrl === null
+          ? // Demo: the sandbox's provider API, over the same HTTP contract without the network.
+            { baseUrl: SANDBOX_API_PREFIX, clock, transport: injectTransport(app) }
+          : { baseUrl: config.providerApiBaseUrl, clock },
+      ),
+      sealKey: sealingKey(dataKeys, 'payments'),
+      queueVerification: (ex, transactionId) =>
+        app.outbox.enqueue(ex, { topic: VERIFY_TOPIC, payload: { transactionId } }),
+    },
+  });
+  app.outbox.handle(VERIFY_TOPIC, async (payload) => {
+    const { transactionId } = payload as { transactionId: number };
+    await payments.verify(transactionId);
   });
   app.decorate('payments', payments);
   await app.register(paymentsRoutes, { prefix: '/api', service: payments });
@@ -276,7 +300,18 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   });
   if (config.demo) {
     await app.register(devLinksRoutes, { prefix: '/api', forms, payments });
-    await app.register(sandboxRoutes, { prefix: '/api', publicOrigin: config.publicOrigin });
+    const ledger = createSandboxLedger();
+    await app.register(sandboxRoutes, {
+      prefix: '/api',
+      publicOrigin: config.publicOrigin,
+      ledger,
+    });
+    await app.register(sandboxApiRoutes, {
+      prefix: SANDBOX_API_PREFIX,
+      ledger,
+      credentials: DEMO_PROVIDER_CREDENTIALS,
+      clock,
+    });
   }
 
   const navigationFallback = await registerWebApp(app, {

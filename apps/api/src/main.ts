@@ -2,7 +2,7 @@ import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ensureDemoForm } from './demo/demo-form.js';
 import { createDemoFormLink, createDemoPaymentLink } from './demo/demo-links.js';
-import { ensureDemoCardTerminal } from './demo/demo-payment.js';
+import { ensureDemoCardTerminal, ensureDemoProviderCredentials } from './demo/demo-payment.js';
 import { seedDemoClinic } from './demo/seed-demo-clinic.js';
 import { demoBanner } from './modules/dev/demo-banner.js';
 import { ConfigError, loadConfig, type Config } from './platform/config.js';
@@ -66,6 +66,7 @@ async function start(): Promise<void> {
       dataKey,
       previousDataKeys: config.previousDataKeys,
     });
+    if (demoPayment) await ensureDemoProviderCredentials(database.db, app.payments);
     const db = database;
     closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
       if (err) app.log.error({ err }, 'shutting down after an unexpected error');

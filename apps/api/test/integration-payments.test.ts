@@ -70,12 +70,42 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
   let receiver: Loopback;
   let a: { id: number; key: string; keyId: number };
   let b: { id: number; key: string; keyId: number };
+  /** The card provider's API (its headers are checked in payments.test.ts): these charges. */
+  let provider: Loopback;
+  const charges = new Map<string, number>();
+  /** The provider charged `index` in `payments` payments of ₪1,250.50. */
+  const charge = (index: string, payments = 1) => charges.set(index, payments);
 
   beforeAll(async () => {
     now = START;
     receiver = await startLoopback(() => ({ status: 204 }));
+    provider = await startLoopback((request) => {
+      const body = JSON.parse(request.body) as Record<string, string>;
+      if (request.path === '/v1/handshake/create') {
+        return { status: 200, body: { thtk: `thtk_${body.terminal_name}` } };
+      }
+      const payments = charges.get(body.transaction_index ?? '');
+      return {
+        status: 200,
+        body: {
+          transactions:
+            payments === undefined
+              ? []
+              : [
+                  {
+                    index: body.transaction_index,
+                    terminal_name: body.terminal_name,
+                    processor_response_code: '000',
+                    amount: 1250.5,
+                    currency_code: 1,
+                    number_of_payments: payments,
+                  },
+                ],
+        },
+      };
+    });
     app = await buildTestApp(database.current.handle, {
-      config: testConfig({ PUBLIC_ORIGIN: ORIGIN }),
+      config: testConfig({ PUBLIC_ORIGIN: ORIGIN, TRANZILA_API_BASE_URL: provider.origin }),
       clock: () => now,
       outboxPollIntervalMs: 3_600_000,
     });
@@ -86,6 +116,7 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
   afterAll(async () => {
     await app.close();
     await receiver.close();
+    await provider.close();
   });
 
   async function insertClinic(name: string, cardTerminal: string | null) {
@@ -107,7 +138,20 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
     now = START;
     a = await insertClinic('מרפאת השן הלבנה', TERMINAL);
     b = await insertClinic('מרפאה אחרת', 'otherterm');
+    charges.clear();
+    for (const clinic of [a, b]) {
+      await app.payments.setProviderCredentials(db, clinic.id, {
+        appKey: `app-${clinic.id}`,
+        secret: 'provider-secret',
+      });
+    }
   });
+
+  /** Runs the queued verifications and deliveries, as the workers would. */
+  const settle = async () => {
+    await app.outbox.runOnce();
+    await app.outbox.runOnce();
+  };
 
   const messages = useSentMessages(() => app);
 
@@ -176,7 +220,7 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
 
   /** Delivers what is queued; the events the receiver got, each checked against its signature. */
   async function deliveredEvents(secret: string): Promise<WebhookEvent[]> {
-    await app.outbox.runOnce();
+    await settle();
     return receiver.requests.map(({ headers, body }) => {
       const signature = createHmac('sha256', secret)
         .update(`${String(headers['marpe-timestamp'])}.${body}`)
@@ -250,6 +294,7 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
         clinicLogo: '',
         numPayments: 3,
         status: 'pending',
+        thtk: `thtk_${TERMINAL}`,
       },
     });
 
@@ -383,7 +428,9 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
     }
     const [first, second, third, fourth, fifth] = made;
     if (!first || !second || !third || !fourth || !fifth) throw new Error('unreachable');
+    charge('1');
     expect((await notify(third.url, approved('1'))).statusCode).toBe(200);
+    await settle();
     expect((await call(a.key, 'POST', `/payment-requests/${second.id}/cancel`)).statusCode).toBe(
       200,
     );
@@ -422,12 +469,11 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
     expect(cancelled.json<PaymentRequest>()).toMatchObject({ id: link.id, status: 'cancelled' });
     expect((await getPaymentRequest(link.url)).statusCode).toBe(404);
 
-    // A charge reported on it is recorded, not accepted, and changes nothing.
-    expect((await notify(link.url, approved('1'))).statusCode).toBe(200);
-    const [transaction] = (
-      await call(a.key, 'GET', `/payment-requests/${link.id}/transactions`)
-    ).json<PaymentTransaction[]>();
-    expect(transaction).toMatchObject({ accepted: false, rejection_reason: 'request_cancelled' });
+    // A charge reported on it is refused and changes nothing.
+    expect((await notify(link.url, approved('1'))).statusCode).toBe(404);
+    expect((await call(a.key, 'GET', `/payment-requests/${link.id}/transactions`)).json()).toEqual(
+      [],
+    );
     const again = await call(a.key, 'POST', `/payment-requests/${link.id}/cancel`);
     expect(again.statusCode).toBe(200);
     expect(again.json<PaymentRequest>().status).toBe('cancelled');
@@ -443,7 +489,9 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
     ).toBe('cancelled');
 
     const paid = await createRequest();
+    charge('2');
     expect((await notify(paid.url, approved('2'))).statusCode).toBe(200);
+    await settle();
     const refused = await call(a.key, 'POST', `/payment-requests/${paid.id}/cancel`);
     expect(refused.statusCode).toBe(409);
     expect(refused.json<{ code: string }>().code).toBe('conflict');
@@ -480,6 +528,7 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
         response_description: 'מספר CVV שגוי',
         accepted: true,
         rejection_reason: null,
+        verification: null,
         confirmation_code: '0123456',
         amount: 1250.5,
         payments: 1,
@@ -493,6 +542,8 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
         response_description: 'עסקה אושרה',
         accepted: true,
         rejection_reason: null,
+        // Not asked yet: the verification is queued.
+        verification: null,
         confirmation_code: '0123456',
         amount: 1250.5,
         payments: 3,
@@ -526,11 +577,13 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
       expect((await notify(link.url, { ...approved('21'), Response: '033' })).statusCode).toBe(200);
     }
     // Then the approval, repeated ten times at once and once more later.
+    charge('22', 3);
     const replies = await Promise.all(
       Array.from({ length: 10 }, () => notify(link.url, inThree('22'))),
     );
     expect(replies.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
     expect((await notify(link.url, inThree('22'))).statusCode).toBe(200);
+    await settle();
     // Once paid, later callbacks are recorded but not reported.
     expect((await notify(link.url, { ...approved('23'), Response: '004' })).statusCode).toBe(200);
 
@@ -547,6 +600,7 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
         response_code: '033',
         payments: 1,
         transaction_index: '21',
+        verified: false,
       },
       {
         request_id: link.id,
@@ -555,6 +609,8 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
         response_code: '000',
         payments: 3,
         transaction_index: '22',
+        // Confirmed with the provider's API, not taken from the callback.
+        verified: true,
       },
     ]);
     expect(receiver.requests.map((r) => r.headers['marpe-event-type'])).toEqual([
@@ -575,9 +631,10 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
     await notify(tampered.url, { ...approved('31'), sum: '1.00' });
     const cancelled = await createRequest();
     await call(a.key, 'POST', `/payment-requests/${cancelled.id}/cancel`);
-    await notify(cancelled.url, approved('32'));
+    expect((await notify(cancelled.url, approved('32'))).statusCode).toBe(404);
     // Another clinic's callbacks go to its own endpoints only.
     const theirs = await createRequest({ terminal: 'otherterm' }, b.key);
+    charge('33');
     await notify(theirs.url, { ...approved('33'), supplier: 'otherterm' });
 
     const events = await deliveredEvents(secret);
@@ -591,23 +648,93 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
           response_code: '000',
           payments: 1,
           transaction_index: '31',
-        },
-      ],
-      [
-        'payment.failed',
-        {
-          request_id: cancelled.id,
-          amount: 1250.5,
-          status: 'cancelled',
-          response_code: '000',
-          payments: 1,
-          transaction_index: '32',
+          verified: false,
         },
       ],
     ]);
     expect(
       (await call(b.key, 'GET', `/payment-requests/${theirs.id}`)).json<PaymentRequest>().status,
     ).toBe('paid');
+  });
+
+  it('sets the provider credentials through the API: the secret stored sealed, never shown', async () => {
+    await app.payments.setProviderCredentials(db, a.id, null);
+    const put = (body: object) =>
+      app.inject({
+        method: 'PUT',
+        url: '/api/integration/payment-provider',
+        payload: body,
+        headers: { authorization: `Bearer ${a.key}` },
+      });
+    expect((await call(a.key, 'GET', '/payment-provider')).json()).toEqual({
+      configured: false,
+      app_key: null,
+    });
+    expect(issuePaths(await put({ app_key: 'k' }))).toEqual(['secret']);
+    expect(issuePaths(await put({ app_key: '', secret: 'long-enough' }))).toEqual(['app_key']);
+    const set = await put({ app_key: 'clinic-app', secret: 'the-provider-secret' });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json()).toEqual({ configured: true, app_key: 'clinic-app' });
+    const shown = await call(a.key, 'GET', '/payment-provider');
+    expect(shown.json()).toEqual({ configured: true, app_key: 'clinic-app' });
+    expect(shown.body + set.body).not.toContain('the-provider-secret');
+    const [row] = await db.select().from(clinics).where(eq(clinics.id, a.id));
+    expect(row?.tranzilaSecret).toMatch(/^v2\./);
+    expect(JSON.stringify(row)).not.toContain('the-provider-secret');
+    // Another clinic's key sees its own settings only.
+    expect((await call(b.key, 'GET', '/payment-provider')).json()).toMatchObject({
+      app_key: `app-${b.id}`,
+    });
+    const removed = await app.inject({
+      method: 'DELETE',
+      url: '/api/integration/payment-provider',
+      headers: { authorization: `Bearer ${a.key}` },
+    });
+    expect(removed.json()).toEqual({ configured: false, app_key: null });
+    expect((await auditActions()).filter((e) => e.startsWith('payment_provider'))).toEqual([
+      `payment_provider.set ${a.id} api_key:${a.keyId}`,
+      `payment_provider.remove ${a.id} api_key:${a.keyId}`,
+    ]);
+  });
+
+  it('says verified: false without credentials, and reports a second confirmed charge as a duplicate', async () => {
+    const response = await call(a.key, 'POST', '/webhooks', {
+      url: receiver.url('/marpe'),
+      events: ['payment.succeeded', 'payment.duplicate'],
+    });
+    const secret = response.json<WebhookEndpointWithSecret>().secret ?? '';
+    const link = await createRequest();
+    charge('41');
+    charge('42');
+    await notify(link.url, approved('41'));
+    await settle();
+    // Two tabs: a second approved charge on the paid request.
+    await notify(link.url, approved('42'));
+    await settle();
+    // A clinic without credentials: reported, but not as confirmed.
+    await app.payments.setProviderCredentials(db, a.id, null);
+    const unverified = await createRequest();
+    await notify(unverified.url, approved('43'));
+    const events = await deliveredEvents(secret);
+    expect(events.map((e) => [e.type, e.data])).toEqual([
+      ['payment.succeeded', expect.objectContaining({ request_id: link.id, verified: true })],
+      [
+        'payment.duplicate',
+        expect.objectContaining({ request_id: link.id, transaction_index: '42', verified: true }),
+      ],
+      [
+        'payment.succeeded',
+        expect.objectContaining({
+          request_id: unverified.id,
+          status: 'verifying',
+          verified: false,
+        }),
+      ],
+    ]);
+    expect(
+      (await call(a.key, 'GET', `/payment-requests/${unverified.id}`)).json<PaymentRequest>()
+        .status,
+    ).toBe('verifying');
   });
 
   it('never lets a key reach another clinic’s payment requests', async () => {

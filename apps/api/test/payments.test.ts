@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,13 +7,18 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildCardFrameUrl, parsePaymentResults } from '@marpe/shared';
 import type { App } from '../src/app.js';
 import { DEMO_CARD_TERMINAL, DEMO_CLINIC_ID } from '../src/demo/demo-clinic.js';
-import { ensureDemoCardTerminal } from '../src/demo/demo-payment.js';
+import {
+  DEMO_PROVIDER_CREDENTIALS,
+  ensureDemoCardTerminal,
+  ensureDemoProviderCredentials,
+} from '../src/demo/demo-payment.js';
 import { seedDemoClinic } from '../src/demo/seed-demo-clinic.js';
 import type { CreatePaymentLinkInput } from '../src/modules/payments/payments-service.js';
 import type { Database } from '../src/platform/db/client.js';
 import { clinics, paymentRequests, paymentTransactions } from '../src/platform/db/schema.js';
 import { clinicRow } from './fixtures.js';
 import { buildTestApp, engines, testConfig, useTestDatabase, xsrfPair } from './helper.js';
+import { startLoopback, type Loopback } from './loopback.js';
 
 const DAY = 86_400_000;
 const START = Date.parse('2027-03-24T10:00:00+02:00');
@@ -58,9 +64,31 @@ const nonDemoEnv = {
   SMS_SENDER: 'Marpe',
 };
 
+/** The clinic's provider API credentials in these tests (those the demo sandbox accepts too). */
+const CREDENTIALS = DEMO_PROVIDER_CREDENTIALS;
+
+/** The provider's record of a charge, as its /v1/transactions lists it. */
+const providerCharge = (index: string, overrides: Record<string, unknown> = {}) => ({
+  index,
+  terminal_name: TERMINAL,
+  processor_response_code: '000',
+  amount: '1250.50',
+  currency_code: '1',
+  number_of_payments: 1,
+  ...overrides,
+});
+
 describe.each(engines)('payment requests (%s)', (engine) => {
   const database = useTestDatabase(engine);
   let app: App;
+  /**
+   * The card provider's API on loopback: it answers from `charges` and checks that every request
+   * carries the app key, the time, a nonce and their HMAC exactly as the provider computes it.
+   */
+  let provider: Loopback;
+  const charges = new Map<string, Record<string, unknown>>();
+  let providerDown = 0;
+  const authProblems: string[] = [];
   let db: Database;
   let now: number;
   let clinicId: number;
@@ -74,9 +102,50 @@ describe.each(engines)('payment requests (%s)', (engine) => {
       path.join(webDistDir, 'index.html'),
       '<!doctype html><html><head><!--marpe:head--><title>t</title></head><body></body></html>',
     );
+    provider = await startLoopback((request) => {
+      const header = (name: string) => String(request.headers[name] ?? '');
+      const time = header('x-tranzila-api-request-time');
+      const nonce = header('x-tranzila-api-nonce');
+      const token = createHmac('sha256', `${CREDENTIALS.secret}${time}${nonce}`)
+        .update(CREDENTIALS.appKey)
+        .digest('hex');
+      if (
+        request.method !== 'POST' ||
+        header('content-type') !== 'application/json' ||
+        header('x-tranzila-api-app-key') !== CREDENTIALS.appKey ||
+        time !== String(Math.floor(now / 1000)) ||
+        !/^[0-9a-f]{32}$/.test(nonce) ||
+        header('x-tranzila-api-access-token') !== token
+      ) {
+        authProblems.push(request.path);
+        return { status: 401, body: { error_code: 401 } };
+      }
+      if (providerDown > 0) {
+        providerDown -= 1;
+        return { status: 503, body: {} };
+      }
+      const body = JSON.parse(request.body) as Record<string, string>;
+      if (request.path === '/v1/handshake/create') {
+        return {
+          status: 200,
+          body: { thtk: `thtk_${body.terminal_name}_${body.sum?.replace('.', '_')}` },
+        };
+      }
+      if (request.path === '/v1/transactions') {
+        const found = charges.get(body.transaction_index ?? '');
+        return {
+          status: 200,
+          body: {
+            error_code: 0,
+            transactions: found && body.terminal_name === TERMINAL ? [found] : [],
+          },
+        };
+      }
+      return { status: 404, body: {} };
+    });
     app = await buildTestApp(database.current.handle, {
-      // Demo mode (the test default): the card sandbox is on.
-      config: testConfig({ PUBLIC_ORIGIN: ORIGIN }),
+      // Demo mode (the test default): the card sandbox is on; the provider's API is the fake.
+      config: testConfig({ PUBLIC_ORIGIN: ORIGIN, TRANZILA_API_BASE_URL: provider.origin }),
       clock: () => now,
       outboxPollIntervalMs: 3_600_000,
       webDistDir,
@@ -88,6 +157,7 @@ describe.each(engines)('payment requests (%s)', (engine) => {
 
   afterAll(async () => {
     await app.close();
+    await provider.close();
     await rm(webDistDir, { recursive: true, force: true });
   });
 
@@ -103,7 +173,19 @@ describe.each(engines)('payment requests (%s)', (engine) => {
       })
       .returning({ id: clinics.id });
     clinicId = clinic?.id ?? 0;
+    await app.payments.setProviderCredentials(db, clinicId, CREDENTIALS);
+    charges.clear();
+    provider.reset();
+    providerDown = 0;
+    authProblems.length = 0;
   });
+
+  /** The provider charged `index` (what its API will answer for it). */
+  const charge = (index: string, overrides: Record<string, unknown> = {}) =>
+    charges.set(index, providerCharge(index, overrides));
+
+  /** Runs the queued verifications (the outbox), as the worker would. */
+  const settle = () => app.outbox.runOnce();
 
   const newLink = (input: Partial<CreatePaymentLinkInput> = {}) =>
     app.payments.createLink({
@@ -210,7 +292,7 @@ describe.each(engines)('payment requests (%s)', (engine) => {
       expect((await from('10.9.8.8')).statusCode).toBe(200);
     });
 
-    it('answers the request’s data, privately', async () => {
+    it('answers the request’s data, privately, with a handshake pinning the frame to its sum', async () => {
       const link = await newLink();
       const response = await getRequest(link.token);
       expect(response.statusCode).toBe(200);
@@ -226,8 +308,21 @@ describe.each(engines)('payment requests (%s)', (engine) => {
           clinicLogo: '/logos/test.svg',
           numPayments: 3,
           status: 'pending',
+          thtk: `thtk_${TERMINAL}_1250_50`,
         },
       });
+      expect(provider.requests.map((r) => [r.path, JSON.parse(r.body)])).toEqual([
+        ['/v1/handshake/create', { terminal_name: TERMINAL, sum: '1250.50' }],
+      ]);
+      expect(authProblems).toEqual([]);
+    });
+
+    it('answers no handshake without provider credentials, or with the provider down', async () => {
+      const link = await newLink();
+      providerDown = 1;
+      expect((await getRequest(link.token)).json()).toMatchObject({ data: { thtk: null } });
+      await app.payments.setProviderCredentials(db, clinicId, null);
+      expect((await getRequest(link.token)).json()).toMatchObject({ data: { thtk: null } });
     });
 
     it('answers 404 to an unknown, an expired and a cancelled link', async () => {
@@ -253,7 +348,9 @@ describe.each(engines)('payment requests (%s)', (engine) => {
 
     it('shows a paid request as paid, even after its expiry', async () => {
       const link = await newLink();
+      charge('1001');
       expect((await notify(link.token, approved())).statusCode).toBe(200);
+      await settle();
       const paid = await getRequest(link.token);
       expect(paid.statusCode).toBe(200);
       expect(paid.json()).toMatchObject({ data: { amount: 1250.5, status: 'paid' } });
@@ -275,16 +372,30 @@ describe.each(engines)('payment requests (%s)', (engine) => {
   });
 
   describe('POST /api/notify-payment/:token', () => {
-    it('pays the request on an approved callback, without XSRF, storing no card data', async () => {
+    it('takes an approved callback as a hint: paid once the provider’s API confirms the index', async () => {
       const link = await newLink();
+      charge('1001');
       const response = await notify(link.token, approved());
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ status: 'ok' });
       expect(response.headers['cache-control']).toBe('no-store');
+      expect(await requestRow(link.requestId)).toMatchObject({ status: 'verifying', paidAt: null });
+      expect((await getRequest(link.token)).json()).toMatchObject({
+        data: { status: 'verifying', thtk: null },
+      });
 
+      provider.reset();
+      now = START + 1000;
+      await settle();
+      // Server to server, with the clinic's credentials: exactly one lookup of that index.
+      expect(provider.requests.map((r) => [r.path, JSON.parse(r.body)])).toEqual([
+        ['/v1/transactions', { terminal_name: TERMINAL, transaction_index: '1001' }],
+      ]);
+      expect(authProblems).toEqual([]);
       const request = await requestRow(link.requestId);
       expect(request?.status).toBe('paid');
-      expect(request?.paidAt?.getTime()).toBe(START);
+      expect(request?.paidAt?.getTime()).toBe(START + 1000);
+      now = START;
       const [row] = await transactions(link.requestId);
       expect(row).toMatchObject({
         clinicId,
@@ -297,6 +408,8 @@ describe.each(engines)('payment requests (%s)', (engine) => {
         cardLast4: '4321',
         accepted: true,
         rejectionReason: null,
+        verification: 'confirmed',
+        providerAnswer: { error_code: 0, transactions: [providerCharge('1001')] },
       });
       expect(row?.receivedAt.getTime()).toBe(START);
       expect(row?.payload).toEqual({
@@ -324,12 +437,14 @@ describe.each(engines)('payment requests (%s)', (engine) => {
 
     it('accepts instalments that add up, and JSON bodies', async () => {
       const link = await newLink();
+      charge('2001', { number_of_payments: 3 });
       const response = await app.inject({
         method: 'POST',
         url: `/api/notify-payment/${link.token}`,
         payload: inThree(),
       });
       expect(response.statusCode).toBe(200);
+      await settle();
       expect((await requestRow(link.requestId))?.status).toBe('paid');
       const [row] = await transactions(link.requestId);
       expect(row).toMatchObject({
@@ -391,6 +506,7 @@ describe.each(engines)('payment requests (%s)', (engine) => {
       const declined: Record<string, string> = { ...approved(), Response: '006' };
       delete declined.ConfirmationCode;
       expect((await notify(link.token, declined)).statusCode).toBe(200);
+      await settle();
       expect((await requestRow(link.requestId))?.status).toBe('pending');
       expect((await transactions(link.requestId))[0]).toMatchObject({
         responseCode: '006',
@@ -398,18 +514,23 @@ describe.each(engines)('payment requests (%s)', (engine) => {
         accepted: true,
       });
       // A later approval still pays.
+      charge('1002');
       expect((await notify(link.token, approved('1002'))).statusCode).toBe(200);
+      await settle();
       expect((await requestRow(link.requestId))?.status).toBe('paid');
     });
 
     it('never un-pays: a later failure is recorded and ignored', async () => {
       const link = await newLink();
+      charge('1');
       await notify(link.token, approved('1'));
+      await settle();
       now = START + 60_000;
       expect((await notify(link.token, { ...approved('2'), Response: '004' })).statusCode).toBe(
         200,
       );
       expect((await notify(link.token, { ...approved('3'), sum: '1.00' })).statusCode).toBe(200);
+      await settle();
       const request = await requestRow(link.requestId);
       expect(request?.status).toBe('paid');
       expect(request?.paidAt?.getTime()).toBe(START);
@@ -422,29 +543,40 @@ describe.each(engines)('payment requests (%s)', (engine) => {
 
     it('records ten concurrent replays of one callback once, answering 2xx to each', async () => {
       const link = await newLink();
+      charge('777', { number_of_payments: 3 });
       const responses = await Promise.all(
         Array.from({ length: 10 }, () => notify(link.token, inThree('777'))),
       );
       expect(responses.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
       expect(await transactions(link.requestId)).toHaveLength(1);
+      await settle();
       expect((await requestRow(link.requestId))?.status).toBe('paid');
+      // One state change: one lookup with the provider.
+      expect(provider.requests.filter((r) => r.path === '/v1/transactions')).toHaveLength(1);
 
       // A replay with other values under the same index changes nothing either.
       const other = await newLink();
       await notify(other.token, { ...approved('5'), Response: '006' });
       await notify(other.token, approved('5'));
+      await settle();
       expect((await transactions(other.requestId)).map((t) => t.responseCode)).toEqual(['006']);
       expect((await requestRow(other.requestId))?.status).toBe('pending');
     });
 
     it('pays once when different approvals race', async () => {
       const link = await newLink();
+      for (const index of ['a', 'b', 'c', 'd']) charge(index);
       const responses = await Promise.all(
         ['a', 'b', 'c', 'd'].map((index) => notify(link.token, approved(index))),
       );
       expect(responses.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
       expect(await transactions(link.requestId)).toHaveLength(4);
+      await settle();
       expect((await requestRow(link.requestId))?.status).toBe('paid');
+      // The first confirmed paid it; the other three were confirmed too: duplicates to refund.
+      expect((await transactions(link.requestId)).map((t) => t.verification)).toEqual(
+        Array(4).fill('confirmed'),
+      );
     });
 
     it('answers 400 naming a missing Response or index, and 404 to an unknown token', async () => {
@@ -465,8 +597,10 @@ describe.each(engines)('payment requests (%s)', (engine) => {
 
     it("lists a clinic's request and its callbacks, and nobody else's", async () => {
       const link = await newLink();
+      charge('2');
       await notify(link.token, { ...approved('1'), Response: '006' });
       await notify(link.token, approved('2'));
+      await settle();
       const request = await app.payments.findRequest(clinicId, link.requestId);
       expect(request).toMatchObject({ id: link.requestId, status: 'paid', amountAgorot: 125_050 });
       expect(request).not.toHaveProperty('tokenHash');
@@ -479,15 +613,87 @@ describe.each(engines)('payment requests (%s)', (engine) => {
       expect(await app.payments.listTransactions(clinicId + 1, link.requestId)).toBeNull();
     });
 
-    it('records a callback for a cancelled request without paying it', async () => {
+    it('refuses callbacks for a cancelled link, or one expired over a day ago', async () => {
       const link = await newLink();
       await db
         .update(paymentRequests)
         .set({ status: 'cancelled' })
         .where(eq(paymentRequests.id, link.requestId));
-      expect((await notify(link.token, approved())).statusCode).toBe(200);
-      expect((await requestRow(link.requestId))?.status).toBe('cancelled');
-      expect((await transactions(link.requestId))[0]?.rejectionReason).toBe('request_cancelled');
+      expect((await notify(link.token, approved())).statusCode).toBe(404);
+      expect(await transactions(link.requestId)).toEqual([]);
+
+      const late = await newLink({ expiresInDays: 1 });
+      charge('1001');
+      now = START + 2 * DAY - 1; // expired, within a day of it: a charge made just before counts
+      expect((await notify(late.token, approved())).statusCode).toBe(200);
+      now = START + 2 * DAY;
+      expect((await notify(late.token, approved('1002'))).statusCode).toBe(404);
+      expect(await transactions(late.requestId)).toHaveLength(1);
+    });
+
+    it('keeps at most 20 callbacks a link', async () => {
+      const link = await newLink();
+      for (let i = 0; i < 20; i++) {
+        const declined = { ...approved(String(i)), Response: '004' };
+        expect((await notify(link.token, declined)).statusCode).toBe(200);
+      }
+      expect((await notify(link.token, approved('20'))).statusCode).toBe(429);
+      expect(await transactions(link.requestId)).toHaveLength(20);
+    });
+  });
+
+  describe('verification with the provider', () => {
+    it('a forged approved callback leaves the request unpaid', async () => {
+      const link = await newLink();
+      expect((await notify(link.token, approved('9999'))).statusCode).toBe(200);
+      await settle();
+      expect(await requestRow(link.requestId)).toMatchObject({ status: 'pending', paidAt: null });
+      expect((await transactions(link.requestId))[0]).toMatchObject({
+        verification: 'refused',
+        providerAnswer: { error_code: 0, transactions: [] },
+      });
+      expect((await getRequest(link.token)).json()).toMatchObject({ data: { status: 'pending' } });
+    });
+
+    it.each([
+      ['another sum', { amount: '1.00' }],
+      ['another terminal', { terminal_name: 'otherterm' }],
+      ['a decline', { processor_response_code: '004' }],
+      ['another currency', { currency_code: '2' }],
+      ['other instalments', { number_of_payments: 2 }],
+    ])('does not pay when the provider reports %s', async (_what, overrides) => {
+      const link = await newLink();
+      charge('1001', overrides);
+      await notify(link.token, approved());
+      await settle();
+      expect((await requestRow(link.requestId))?.status).toBe('pending');
+      expect((await transactions(link.requestId))[0]?.verification).toBe('refused');
+    });
+
+    it('tries again when the provider cannot be reached, then pays', async () => {
+      const link = await newLink();
+      charge('1001');
+      providerDown = 1;
+      await notify(link.token, approved());
+      await settle();
+      expect((await requestRow(link.requestId))?.status).toBe('verifying');
+      expect((await transactions(link.requestId))[0]?.verification).toBeNull();
+      now = START + 60_000; // past the outbox's backoff
+      await settle();
+      expect((await requestRow(link.requestId))?.status).toBe('paid');
+    });
+
+    it('without provider credentials: recorded as unverifiable, the request stays verifying', async () => {
+      await app.payments.setProviderCredentials(db, clinicId, null);
+      const link = await newLink();
+      await notify(link.token, approved());
+      await settle();
+      expect(provider.requests).toEqual([]);
+      expect((await requestRow(link.requestId))?.status).toBe('verifying');
+      expect((await transactions(link.requestId))[0]?.verification).toBe('unverifiable');
+      expect((await getRequest(link.token)).json()).toMatchObject({
+        data: { status: 'verifying' },
+      });
     });
   });
 
@@ -601,6 +807,21 @@ describe.each(engines)('payment requests (%s)', (engine) => {
   });
 
   describe('the demo card sandbox', () => {
+    // An app whose provider API is the sandbox's own (the demo's default), which confirms the
+    // charges its frame made with the demo credentials.
+    let sandbox: App;
+    beforeAll(async () => {
+      sandbox = await buildTestApp(database.current.handle, {
+        config: testConfig({ PUBLIC_ORIGIN: ORIGIN }),
+        clock: () => now,
+        outboxPollIntervalMs: 3_600_000,
+        webDistDir,
+      });
+      await sandbox.ready();
+    });
+    afterAll(async () => {
+      await sandbox.close();
+    });
     const frameUrl = (token: string, payments: number) => {
       const url = new URL(
         buildCardFrameUrl({
@@ -621,7 +842,7 @@ describe.each(engines)('payment requests (%s)', (engine) => {
     const pay = (params: URLSearchParams, card: string) => {
       const form = new URLSearchParams(params);
       form.set('card', card);
-      return app.inject({
+      return sandbox.inject({
         method: 'POST',
         url: `/api/sandbox/${TERMINAL}/iframenew.php`,
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -631,7 +852,7 @@ describe.each(engines)('payment requests (%s)', (engine) => {
 
     it('shows a test page with the sum, the instalments and the email', async () => {
       const link = await newLink();
-      const response = await app.inject({ method: 'GET', url: frameUrl(link.token, 3).path });
+      const response = await sandbox.inject({ method: 'GET', url: frameUrl(link.token, 3).path });
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(response.headers['cache-control']).toBe('no-store');
@@ -663,7 +884,7 @@ describe.each(engines)('payment requests (%s)', (engine) => {
         `<input type="hidden" name="notify_url_address" value="${ORIGIN}/api/notify-payment/${link.token}">`,
       );
 
-      const single = await app.inject({ method: 'GET', url: frameUrl(link.token, 1).path });
+      const single = await sandbox.inject({ method: 'GET', url: frameUrl(link.token, 1).path });
       expect(single.body).toContain('תשלום אחד');
     });
 
@@ -672,7 +893,7 @@ describe.each(engines)('payment requests (%s)', (engine) => {
       const { params } = frameUrl(link.token, 3);
       const broken = new URLSearchParams(params);
       broken.set('fpay', '1.00');
-      const bad = await app.inject({
+      const bad = await sandbox.inject({
         method: 'GET',
         url: `/api/sandbox/${TERMINAL}/iframenew.php?${broken.toString()}`,
       });
@@ -715,6 +936,7 @@ describe.each(engines)('payment requests (%s)', (engine) => {
         spay: '416.83',
       });
 
+      await sandbox.outbox.runOnce();
       expect((await requestRow(link.requestId))?.status).toBe('paid');
       const [row] = await transactions(link.requestId);
       expect(row).toMatchObject({
@@ -728,7 +950,7 @@ describe.each(engines)('payment requests (%s)', (engine) => {
       expect(row?.payload).not.toHaveProperty('expmonth');
 
       // The browser follows to our return address, and on to the result page.
-      const back = await app.inject({
+      const back = await sandbox.inject({
         method: 'GET',
         url: `${location.pathname}${location.search}`,
       });
@@ -776,7 +998,7 @@ describe.each(engines)('payment requests (%s)', (engine) => {
         }),
       );
       const headers = { host: '127.0.0.1:4123' };
-      const page = await app.inject({
+      const page = await sandbox.inject({
         method: 'GET',
         url: `${url.pathname}${url.search}`,
         headers,
@@ -784,7 +1006,7 @@ describe.each(engines)('payment requests (%s)', (engine) => {
       expect(page.statusCode).toBe(200);
       const form = new URLSearchParams(url.searchParams);
       form.set('card', '000');
-      const paid = await app.inject({
+      const paid = await sandbox.inject({
         method: 'POST',
         url: url.pathname,
         headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
@@ -794,10 +1016,11 @@ describe.each(engines)('payment requests (%s)', (engine) => {
       expect(paid.headers.location).toMatch(
         new RegExp(`^${local}/api/payment-return/${link.token}\\?Response=000&`),
       );
+      await sandbox.outbox.runOnce();
       expect((await requestRow(link.requestId))?.status).toBe('paid');
 
       // Any other name is still refused.
-      const elsewhere = await app.inject({
+      const elsewhere = await sandbox.inject({
         method: 'POST',
         url: url.pathname,
         headers: { host: 'other.example', 'content-type': 'application/x-www-form-urlencoded' },
@@ -871,6 +1094,8 @@ describe.each(engines)('payments outside demo mode, and demo links (%s)', (engin
     });
     try {
       await demo.ready();
+      // As the server's start-up does: the demo clinic gets the sandbox's API credentials.
+      await ensureDemoProviderCredentials(db, demo.payments);
       const xsrf = await xsrfPair(demo);
       const response = await demo.inject({ method: 'POST', url: '/api/dev/demo-links', ...xsrf });
       expect(response.statusCode).toBe(200);
@@ -893,6 +1118,8 @@ describe.each(engines)('payments outside demo mode, and demo links (%s)', (engin
           clinicLogo: '/demo/clinic-logo.svg',
           numPayments: 3,
           status: 'pending',
+          // The sandbox's handshake: its frame then takes this sum only.
+          thtk: expect.stringMatching(/^[\w-]{20,}$/),
         },
       });
     } finally {

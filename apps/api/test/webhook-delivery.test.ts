@@ -41,6 +41,7 @@ const PAYMENT = {
   response_code: '000',
   payments: 1,
   transaction_index: '41',
+  verified: true,
 };
 
 describe('public address classifier', () => {

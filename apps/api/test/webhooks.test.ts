@@ -797,6 +797,7 @@ describe.each(engines)('webhooks (%s)', (engine) => {
         response_code: '000',
         payments: 3,
         transaction_index: '41',
+        verified: true,
       };
       const count = await db.transaction((tx) =>
         app.webhooks.emit(tx, { clinicId: f.clinicId, type: 'payment.succeeded', data }),

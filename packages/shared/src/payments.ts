@@ -31,7 +31,10 @@ export const paymentRequestDataSchema = z.object({
   patientEmail: z.string(),
   clinicLogo: z.string(),
   numPayments: z.number().int().min(1).max(MAX_PAYMENTS),
-  status: z.enum(['pending', 'paid']),
+  /** `verifying`: a charge was reported and awaits the provider's confirmation (show "processing"). */
+  status: z.enum(['pending', 'verifying', 'paid']),
+  /** The provider's handshake token pinning the frame to this sum; null without provider credentials. */
+  thtk: z.string().nullable(),
 });
 export type PaymentRequestData = z.infer<typeof paymentRequestDataSchema>;
 
@@ -123,6 +126,8 @@ export interface CardFrameUrlInput {
   publicOrigin: string;
   /** The link token. */
   token: string;
+  /** The provider's handshake token: the frame then charges exactly this sum. */
+  thtk?: string | null;
 }
 
 /** Where the provider returns the browser (by GET or POST); it answers 303 to `/tranzila/:token`. */
@@ -167,6 +172,7 @@ export function buildCardFrameUrl(input: CardFrameUrlInput): string {
     fail_url_address: back,
     notify_url_address: `${origin}${notifyPaymentPath(input.token)}`,
   });
+  if (input.thtk) Object.assign(params, { thtk: input.thtk, new_process: '1' });
   for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
   return url.toString();
 }

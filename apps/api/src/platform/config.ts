@@ -45,6 +45,12 @@ export interface Config {
    * card-frame origin the CSP's frame-src allows.
    */
   readonly cardFrameBaseUrl: string;
+  /**
+   * The card provider's server API, no trailing slash: charges are confirmed and frames pinned
+   * through it. Tranzila's `https://api.tranzila.com`; null in demo mode unless set: the
+   * sandbox's stand-in (`/api/sandbox/tranzila-api`), called in-process.
+   */
+  readonly providerApiBaseUrl: string | null;
   readonly whatsapp: WhatsAppConfig;
   readonly shaam: ShaamConfig;
 }
@@ -86,6 +92,8 @@ export const SHAAM_SANDBOX_BASE_URL = 'https://openapi.taxes.gov.il/shaam/tsandb
 
 /** Tranzila's card frame (the default outside demo mode). */
 export const TRANZILA_FRAME_BASE_URL = 'https://direct.tranzila.com';
+/** Tranzila's server API (the default outside demo mode). */
+export const TRANZILA_API_BASE_URL = 'https://api.tranzila.com';
 
 export const smsProviders = ['log', 'http'] as const;
 export type SmsProviderName = (typeof smsProviders)[number];
@@ -242,6 +250,14 @@ const envSchema = z.object({
       .string()
       .regex(/^([A-Za-z0-9 ]{1,11}|\+?\d{3,15})$/, 'must be 1-11 letters/digits or a number'),
   ),
+  TRANZILA_API_BASE_URL: optional(
+    z
+      .string()
+      .refine(
+        isBaseUrl,
+        'must be an http:// or https:// URL without query string, such as https://api.tranzila.com',
+      ),
+  ),
   CARD_FRAME_BASE_URL: optional(
     z
       .string()
@@ -394,6 +410,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     logLevel: e.LOG_LEVEL ?? 'info',
     trustProxy: e.TRUST_PROXY ?? false,
     sms,
+    providerApiBaseUrl:
+      (e.TRANZILA_API_BASE_URL ?? (demo ? null : TRANZILA_API_BASE_URL))?.replace(/\/+$/, '') ??
+      null,
     cardFrameBaseUrl: (
       e.CARD_FRAME_BASE_URL ?? (demo ? `${origin}/api/sandbox` : TRANZILA_FRAME_BASE_URL)
     ).replace(/\/+$/, ''),

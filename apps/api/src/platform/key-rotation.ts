@@ -25,6 +25,7 @@ export const sealedColumns = [
   { table: 'form_submissions', column: 'answers', purpose: 'forms', row: 'request_id' },
   { table: 'form_submissions', column: 'signatures', purpose: 'forms', row: 'request_id' },
   { table: 'outbox', column: 'payload', purpose: 'outbox', row: 'id' },
+  { table: 'clinics', column: 'tranzila_secret', purpose: 'payments', row: 'id' },
 ] as const;
 
 const BATCH = 500;

@@ -72,10 +72,18 @@ export const createPaymentRequestBodySchema = z.strictObject({
 export type CreatePaymentRequestBody = z.infer<typeof createPaymentRequestBodySchema>;
 
 /**
- * `pending` until paid or cancelled; `expired` is a pending request past its `expires_at` (its
- * link answers 404 like a cancelled one, though a charge the provider reports still pays it).
+ * `pending` until paid or cancelled; `verifying` while a charge the provider reported waits for
+ * the provider's API to confirm it (for good, when the clinic has set no provider credentials);
+ * `expired` is a pending request past its `expires_at` (its link answers 404 like a cancelled one,
+ * though a charge the provider confirms within a day still pays it).
  */
-export const paymentRequestStatuses = ['pending', 'paid', 'cancelled', 'expired'] as const;
+export const paymentRequestStatuses = [
+  'pending',
+  'verifying',
+  'paid',
+  'cancelled',
+  'expired',
+] as const;
 export const paymentRequestStatusSchema = z.enum(paymentRequestStatuses);
 export type PaymentRequestStatus = z.infer<typeof paymentRequestStatusSchema>;
 
@@ -131,6 +139,11 @@ export const paymentTransactionSchema = z.object({
   accepted: z.boolean(),
   /** Why it did not, comma-separated (`terminal_mismatch,sum_mismatch`); null when accepted. */
   rejection_reason: z.string().nullable(),
+  /**
+   * What the provider's API said of the index: `confirmed`, `refused` (no such approved, matching
+   * charge), `unverifiable` (no provider credentials); null until asked.
+   */
+  verification: z.enum(['confirmed', 'refused', 'unverifiable']).nullable(),
   confirmation_code: z.string().nullable(),
   /** The sum the provider reported, in shekels; null when it sent none we could read. */
   amount: z.number().nullable(),
@@ -141,3 +154,22 @@ export const paymentTransactionSchema = z.object({
 export type PaymentTransaction = z.infer<typeof paymentTransactionSchema>;
 
 export const paymentTransactionsSchema = z.array(paymentTransactionSchema);
+
+/**
+ * `PUT /api/integration/payment-provider`: the clinic's card provider API credentials, with which
+ * Marpe confirms each charge and pins each payment frame to its sum. The secret is stored
+ * encrypted and never returned.
+ */
+export const paymentProviderBodySchema = z.strictObject({
+  app_key: z.string().trim().min(1).max(200).describe("The provider API's app key"),
+  secret: z.string().min(8).max(500).describe("The provider API's secret; write-only"),
+});
+export type PaymentProviderBody = z.infer<typeof paymentProviderBodySchema>;
+
+/** The clinic's provider API settings as the integration API shows them: never the secret. */
+export const paymentProviderSchema = z.object({
+  /** false: charges stay `verifying` (webhooks say `verified: false`) until credentials are set. */
+  configured: z.boolean(),
+  app_key: z.string().nullable(),
+});
+export type PaymentProvider = z.infer<typeof paymentProviderSchema>;

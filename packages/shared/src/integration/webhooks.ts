@@ -16,6 +16,7 @@ export const webhookEventTypes = [
   'form.submitted',
   'payment.succeeded',
   'payment.failed',
+  'payment.duplicate',
 ] as const;
 export const webhookEventTypeSchema = z.enum(webhookEventTypes);
 export type WebhookEventType = z.infer<typeof webhookEventTypeSchema>;
@@ -157,7 +158,12 @@ export const paymentEventDataSchema = z.object({
   /** Shekels, at most 2 decimals (1250.5 is ₪1,250.50). */
   amount: z.number(),
   /** The payment request's status after this transaction. */
-  status: z.enum(['pending', 'paid', 'cancelled']),
+  status: z.enum(['pending', 'verifying', 'paid', 'cancelled']),
+  /**
+   * true when the card provider's API confirmed the transaction (or, for payment.failed, denied
+   * it); false for what only the callback said (a clinic without provider credentials).
+   */
+  verified: z.boolean(),
   /** The card provider's response code; '000' is success. */
   response_code: z.string(),
   payments: z.number().int(),
@@ -174,6 +180,8 @@ export interface WebhookEventData {
   'form.submitted': FormSubmittedEventData;
   'payment.succeeded': PaymentEventData;
   'payment.failed': PaymentEventData;
+  /** A second confirmed charge on a request already paid (two tabs): refund one of them. */
+  'payment.duplicate': PaymentEventData;
 }
 
 /** An event as `type` and its `data`: what the server emits. */

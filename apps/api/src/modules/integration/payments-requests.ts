@@ -11,6 +11,8 @@ import {
   type PaymentRequestsQuery,
   type PaymentTransaction,
   type ValidationDetails,
+  type PaymentProvider,
+  type PaymentProviderBody,
 } from '@marpe/shared';
 import { audit } from '../../platform/audit.js';
 import type { Database } from '../../platform/db/client.js';
@@ -28,7 +30,13 @@ export interface PaymentRequestsDeps {
   db: Database;
   payments: Pick<
     PaymentsService,
-    'createLink' | 'findRequest' | 'listRequests' | 'cancelRequest' | 'listTransactions'
+    | 'createLink'
+    | 'findRequest'
+    | 'listRequests'
+    | 'cancelRequest'
+    | 'listTransactions'
+    | 'providerSettings'
+    | 'setProviderCredentials'
   >;
   messaging: Pick<Messaging, 'queueMessage' | 'kick'>;
   clock: () => number;
@@ -77,6 +85,7 @@ function transactionOf(row: PaymentTransactionRow): PaymentTransaction {
     response_description: describeResponseCode(row.responseCode),
     accepted: row.accepted,
     rejection_reason: row.rejectionReason,
+    verification: row.verification,
     confirmation_code: row.confirmationCode,
     amount: row.amountAgorot === null ? null : toShekels(row.amountAgorot),
     payments: row.payments,
@@ -213,6 +222,38 @@ export function createPaymentRequests(deps: PaymentRequestsDeps) {
         }
         return requestOf(request);
       });
+    },
+
+    /** Whether the clinic has provider API credentials, and its app key. */
+    async provider(clinicId: number): Promise<PaymentProvider> {
+      const { appKey } = await payments.providerSettings(clinicId);
+      return { configured: appKey !== null, app_key: appKey };
+    },
+
+    /** Sets (or with null, removes) the clinic's provider API credentials, audited. */
+    async setProvider(
+      clinicId: number,
+      body: PaymentProviderBody | null,
+      actor: string,
+    ): Promise<PaymentProvider> {
+      await db.transaction(async (tx) => {
+        await payments.setProviderCredentials(
+          tx,
+          clinicId,
+          body && { appKey: body.app_key, secret: body.secret },
+        );
+        await audit(tx, {
+          clinicId,
+          actor,
+          action: body ? 'payment_provider.set' : 'payment_provider.remove',
+          targetType: 'clinic',
+          targetId: clinicId,
+          // The app key identifies the credentials; the secret never leaves the database.
+          details: body ? { app_key: body.app_key } : {},
+          at: new Date(clock()),
+        });
+      });
+      return { configured: body !== null, app_key: body?.app_key ?? null };
     },
 
     /** The provider's callbacks on the request, oldest first. */

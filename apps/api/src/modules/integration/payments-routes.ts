@@ -6,6 +6,8 @@ import {
   paymentRequestSchema,
   paymentRequestsQuerySchema,
   paymentRequestsSchema,
+  paymentProviderBodySchema,
+  paymentProviderSchema,
   paymentTransactionsSchema,
 } from '@marpe/shared';
 import { privateAnswer } from '../../platform/http/private-answer.js';
@@ -108,5 +110,50 @@ export const paymentsIntegrationRoutes: FastifyPluginAsyncZod<
       },
     },
     async (request) => requests.transactions(callerOf(request).clinicId, request.params.id),
+  );
+
+  app.get(
+    '/payment-provider',
+    {
+      schema: {
+        tags,
+        summary:
+          'Whether the clinic has set its card provider API credentials (the app key; never the secret)',
+        response: { 200: paymentProviderSchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => requests.provider(callerOf(request).clinicId),
+  );
+
+  app.put(
+    '/payment-provider',
+    {
+      schema: {
+        tags,
+        summary:
+          'Sets the card provider API credentials each charge is confirmed with (the secret is stored encrypted, write-only)',
+        body: paymentProviderBodySchema,
+        response: { 200: paymentProviderSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      return requests.setProvider(caller.clinicId, request.body, actorOf(caller));
+    },
+  );
+
+  app.delete(
+    '/payment-provider',
+    {
+      schema: {
+        tags,
+        summary: 'Removes the card provider API credentials: charges then stay unverified',
+        response: { 200: paymentProviderSchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      return requests.setProvider(caller.clinicId, null, actorOf(caller));
+    },
   );
 };

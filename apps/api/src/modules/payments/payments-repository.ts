@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, lt, lte, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, lt, lte, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../platform/db/client.js';
 import {
   clinics,
@@ -113,8 +113,14 @@ export function createPaymentsRepository(db: Database) {
       return row ?? null;
     },
 
-    /** Records a callback once per (request, provider index); true when this call stored it. */
-    async insertTransaction(ex: Executor, transaction: NewPaymentTransaction): Promise<boolean> {
+    /**
+     * Records a callback once per (request, provider index); its id when this call stored it,
+     * null for a replay.
+     */
+    async insertTransaction(
+      ex: Executor,
+      transaction: NewPaymentTransaction,
+    ): Promise<number | null> {
       const rows = await ex
         .insert(paymentTransactions)
         .values(transaction)
@@ -122,15 +128,103 @@ export function createPaymentsRepository(db: Database) {
           target: [paymentTransactions.requestId, paymentTransactions.providerIndex],
         })
         .returning({ id: paymentTransactions.id });
-      return rows.length > 0;
+      return rows[0]?.id ?? null;
     },
 
-    /** Pays a pending request; a paid one stays as it was (first payment time kept). */
+    async countTransactions(ex: Executor, requestId: number): Promise<number> {
+      const [row] = await ex
+        .select({ count: count() })
+        .from(paymentTransactions)
+        .where(eq(paymentTransactions.requestId, requestId));
+      return row?.count ?? 0;
+    },
+
+    /** A callback with its request, the request locked until the transaction ends. */
+    async lockTransaction(tx: Executor, transactionId: number) {
+      const [transaction] = await tx
+        .select()
+        .from(paymentTransactions)
+        .where(eq(paymentTransactions.id, transactionId));
+      if (!transaction) return null;
+      const [request] = await tx
+        .select()
+        .from(paymentRequests)
+        .where(eq(paymentRequests.id, transaction.requestId))
+        .for('update');
+      return request ? { transaction, request } : null;
+    },
+
+    async setVerification(
+      ex: Executor,
+      transactionId: number,
+      verification: NonNullable<PaymentTransactionRow['verification']>,
+      providerAnswer: Record<string, unknown> | null,
+    ) {
+      await ex
+        .update(paymentTransactions)
+        .set({ verification, providerAnswer })
+        .where(eq(paymentTransactions.id, transactionId));
+    },
+
+    /** Approved callbacks of a request the provider has not answered on yet. */
+    async countAwaitingVerification(ex: Executor, requestId: number): Promise<number> {
+      const [row] = await ex
+        .select({ count: count() })
+        .from(paymentTransactions)
+        .where(
+          and(
+            eq(paymentTransactions.requestId, requestId),
+            eq(paymentTransactions.accepted, true),
+            eq(paymentTransactions.responseCode, '000'),
+            isNull(paymentTransactions.verification),
+          ),
+        );
+      return row?.count ?? 0;
+    },
+
+    async setStatus(ex: Executor, requestId: number, status: 'pending' | 'verifying') {
+      await ex
+        .update(paymentRequests)
+        .set({ status })
+        .where(
+          and(
+            eq(paymentRequests.id, requestId),
+            inArray(paymentRequests.status, ['pending', 'verifying']),
+          ),
+        );
+    },
+
+    /** Pays an unpaid request; a paid one stays as it was (first payment time kept). */
     async markPaid(ex: Executor, requestId: number, at: Date) {
       await ex
         .update(paymentRequests)
         .set({ status: 'paid', paidAt: at })
-        .where(and(eq(paymentRequests.id, requestId), eq(paymentRequests.status, 'pending')));
+        .where(
+          and(
+            eq(paymentRequests.id, requestId),
+            inArray(paymentRequests.status, ['pending', 'verifying']),
+          ),
+        );
+    },
+
+    /** The clinic's provider API credentials, sealed secret included; null fields when unset. */
+    async findProviderCredentials(ex: Executor, clinicId: number) {
+      const [row] = await ex
+        .select({ appKey: clinics.tranzilaAppKey, secret: clinics.tranzilaSecret })
+        .from(clinics)
+        .where(eq(clinics.id, clinicId));
+      return row ?? null;
+    },
+
+    async saveProviderCredentials(
+      ex: Executor,
+      clinicId: number,
+      credentials: { appKey: string | null; secret: string | null },
+    ) {
+      await ex
+        .update(clinics)
+        .set({ tranzilaAppKey: credentials.appKey, tranzilaSecret: credentials.secret })
+        .where(eq(clinics.id, clinicId));
     },
 
     /** A request's callbacks in the order they arrived. */

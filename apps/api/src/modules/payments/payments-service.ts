@@ -6,7 +6,14 @@ import {
   toShekels,
   type PaymentRequestData,
 } from '@marpe/shared';
-import { randomToken, sha256Hex } from '../../platform/crypto.js';
+import {
+  decryptText,
+  encryptText,
+  randomToken,
+  sealedAt,
+  sha256Hex,
+  type SealingKey,
+} from '../../platform/crypto.js';
 import type { Executor } from '../../platform/db/client.js';
 import { AppError } from '../../platform/errors.js';
 import { headerImageOf } from '../forms/forms-service.js';
@@ -18,6 +25,12 @@ import type {
   PaymentTransactionRow,
 } from './payments-repository.js';
 import {
+  ProviderUnavailableError,
+  type ProviderCredentials,
+  type ProviderTransaction,
+  type TranzilaApi,
+} from './tranzila-api.js';
+import {
   cardLast4,
   checkCallback,
   providerFieldsOf,
@@ -26,6 +39,34 @@ import {
 } from './provider-fields.js';
 
 const DAY = 86_400_000;
+
+/** Callbacks a request keeps at most: more are refused (a real payment needs a handful). */
+export const MAX_CALLBACKS_PER_REQUEST = 20;
+/** A charge on an expired link is still taken this long after its expiry, never later. */
+const LATE_CALLBACK_MS = DAY;
+/** The outbox topic of verifications with the provider's API. */
+export const VERIFY_TOPIC = 'payments.verify';
+
+/** The clinic's provider secret is bound to the clinic's row. */
+const secretAt = (clinicId: number) => sealedAt('clinics', 'tranzila_secret', clinicId);
+
+/** Whether the provider's transaction is the charge the request asked for. */
+function confirms(
+  request: PaymentRequestRow,
+  callback: PaymentTransactionRow,
+  found: ProviderTransaction | null,
+): boolean {
+  return (
+    found !== null &&
+    found.responseCode === PAYMENT_SUCCESS_CODE &&
+    found.terminal === request.terminal &&
+    found.amountAgorot === request.amountAgorot &&
+    ['1', 'ILS', '376'].includes(found.currency.toUpperCase()) &&
+    found.payments >= 1 &&
+    found.payments <= request.maxPayments &&
+    found.payments === callback.payments
+  );
+}
 
 /** How long a new payment link works unless the caller says otherwise. */
 export const DEFAULT_PAYMENT_LINK_DAYS = 30;
@@ -44,6 +85,16 @@ export interface PaymentsServiceDeps {
    * where no callback is taken (the CLI, which mints links).
    */
   webhooks?: Pick<Webhooks, 'emit' | 'kick'>;
+  /**
+   * The provider's server API and how clinics' credentials are sealed. Absent only in the CLI,
+   * which mints links and never verifies or opens a frame.
+   */
+  provider?: {
+    api: TranzilaApi;
+    sealKey: SealingKey;
+    /** Queues a verification in the callback's transaction (the outbox's `payments.verify`). */
+    queueVerification: (ex: Executor, transactionId: number) => Promise<void>;
+  };
 }
 
 export interface CreatePaymentLinkInput {
@@ -70,11 +121,14 @@ export interface PaymentLink {
   expiresAt: Date;
 }
 
-/** What the callback did: stored (false for a replay of a known index) and whether it paid. */
+/**
+ * What the callback did: stored (false for a replay of a known index), whether it matched the
+ * request, and whether a verification with the provider was queued. A callback never pays.
+ */
 export interface CallbackOutcome {
   recorded: boolean;
   accepted: boolean;
-  paid: boolean;
+  verifying: boolean;
 }
 
 export type PaymentRequestSummary = Omit<PaymentRequestRow, 'tokenHash'>;
@@ -124,6 +178,17 @@ function text(
 
 export function createPaymentsService(deps: PaymentsServiceDeps) {
   const { repository, clock, publicOrigin, webhooks } = deps;
+
+  /** The clinic's provider credentials, the secret unsealed; null when it has none. */
+  async function providerCredentials(clinicId: number): Promise<ProviderCredentials | null> {
+    if (!deps.provider) return null;
+    const row = await repository.findProviderCredentials(repository.db, clinicId);
+    if (!row?.appKey || !row.secret) return null;
+    return {
+      appKey: row.appKey,
+      secret: decryptText(deps.provider.sealKey, row.secret, secretAt(clinicId)),
+    };
+  }
 
   return {
     /** A new link, inserted in `ex` when given (the integration API sends it in the same commit). */
@@ -191,16 +256,34 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     },
 
     /**
-     * SPEC § 7 get-payment-request: a pending, unexpired request, or a paid one (whatever its
-     * expiry: the page shows it as paid); 404 otherwise.
+     * SPEC § 7 get-payment-request: a pending, unexpired request, or one verifying or paid
+     * (whatever its expiry: the page shows it as processing or paid); 404 otherwise. A pending
+     * request of a clinic with provider credentials carries a handshake token pinning the frame to
+     * its sum; without one (no credentials, or the provider unreachable) the frame opens as before
+     * and the charge is still verified.
      */
     async getPaymentRequest(token: string): Promise<PaymentRequestData> {
       const row = await repository.findRequestByTokenHash(sha256Hex(token));
       if (!row) throw linkNotFound();
       const { request } = row;
-      const paid = request.status === 'paid';
-      if (!paid && (request.status !== 'pending' || request.expiresAt.getTime() <= clock())) {
+      const settled = request.status === 'paid' || request.status === 'verifying';
+      if (!settled && (request.status !== 'pending' || request.expiresAt.getTime() <= clock())) {
         throw linkNotFound();
+      }
+      let thtk: string | null = null;
+      if (request.status === 'pending' && deps.provider) {
+        const credentials = await providerCredentials(request.clinicId);
+        if (credentials) {
+          try {
+            thtk = await deps.provider.api.createHandshake(
+              credentials,
+              request.terminal,
+              request.amountAgorot,
+            );
+          } catch (error) {
+            if (!(error instanceof ProviderUnavailableError)) throw error;
+          }
+        }
       }
       return {
         amount: toShekels(request.amountAgorot),
@@ -210,19 +293,21 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         patientEmail: request.patientEmail,
         clinicLogo: headerImageOf(row.logoUrl),
         numPayments: request.maxPayments,
-        status: paid ? 'paid' : 'pending',
+        status: request.status === 'cancelled' ? 'pending' : request.status,
+        thtk,
       };
     },
 
     /**
-     * The card provider's notify callback. Recorded once per provider transaction index, in a
-     * transaction holding the request's row lock; an accepted `000` pays the request, and nothing
-     * later un-pays it. Replays answer as the first did (nothing new is stored).
+     * The card provider's notify callback: a hint, never proof (anyone holding the link can post
+     * one). Recorded once per provider transaction index under the request's row lock; an
+     * approved one that matches the request queues a verification with the provider's API (see
+     * `verify`) and marks the request `verifying`. Refused: callbacks on a cancelled link or one
+     * expired over a day ago, and any beyond MAX_CALLBACKS_PER_REQUEST.
      *
-     * Each new callback while the request is unpaid is reported in the same transaction:
-     * payment.succeeded when it pays, payment.failed otherwise (a refusal, or a `000` we did not
-     * accept: the card may have been charged, so the clinic must look). Replays were reported with
-     * their first delivery; once paid, later callbacks are only recorded.
+     * A declined or mismatching callback on an unpaid request is reported at once as
+     * payment.failed with `verified: false` (the clinic may want to call the patient); replays
+     * were reported with their first delivery.
      */
     async recordCallback(token: string, body: unknown): Promise<CallbackOutcome> {
       const fields: ProviderFields = providerFieldsOf(body);
@@ -239,9 +324,22 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       const outcome = await repository.db.transaction(async (tx) => {
         const request = await repository.lockRequest(tx, sha256Hex(token));
         if (!request) throw linkNotFound();
+        const now = clock();
+        if (
+          request.status === 'cancelled' ||
+          (request.status !== 'paid' && request.expiresAt.getTime() + LATE_CALLBACK_MS <= now)
+        ) {
+          throw linkNotFound();
+        }
+        if ((await repository.countTransactions(tx, request.id)) >= MAX_CALLBACKS_PER_REQUEST) {
+          throw new AppError(
+            'too_many_requests',
+            429,
+            `A payment link keeps at most ${MAX_CALLBACKS_PER_REQUEST} provider callbacks`,
+          );
+        }
         const verdict = checkCallback(request, fields);
-        const now = new Date(clock());
-        const recorded = await repository.insertTransaction(tx, {
+        const transactionId = await repository.insertTransaction(tx, {
           requestId: request.id,
           clinicId: request.clinicId,
           providerIndex: index,
@@ -256,37 +354,134 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
           accepted: verdict.accepted,
           rejectionReason: verdict.accepted ? null : verdict.reasons.join(','),
           payload: withoutCardData(fields),
-          receivedAt: now,
+          receivedAt: new Date(now),
         });
-        const pays =
-          recorded &&
-          verdict.accepted &&
-          response === PAYMENT_SUCCESS_CODE &&
-          request.status === 'pending';
-        if (pays) await repository.markPaid(tx, request.id, now);
-        if (webhooks && recorded && request.status !== 'paid') {
+        const approved = verdict.accepted && response === PAYMENT_SUCCESS_CODE;
+        const verifying = transactionId !== null && approved && deps.provider !== undefined;
+        if (verifying) {
+          // A paid request is verified too: a second confirmed charge is a duplicate to refund.
+          if (request.status === 'pending') await repository.setStatus(tx, request.id, 'verifying');
+          await deps.provider?.queueVerification(tx, transactionId);
+        }
+        if (webhooks && transactionId !== null && !approved && request.status !== 'paid') {
           await webhooks.emit(tx, {
             clinicId: request.clinicId,
-            type: pays ? 'payment.succeeded' : 'payment.failed',
+            type: 'payment.failed',
             data: {
               request_id: request.id,
               amount: toShekels(request.amountAgorot),
-              status: pays ? 'paid' : request.status,
+              status: request.status,
               response_code: response,
               payments: verdict.payments,
               transaction_index: index,
+              verified: false,
             },
           });
           reported = true;
         }
-        return {
-          recorded,
-          accepted: verdict.accepted,
-          paid: pays || request.status === 'paid',
-        };
+        return { recorded: transactionId !== null, accepted: verdict.accepted, verifying };
       });
       if (reported) webhooks?.kick();
       return outcome;
+    },
+
+    /**
+     * The `payments.verify` outbox handler: asks the provider's API about one approved callback.
+     * Confirmed (exists, approved, same terminal, sum, currency and instalments): the request is
+     * paid and payment.succeeded says `verified: true`; on a request already paid it is
+     * payment.duplicate. Refused: recorded, payment.failed (`verified: true`), and the request is
+     * payable again unless another approved callback still waits. Without credentials the
+     * request stays `verifying`, and payment.succeeded says `verified: false`. An unreachable
+     * provider throws: the outbox tries again with backoff.
+     */
+    async verify(transactionId: number): Promise<void> {
+      if (!deps.provider) throw new Error('payments: verify without a provider');
+      const first = await repository.lockTransaction(repository.db, transactionId);
+      if (!first || first.transaction.verification !== null) return;
+      const credentials = await providerCredentials(first.request.clinicId);
+      let found: {
+        transaction: ProviderTransaction | null;
+        answer: Record<string, unknown>;
+      } | null = null;
+      if (credentials) {
+        found = await deps.provider.api.findTransaction(
+          credentials,
+          first.request.terminal,
+          first.transaction.providerIndex,
+        );
+      }
+      let reported = false;
+      await repository.db.transaction(async (tx) => {
+        const locked = await repository.lockTransaction(tx, transactionId);
+        if (!locked || locked.transaction.verification !== null) return;
+        const { request, transaction } = locked;
+        const now = new Date(clock());
+        const event = (
+          type: 'payment.succeeded' | 'payment.failed' | 'payment.duplicate',
+          status: PaymentRequestRow['status'],
+          verified: boolean,
+        ) =>
+          webhooks?.emit(tx, {
+            clinicId: request.clinicId,
+            type,
+            data: {
+              request_id: request.id,
+              amount: toShekels(request.amountAgorot),
+              status,
+              response_code: found?.transaction?.responseCode ?? transaction.responseCode,
+              payments: transaction.payments,
+              transaction_index: transaction.providerIndex,
+              verified,
+            },
+          });
+        reported = webhooks !== undefined;
+        if (!found) {
+          await repository.setVerification(tx, transaction.id, 'unverifiable', null);
+          if (request.status !== 'paid') await event('payment.succeeded', 'verifying', false);
+          return;
+        }
+        if (confirms(request, transaction, found.transaction)) {
+          await repository.setVerification(tx, transaction.id, 'confirmed', found.answer);
+          if (request.status === 'paid') {
+            await event('payment.duplicate', 'paid', true);
+          } else {
+            await repository.markPaid(tx, request.id, now);
+            await event('payment.succeeded', 'paid', true);
+          }
+          return;
+        }
+        await repository.setVerification(tx, transaction.id, 'refused', found.answer);
+        if (request.status === 'paid') {
+          reported = false;
+          return;
+        }
+        const waiting = await repository.countAwaitingVerification(tx, request.id);
+        const status = waiting > 0 ? 'verifying' : 'pending';
+        await repository.setStatus(tx, request.id, status);
+        await event('payment.failed', status, true);
+      });
+      if (reported) webhooks?.kick();
+    },
+
+    /** Whether the clinic has set provider credentials, and its app key (never the secret). */
+    async providerSettings(clinicId: number): Promise<{ appKey: string | null }> {
+      const row = await repository.findProviderCredentials(repository.db, clinicId);
+      return { appKey: row?.secret ? row.appKey : null };
+    },
+
+    /** Sets (or with null, removes) the clinic's provider API credentials, the secret sealed. */
+    async setProviderCredentials(
+      ex: Executor,
+      clinicId: number,
+      credentials: ProviderCredentials | null,
+    ): Promise<void> {
+      if (!deps.provider) throw new Error('payments: credentials without a provider');
+      await repository.saveProviderCredentials(ex, clinicId, {
+        appKey: credentials?.appKey ?? null,
+        secret: credentials
+          ? encryptText(deps.provider.sealKey, credentials.secret, secretAt(clinicId))
+          : null,
+      });
     },
 
     /** A clinic's request (for the integration API); null when it is not this clinic's. */

@@ -7,6 +7,7 @@ import { framableBySelf } from '../../platform/http/security-headers.js';
 import { privateAnswer } from '../../platform/http/private-answer.js';
 import { acceptFormBodies, PROVIDER_BODY_LIMIT } from './payments-routes.js';
 import { providerFieldsOf } from './provider-fields.js';
+import type { SandboxLedger } from './sandbox-api.js';
 import {
   parseSandboxCharge,
   renderSandboxError,
@@ -17,6 +18,8 @@ import {
 } from './sandbox-page.js';
 
 export interface SandboxRoutesOptions {
+  /** Where the sandbox keeps its charges and handshakes, for its provider API (sandbox-api.ts). */
+  ledger: SandboxLedger;
   /**
    * config.publicOrigin: with the origin the sandbox page is reached at, the only origins the
    * sandbox notifies (in-process) and sends the browser back to.
@@ -52,8 +55,15 @@ const describeProblems = (problems: readonly string[]) =>
  */
 export const sandboxRoutes: FastifyPluginAsyncZod<SandboxRoutesOptions> = async (
   app,
-  { publicOrigin },
+  { publicOrigin, ledger },
 ) => {
+  /** A frame opened with a handshake token must charge the sum the token pins. */
+  const handshakeProblems = (charge: { terminal: string; amountAgorot: number }, thtk?: string) =>
+    thtk !== undefined &&
+    thtk !== '' &&
+    ledger.pinned(charge.terminal, thtk) !== charge.amountAgorot
+      ? ['thtk']
+      : [];
   acceptFormBodies(app);
   // The provider's transaction index: a number, unique and increasing (from the time in
   // seconds, so a restarted demo does not reuse one).
@@ -84,8 +94,10 @@ export const sandboxRoutes: FastifyPluginAsyncZod<SandboxRoutesOptions> = async 
         providerFieldsOf(request.query),
         ownOrigins(request, publicOrigin),
       );
-      if (!parsed.ok) {
-        sendHtml(reply, 400, renderSandboxError(describeProblems(parsed.problems)));
+      const fields = providerFieldsOf(request.query);
+      const problems = parsed.ok ? handshakeProblems(parsed.charge, fields.thtk) : parsed.problems;
+      if (!parsed.ok || problems.length > 0) {
+        sendHtml(reply, 400, renderSandboxError(describeProblems(problems)));
         return;
       }
       sendHtml(reply, 200, renderSandboxPage(parsed.charge, actionOf(terminal)));
@@ -113,8 +125,9 @@ export const sandboxRoutes: FastifyPluginAsyncZod<SandboxRoutesOptions> = async 
       const fields = providerFieldsOf(request.body);
       const parsed = parseSandboxCharge(terminal, fields, ownOrigins(request, publicOrigin));
       const card = sandboxCards.find((c) => c.response === fields.card);
-      if (!parsed.ok || !card) {
-        const problems = parsed.ok ? [] : parsed.problems;
+      const pinning = parsed.ok ? handshakeProblems(parsed.charge, fields.thtk) : [];
+      if (!parsed.ok || !card || pinning.length > 0) {
+        const problems = parsed.ok ? pinning : parsed.problems;
         sendHtml(
           reply,
           400,
@@ -129,6 +142,13 @@ export const sandboxRoutes: FastifyPluginAsyncZod<SandboxRoutesOptions> = async 
         nextIndex(),
         String(randomInt(1_000_000, 10_000_000)),
       );
+      ledger.record({
+        index: callback.index ?? '',
+        terminal: charge.terminal,
+        responseCode: card.response,
+        amountAgorot: charge.amountAgorot,
+        payments: charge.credType === '8' ? charge.npay + 1 : 1,
+      });
       // Server to server, as the provider would, without leaving the process.
       const notified = await app.inject({
         method: 'POST',

@@ -79,6 +79,12 @@ export const clinics = pgTable(
     cancelNoticeMinutes: integer('cancel_notice_minutes').notNull().default(1440),
     /** The card provider's terminal its payment requests use unless a request names another. */
     cardTerminal: text('card_terminal'),
+    /**
+     * The card provider's API credentials (issue 13): the app key, and the secret sealed
+     * (`sealedAt('clinics', 'tranzila_secret', id)`). Without them, charges stay unverified.
+     */
+    tranzilaAppKey: text('tranzila_app_key'),
+    tranzilaSecret: text('tranzila_secret'),
     /** How patients get appointment details and links: 'sms', or 'whatsapp' once connected. */
     messagingChannel: text('messaging_channel').$type<MessagingChannel>().notNull().default('sms'),
     /** Booked, not yet ended appointments one patient may hold at once (issue 13). */
@@ -563,7 +569,11 @@ export const formDrafts = pgTable('form_drafts', {
   updatedAt: instant('updated_at').notNull(),
 });
 
-export const paymentRequestStatuses = ['pending', 'paid', 'cancelled'] as const;
+/**
+ * `verifying`: the provider reported an approved charge that is not confirmed yet (the
+ * confirmation is queued, or the clinic has no provider credentials to confirm it with).
+ */
+export const paymentRequestStatuses = ['pending', 'verifying', 'paid', 'cancelled'] as const;
 export type PaymentRequestStatus = (typeof paymentRequestStatuses)[number];
 
 /**
@@ -602,7 +612,10 @@ export const paymentRequests = pgTable(
     index('payment_requests_clinic_idx').on(t.clinicId, t.createdAt),
     check('payment_requests_amount_check', sql`${t.amountAgorot} BETWEEN 1 AND 100000000`),
     check('payment_requests_max_payments_check', sql`${t.maxPayments} BETWEEN 1 AND 36`),
-    check('payment_requests_status_check', sql`${t.status} IN ('pending', 'paid', 'cancelled')`),
+    check(
+      'payment_requests_status_check',
+      sql`${t.status} IN ('pending', 'verifying', 'paid', 'cancelled')`,
+    ),
     check('payment_requests_expiry_check', sql`${t.expiresAt} > ${t.createdAt}`),
   ],
 );
@@ -637,6 +650,13 @@ export const paymentTransactions = pgTable(
     accepted: boolean('accepted').notNull(),
     /** Why a callback was not accepted (terminal_mismatch, sum_mismatch, …); null when accepted. */
     rejectionReason: text('rejection_reason'),
+    /**
+     * What the provider's API said of this index when asked (issue 13): 'confirmed' (exists,
+     * approved, matching), 'refused' (missing, declined or not matching), 'unverifiable' (no
+     * credentials); null until asked. `providerAnswer` keeps its answer, minus card data.
+     */
+    verification: text('verification').$type<'confirmed' | 'refused' | 'unverifiable'>(),
+    providerAnswer: jsonb('provider_answer').$type<Record<string, unknown>>(),
     payload: jsonb('payload').$type<Record<string, string>>().notNull(),
     receivedAt: instant('received_at').notNull(),
   },
@@ -644,6 +664,10 @@ export const paymentTransactions = pgTable(
     unique('payment_transactions_request_index_unique').on(t.requestId, t.providerIndex),
     index('payment_transactions_clinic_idx').on(t.clinicId, t.receivedAt),
     check('payment_transactions_card_last4_check', sql`${t.cardLast4} ~ '^[0-9]{4}$'`),
+    check(
+      'payment_transactions_verification_check',
+      sql`${t.verification} IN ('confirmed', 'refused', 'unverifiable')`,
+    ),
   ],
 );
 

@@ -23,6 +23,7 @@ function request(overrides: Partial<PaymentRequestData> = {}): PaymentRequestDat
     clinicLogo: '/logo.png',
     numPayments: 3,
     status: 'pending',
+    thtk: null,
     ...overrides,
   };
 }
@@ -173,6 +174,28 @@ describe('payment request page', () => {
     expect(screen.getByRole('textbox', { name: 'דוא״ל לקבלה' })).toHaveValue('new@example.com');
     expect(screen.getByRole('combobox', { name: 'מספר תשלומים' })).toHaveValue('3');
     await waitFor(() => expect(screen.getByRole('button', { name: 'המשך לתשלום' })).toHaveFocus());
+  });
+
+  it('opens the frame with the handshake token that pins the sum, when the server has one', async () => {
+    stubApi({
+      'POST /api/get-payment-request': () => json({ data: request({ thtk: 'pinned-token-1' }) }),
+    });
+    const { user } = open();
+    await user.click(await screen.findByRole('button', { name: 'המשך לתשלום' }));
+    const src = new URL(frame()?.getAttribute('src') ?? '');
+    expect(src.searchParams.get('thtk')).toBe('pinned-token-1');
+    expect(src.searchParams.get('new_process')).toBe('1');
+  });
+
+  it('a charge being confirmed shows that, not the form', async () => {
+    stubApi({
+      'POST /api/get-payment-request': () => json({ data: request({ status: 'verifying' }) }),
+    });
+    open();
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'התשלום בבדיקה' })).toBeVisible();
+    expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button')).not.toBeInTheDocument();
   });
 
   it('an already paid request shows that, not the form', async () => {

@@ -1,5 +1,6 @@
 import { buildCardFrameUrl, toAgorot, type PaymentRequestData } from '@marpe/shared';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlined';
+import HourglassTopIcon from '@mui/icons-material/HourglassTop';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
@@ -49,6 +50,15 @@ export function PaymentRequestPage() {
       />
     );
   }
+  if (data.status === 'verifying') {
+    return (
+      <PaymentStatus
+        icon={<HourglassTopIcon sx={{ fontSize: 72, color: 'info.main' }} />}
+        heading={t('payment.verifying.heading')}
+        text={t('payment.verifying.text')}
+      />
+    );
+  }
   return <PaymentRequest token={token} data={data} amountAgorot={amountAgorot} />;
 }
 
@@ -85,6 +95,7 @@ function PaymentRequest({ token, data, amountAgorot }: PaymentRequestProps) {
         // land on another origin (or nowhere). Notify is the same server, reached by the same name.
         publicOrigin: window.location.origin,
         token,
+        thtk: data.thtk,
       }),
     );
   };

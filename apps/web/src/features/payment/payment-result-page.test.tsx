@@ -1,7 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRoutes } from '../../app/router';
+import { configureApiClient } from '../../lib/api-client';
+import { json, stubApi } from '../../test/fake-api';
 import { renderRoutes } from '../../test/render';
 import { PaymentResultPage } from './payment-result-page';
 
@@ -16,23 +18,73 @@ function open(results: string | null, language: 'he' | 'en' = 'he') {
   return renderRoutes(routes, { initialEntries: [`/tranzila/tok${query}`], language });
 }
 
+/** get-payment-request answering the server's state of the request, in turn. */
+function serverSays(...statuses: ('pending' | 'verifying' | 'paid')[]) {
+  const data = {
+    amount: 1250.5,
+    terminal: 'demo',
+    patientId: '',
+    patientNameRemarks: '',
+    patientEmail: '',
+    clinicLogo: '',
+    numPayments: 1,
+    thtk: null,
+  };
+  return stubApi({
+    'POST /api/get-payment-request': statuses.map(
+      (status) => () => json({ data: { ...data, status } }),
+    ),
+  });
+}
+
+beforeEach(() => {
+  configureApiClient({ baseUrl: '/api', reload: () => {} });
+});
+
 afterEach(() => {
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
 });
 
 describe('payment result view', () => {
-  it('Response 000: payment received, thank you', () => {
+  it('Response 000: processing until the server has confirmed it, then payment received', async () => {
+    const api = serverSays('verifying', 'paid');
     open('Response=000&index=17&ConfirmationCode=0000000&sum=1250.50');
 
-    expect(screen.getByRole('heading', { level: 1, name: 'תשלום התקבל' })).toBeVisible();
+    const status = await screen.findByRole('status');
+    expect(status).toHaveTextContent('מאשרים את התשלום מול חברת האשראי…');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'תשלום התקבל' }, { timeout: 4000 }),
+    ).toBeVisible();
     expect(screen.getByText('תודה!')).toBeVisible();
     expect(screen.queryByRole('button')).not.toBeInTheDocument();
+    expect(api.callsTo('POST /api/get-payment-request')).toHaveLength(2);
+    expect(api.calls[0]?.body).toEqual({ token: 'tok' });
   });
 
-  it('Response 000 in English', () => {
+  it('Response 000 in the address is not trusted: a request the server left unpaid is not confirmed', async () => {
+    serverSays('pending');
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      open('Response=000', 'en');
+      await screen.findByRole('status');
+      for (let i = 0; i < 6; i++) await vi.advanceTimersByTimeAsync(2000);
+      expect(
+        await screen.findByRole('heading', { level: 1, name: 'The payment was not confirmed' }),
+      ).toBeVisible();
+      expect(screen.getByRole('button', { name: 'Try again' })).toBeVisible();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('Response 000 in English, once confirmed', async () => {
+    serverSays('paid');
     open('Response=000', 'en');
 
-    expect(screen.getByRole('heading', { level: 1, name: 'Payment received' })).toBeVisible();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Payment received' }),
+    ).toBeVisible();
     expect(screen.getByText('Thank you!')).toBeVisible();
   });
 
@@ -66,6 +118,7 @@ describe('payment result view', () => {
   });
 
   it('is routed at /tranzila/:token and titles the document with its heading', async () => {
+    serverSays('paid');
     renderRoutes(createRoutes({ parentSiteUrl: 'https://marpe.example/' }), {
       initialEntries: [`/tranzila/tok?results=${encodeURIComponent('Response=000')}`],
     });

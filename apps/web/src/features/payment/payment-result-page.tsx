@@ -1,14 +1,23 @@
 import { describeResponseCode, parsePaymentResults, PAYMENT_SUCCESS_CODE } from '@marpe/shared';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlined';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlined';
+import HourglassTopIcon from '@mui/icons-material/HourglassTop';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { ApiError } from '../../lib/api-client';
 import { LoadingView } from '../../lib/loading-view';
 import { usePageTitle } from '../../lib/page-title';
+import { getPaymentRequest } from './api/get-payment-request';
 import { PaymentStatus } from './components/payment-status';
 import { sameOriginTop } from './frame-escape';
+
+/** How often, and how many times, the page asks whether the payment was confirmed. */
+const POLL_MS = 2000;
+const MAX_POLLS = 30;
 
 /**
  * SPEC § 2 "Payment result view" (/tranzila/:token?results=…), the provider's success and fail
@@ -27,16 +36,79 @@ export function PaymentResultPage() {
   }, [top]);
 
   const code = parsePaymentResults(searchParams.get('results') ?? '').Response ?? '';
-  const success = code === PAYMENT_SUCCESS_CODE;
-  usePageTitle(top ? null : t(success ? 'payment.result.success' : 'payment.result.error'));
+  // The address only says what the frame reported; the server's state, confirmed with the
+  // provider, says whether it was paid. Asked every 2 s while it is being confirmed.
+  const reportedSuccess = code === PAYMENT_SUCCESS_CODE;
+  const [polls, setPolls] = useState(0);
+  const { data, error } = useQuery({
+    queryKey: ['payment-result', token],
+    queryFn: async ({ signal }) => {
+      setPolls((n) => n + 1);
+      return getPaymentRequest(token, signal);
+    },
+    enabled: !top && reportedSuccess && token !== '',
+    gcTime: 0,
+    refetchInterval: (query) =>
+      query.state.data?.status === 'paid' || query.state.dataUpdateCount >= MAX_POLLS
+        ? false
+        : POLL_MS,
+  });
+  const outcome: 'paid' | 'processing' | 'refused' | 'failed' = !reportedSuccess
+    ? 'failed'
+    : data?.status === 'paid'
+      ? 'paid'
+      : data?.status === 'pending' && polls > 5
+        ? 'refused'
+        : error instanceof ApiError && error.status === 404
+          ? 'refused'
+          : 'processing';
+  usePageTitle(
+    top
+      ? null
+      : t(
+          outcome === 'paid'
+            ? 'payment.result.success'
+            : outcome === 'processing'
+              ? 'payment.result.processing'
+              : 'payment.result.error',
+        ),
+  );
 
   if (top) return <LoadingView />;
-  if (success) {
+  if (outcome === 'paid') {
     return (
       <PaymentStatus
         icon={<CheckCircleOutlineIcon sx={{ fontSize: 72, color: 'success.main' }} />}
         heading={t('payment.result.success')}
         text={t('payment.result.thanks')}
+      />
+    );
+  }
+  if (outcome === 'processing') {
+    return (
+      <Box role="status">
+        <PaymentStatus
+          icon={<HourglassTopIcon sx={{ fontSize: 72, color: 'info.main' }} />}
+          heading={t('payment.result.processing')}
+          text={polls >= MAX_POLLS ? t('payment.result.processingLong') : undefined}
+        />
+      </Box>
+    );
+  }
+  if (outcome === 'refused') {
+    return (
+      <PaymentStatus
+        icon={<ErrorOutlineIcon sx={{ fontSize: 72, color: 'error.main' }} />}
+        heading={t('payment.result.notConfirmed')}
+        action={
+          <Button
+            variant="contained"
+            size="large"
+            onClick={() => void navigate(`/p/${encodeURIComponent(token)}`)}
+          >
+            {t('payment.result.tryAgain')}
+          </Button>
+        }
       />
     );
   }
