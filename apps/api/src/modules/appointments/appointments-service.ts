@@ -204,6 +204,32 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
     return { clinic, caregiver, type, start, end, localDate, sms };
   }
 
+  /**
+   * The patient's own booked appointment, locked, while its cancellation notice has not begun:
+   * what may be cancelled or moved online. 404 when it is not theirs, 409 otherwise.
+   */
+  async function lockChangeable(
+    tx: Transaction,
+    patient: SessionPatient,
+    appointmentId: number,
+    now: number,
+    change: 'cancelled' | 'changed',
+  ) {
+    const row = await repository.lockOwnAppointment(tx, appointmentId, patient.id);
+    if (!row) throw appointmentNotFound();
+    if (row.status !== 'booked') {
+      throw new AppError('not_cancellable', 409, 'The appointment is already cancelled');
+    }
+    if (!isCancellable(row.startAt.getTime(), row.cancelNoticeMinutes, now)) {
+      throw new AppError(
+        'not_cancellable',
+        409,
+        `The appointment can no longer be ${change} online; please contact the clinic`,
+      );
+    }
+    return row;
+  }
+
   function bookedView(
     id: number,
     slot: Pick<Awaited<ReturnType<typeof prepareBooking>>, 'clinic' | 'caregiver' | 'type'> & {
@@ -309,18 +335,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
 
       await inBookingTransaction(async (tx) => {
         const now = clock();
-        const row = await repository.lockOwnAppointment(tx, appointmentId, patient.id);
-        if (!row) throw appointmentNotFound();
-        if (row.status !== 'booked') {
-          throw new AppError('not_cancellable', 409, 'The appointment is cancelled');
-        }
-        if (!isCancellable(row.startAt.getTime(), row.cancelNoticeMinutes, now)) {
-          throw new AppError(
-            'not_cancellable',
-            409,
-            'The appointment can no longer be changed online; please contact the clinic',
-          );
-        }
+        const row = await lockChangeable(tx, patient, appointmentId, now, 'changed');
         if (
           row.caregiverId === caregiver.id &&
           row.appointmentTypeId === type.id &&
@@ -394,18 +409,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
     async cancel(patient: SessionPatient, appointmentId: number): Promise<void> {
       const now = clock();
       const clinicId = await repository.db.transaction(async (tx) => {
-        const row = await repository.lockOwnAppointment(tx, appointmentId, patient.id);
-        if (!row) throw appointmentNotFound();
-        if (row.status !== 'booked') {
-          throw new AppError('not_cancellable', 409, 'The appointment is already cancelled');
-        }
-        if (!isCancellable(row.startAt.getTime(), row.cancelNoticeMinutes, now)) {
-          throw new AppError(
-            'not_cancellable',
-            409,
-            'The appointment can no longer be cancelled online; please contact the clinic',
-          );
-        }
+        const row = await lockChangeable(tx, patient, appointmentId, now, 'cancelled');
         await take(tx, limits.cancel, patientSubject(patient), now);
         await repository.cancelAppointment(tx, row.id, new Date(now));
         await webhooks.emitAppointment(tx, 'appointment.cancelled', {

@@ -75,6 +75,15 @@ export function PaymentResultPage() {
   );
 
   if (top) return <LoadingView />;
+  const tryAgain = (
+    <Button
+      variant="contained"
+      size="large"
+      onClick={() => void navigate(`/p/${encodeURIComponent(token)}`)}
+    >
+      {t('payment.result.tryAgain')}
+    </Button>
+  );
   if (outcome === 'paid') {
     return (
       <PaymentStatus
@@ -100,15 +109,7 @@ export function PaymentResultPage() {
       <PaymentStatus
         icon={<ErrorOutlineIcon sx={{ fontSize: 72, color: 'error.main' }} />}
         heading={t('payment.result.notConfirmed')}
-        action={
-          <Button
-            variant="contained"
-            size="large"
-            onClick={() => void navigate(`/p/${encodeURIComponent(token)}`)}
-          >
-            {t('payment.result.tryAgain')}
-          </Button>
-        }
+        action={tryAgain}
       />
     );
   }
@@ -130,15 +131,7 @@ export function PaymentResultPage() {
           )}
         </>
       }
-      action={
-        <Button
-          variant="contained"
-          size="large"
-          onClick={() => void navigate(`/p/${encodeURIComponent(token)}`)}
-        >
-          {t('payment.result.tryAgain')}
-        </Button>
-      }
+      action={tryAgain}
     />
   );
 }
