@@ -170,6 +170,45 @@ describe('serving the built web app', () => {
     expect(response.json()).toMatchObject({ code: 'not_found' });
   });
 
+  it('answers /robots.txt and /sitemap.xml itself, not with the SPA', async () => {
+    const robots = await app.inject({ method: 'GET', url: '/robots.txt' });
+    expect(robots.statusCode).toBe(200);
+    expect(robots.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(robots.body).toBe(
+      'User-agent: *\nDisallow: /api/\n\nSitemap: https://app.example.com/sitemap.xml\n',
+    );
+    const sitemap = await app.inject({ method: 'GET', url: '/sitemap.xml' });
+    expect(sitemap.statusCode).toBe(200);
+    expect(sitemap.headers['content-type']).toBe('application/xml; charset=utf-8');
+    for (const page of ['/', '/privacy', '/terms', '/accessibility']) {
+      expect(sitemap.body).toContain(`<loc>https://app.example.com${page}</loc>`);
+    }
+    expect(sitemap.body).not.toContain('<html');
+  });
+
+  it('keeps token pages out of indexes and out of Referer headers', async () => {
+    for (const url of [
+      '/q/abc',
+      '/p/abc',
+      '/tranzila/abc?results=x',
+      '/whatsapp-signup/12',
+      '/whatsapp-signup',
+    ]) {
+      const response = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['x-robots-tag'], url).toBe('noindex, nofollow');
+      expect(response.headers['referrer-policy'], url).toBe('no-referrer');
+      expect(response.body, url).toContain('<meta name="robots" content="noindex, nofollow">');
+      expect(response.body, url).toContain('<meta name="referrer" content="no-referrer">');
+    }
+    for (const url of ['/', '/clinic/1', '/privacy', '/qr', '/pay/1']) {
+      const response = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(response.headers['x-robots-tag'], url).toBeUndefined();
+      expect(response.headers['referrer-policy'], url).toBe('strict-origin-when-cross-origin');
+      expect(response.body, url).not.toContain('noindex');
+    }
+  });
+
   it('answers 503 with build instructions when the web app is not built', async () => {
     const response = await unbuiltApp.inject({ method: 'GET', url: '/' });
     expect(response.statusCode).toBe(503);

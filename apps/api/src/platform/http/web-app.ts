@@ -12,6 +12,37 @@ export const HEAD_MARKER = '<!--marpe:head-->';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const SHORT_CACHE = 'public, max-age=3600';
 
+/** The pages anyone may find through a search engine: the landing and legal pages. */
+export const PUBLIC_PAGES = ['/', '/privacy', '/terms', '/accessibility'] as const;
+
+/**
+ * Pages whose address is (or carries) a link token given to one patient or clinic: a form, a
+ * payment request, a payment result, a WhatsApp connection. Never indexed, never sent on as a
+ * referrer. The payment result page sets its referrer policy too; saying it here keeps the HTML
+ * and its metas in step.
+ */
+const tokenPage = /^\/(?:q\/|p\/|tranzila\/|whatsapp-signup(?:[/?]|$))/;
+
+export function isTokenPage(requestPath: string): boolean {
+  return tokenPage.test(requestPath);
+}
+
+/**
+ * robots.txt: everything may be crawled but the API. Token pages are not disallowed here on
+ * purpose: a crawler that may not fetch a page never sees its noindex, and could still list the
+ * bare address it found elsewhere.
+ */
+export function robotsTxt(publicOrigin: string): string {
+  return `User-agent: *\nDisallow: /api/\n\nSitemap: ${publicOrigin}/sitemap.xml\n`;
+}
+
+export function sitemapXml(publicOrigin: string): string {
+  const urls = PUBLIC_PAGES.map(
+    (page) => `<url><loc>${escapeHtmlAttribute(publicOrigin + page)}</loc></url>`,
+  ).join('');
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>\n`;
+}
+
 /** Answers a client-side route (or declines, returning false, so the caller sends a 404). */
 export type NavigationFallback = (request: FastifyRequest, reply: FastifyReply) => boolean;
 
@@ -68,8 +99,12 @@ export function compileIndexTemplate(
   const head = html.slice(0, at) + metas;
   const tail = html.slice(at + skip);
   const origin = escapeHtmlAttribute(config.publicOrigin);
+  // A token page stays out of indexes, and its token out of the Referer of anything it loads or
+  // links to (the headers say the same; the metas survive a saved page).
+  const tokenMetas =
+    '<meta name="robots" content="noindex, nofollow"><meta name="referrer" content="no-referrer">';
   return (requestPath) =>
-    `${head}<link rel="canonical" href="${origin}${escapeHtmlAttribute(requestPath)}">${tail}`;
+    `${head}${isTokenPage(requestPath) ? tokenMetas : ''}<link rel="canonical" href="${origin}${escapeHtmlAttribute(requestPath)}">${tail}`;
 }
 
 function acceptsHtml(request: FastifyRequest): boolean {
@@ -105,6 +140,15 @@ export async function registerWebApp(
   const { webDistDir, config } = options;
   if (webDistDir === null) return null;
 
+  const robots = robotsTxt(config.publicOrigin);
+  const sitemap = sitemapXml(config.publicOrigin);
+  app.get('/robots.txt', { schema: { hide: true } }, (_request, reply) =>
+    reply.header('cache-control', SHORT_CACHE).type('text/plain; charset=utf-8').send(robots),
+  );
+  app.get('/sitemap.xml', { schema: { hide: true } }, (_request, reply) =>
+    reply.header('cache-control', SHORT_CACHE).type('application/xml; charset=utf-8').send(sitemap),
+  );
+
   const indexFile = path.join(webDistDir, 'index.html');
   if (!existsSync(indexFile)) {
     app.log.warn({ webDistDir }, 'web app not built; serving the API only');
@@ -125,13 +169,20 @@ export async function registerWebApp(
   }
 
   const render = compileIndexTemplate(await readFile(indexFile, 'utf8'), config);
-  const sendIndex = (request: FastifyRequest, reply: FastifyReply) =>
-    reply
-      .status(200)
-      .header('cache-control', 'no-cache')
-      .type('text/html; charset=utf-8')
-      // The full path, query included, as the SPA sets it after each navigation (SPEC § 1).
-      .send(render(request.url));
+  const sendIndex = (request: FastifyRequest, reply: FastifyReply) => {
+    if (isTokenPage(request.url)) {
+      reply.header('x-robots-tag', 'noindex, nofollow');
+      reply.header('referrer-policy', 'no-referrer');
+    }
+    return (
+      reply
+        .status(200)
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        // The full path, query included, as the SPA sets it after each navigation (SPEC § 1).
+        .send(render(request.url))
+    );
+  };
 
   const assetsDir = path.join(webDistDir, 'assets') + path.sep;
   await app.register(fastifyStatic, {
