@@ -4,6 +4,7 @@ import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../src/app.js';
+import { PARENT_SITE_PLACEHOLDER } from '../src/platform/http/web-app.js';
 import { buildTestApp, testConfig, useTestDatabase } from './helper.js';
 
 const indexHtml = `<!doctype html>
@@ -34,6 +35,18 @@ describe('serving the built web app', () => {
     await writeFile(path.join(distDir, 'assets', 'index-abc123.js'), script);
     await writeFile(path.join(distDir, 'assets', 'index-abc123.js.br'), brotliCompressSync(script));
     await writeFile(path.join(distDir, 'assets', 'index-abc123.js.gz'), gzipSync(script));
+    await mkdir(path.join(distDir, 'prerendered'));
+    await writeFile(
+      path.join(distDir, 'prerendered', 'index.html'),
+      indexHtml.replace(
+        '<div id="root"></div>',
+        `<div id="root"><h1>Landing</h1><a href="${PARENT_SITE_PLACEHOLDER}">home</a></div>`,
+      ),
+    );
+    await writeFile(
+      path.join(distDir, 'prerendered', 'privacy.html'),
+      indexHtml.replace('<div id="root"></div>', '<div id="root"><h1>Privacy</h1></div>'),
+    );
     await writeFile(path.join(distDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     await writeFile(
       path.join(distDir, 'demo', 'clinic-logo.svg'),
@@ -168,6 +181,32 @@ describe('serving the built web app', () => {
     });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toMatchObject({ code: 'not_found' });
+  });
+
+  it('serves a prerendered page at its own address, the parent site filled in', async () => {
+    const landing = await app.inject({ method: 'GET', url: '/?utm=sms' });
+    expect(landing.statusCode).toBe(200);
+    expect(landing.headers['cache-control']).toBe('no-cache');
+    expect(landing.body).toContain('<h1>Landing</h1>');
+    expect(landing.body).toContain(
+      '<a href="https://example.com/?a=1&amp;b=&quot;2&quot;">home</a>',
+    );
+    expect(landing.body).not.toContain(PARENT_SITE_PLACEHOLDER);
+    expect(landing.body).toContain(
+      '<link rel="canonical" href="https://app.example.com/?utm=sms">',
+    );
+    expect(landing.body).toContain('<meta name="marpe-public-origin"');
+    const privacy = await app.inject({ method: 'GET', url: '/privacy' });
+    expect(privacy.body).toContain('<h1>Privacy</h1>');
+    // Any other page gets the empty shell; the prerendered files are not public files.
+    const clinic = await app.inject({ method: 'GET', url: '/clinic/1' });
+    expect(clinic.body).toContain('<div id="root"></div>');
+    const file = await app.inject({
+      method: 'GET',
+      url: '/prerendered/privacy.html',
+      headers: { accept: 'text/html' },
+    });
+    expect(file.body).not.toContain('<h1>Privacy</h1>');
   });
 
   it('answers /robots.txt and /sitemap.xml itself, not with the SPA', async () => {

@@ -1,30 +1,37 @@
 import './app/fonts.css';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { config } from './app/config';
-import { initI18n } from './app/i18n/init';
+import { initI18n, prerenderLanguage } from './app/i18n/init';
 import { AppProviders } from './app/providers';
-import { createAppRouter } from './app/router';
+import { createAppRouter, createRoutes, loadMatchedRoutes } from './app/router';
 import { configureApiClient, tokenStorageKey } from './lib/api-client';
 
 configureApiClient({ baseUrl: config.apiBase });
-// SPEC § 4: a stored session is checked on load. Its code (and zod) loads only when there is one.
+// SPEC § 4: a stored session is checked on load. Its code loads only when there is one.
 if (window.localStorage.getItem(tokenStorageKey)) {
   void import('./lib/patient-auth/auth-store').then(({ useAuthStore }) =>
     useAuthStore.getState().fetchPatient(),
   );
 }
 const i18n = initI18n();
-const router = createAppRouter(config);
+const routes = createRoutes(config);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks #root');
 
-createRoot(container).render(
+// A page prerendered at build time (ADR 021) is hydrated when the patient reads it in the
+// language it was rendered in; in the other language it is rendered afresh over the HTML.
+const hydrate = container.hasChildNodes() && i18n.language === prerenderLanguage;
+if (hydrate) await loadMatchedRoutes(routes, window.location.pathname);
+
+const app = (
   <StrictMode>
     <AppProviders i18n={i18n}>
-      <RouterProvider router={router} />
+      <RouterProvider router={createAppRouter(routes)} />
     </AppProviders>
-  </StrictMode>,
+  </StrictMode>
 );
+if (hydrate) hydrateRoot(container, app);
+else createRoot(container).render(app);

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -8,6 +8,12 @@ import { isApiPath } from './api-path.js';
 
 /** The literal comment the web build leaves inside <head> for the server to fill. */
 export const HEAD_MARKER = '<!--marpe:head-->';
+
+/**
+ * Where prerendered pages link to the parent site: the web build cannot know it (ADR 021), so the
+ * server puts the configured one in at start-up. Must match `placeholders` in apps/web/src/prerender.tsx.
+ */
+export const PARENT_SITE_PLACEHOLDER = 'https://marpe-parent-site.invalid/';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const SHORT_CACHE = 'public, max-age=3600';
@@ -107,6 +113,36 @@ export function compileIndexTemplate(
     `${head}${isTokenPage(requestPath) ? tokenMetas : ''}<link rel="canonical" href="${origin}${escapeHtmlAttribute(requestPath)}">${tail}`;
 }
 
+/** The path of a request URL, without its query. */
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/**
+ * The pages the web build prerendered (dist/prerendered/<name>.html; `index` is `/`), each
+ * compiled like index.html, by address. None when the build made none.
+ */
+async function compilePrerenderedPages(
+  webDistDir: string,
+  config: Parameters<typeof compileIndexTemplate>[1],
+): Promise<Map<string, (requestPath: string) => string>> {
+  const dir = path.join(webDistDir, 'prerendered');
+  const pages = new Map<string, (requestPath: string) => string>();
+  if (!existsSync(dir)) return pages;
+  const parentSite = escapeHtmlAttribute(config.parentSiteUrl);
+  for (const file of await readdir(dir)) {
+    if (!file.endsWith('.html')) continue;
+    const name = file.slice(0, -'.html'.length);
+    const html = (await readFile(path.join(dir, file), 'utf8')).replaceAll(
+      PARENT_SITE_PLACEHOLDER,
+      parentSite,
+    );
+    pages.set(name === 'index' ? '/' : `/${name}`, compileIndexTemplate(html, config));
+  }
+  return pages;
+}
+
 function acceptsHtml(request: FastifyRequest): boolean {
   const accept = request.headers.accept;
   return accept === undefined || accept.includes('text/html') || accept.includes('*/*');
@@ -169,6 +205,7 @@ export async function registerWebApp(
   }
 
   const render = compileIndexTemplate(await readFile(indexFile, 'utf8'), config);
+  const prerendered = await compilePrerenderedPages(webDistDir, config);
   const sendIndex = (request: FastifyRequest, reply: FastifyReply) => {
     if (isTokenPage(request.url)) {
       reply.header('x-robots-tag', 'noindex, nofollow');
@@ -180,7 +217,7 @@ export async function registerWebApp(
         .header('cache-control', 'no-cache')
         .type('text/html; charset=utf-8')
         // The full path, query included, as the SPA sets it after each navigation (SPEC § 1).
-        .send(render(request.url))
+        .send((prerendered.get(pathOf(request.url)) ?? render)(request.url))
     );
   };
 
@@ -191,7 +228,7 @@ export async function registerWebApp(
     // The build output is fixed while the server runs: one route per file, found at start-up,
     // so unknown paths go straight to the fallback instead of touching the disk.
     wildcard: false,
-    globIgnore: ['index.html', '**/*.br', '**/*.gz'],
+    globIgnore: ['index.html', 'prerendered/**', '**/*.br', '**/*.gz'],
     index: false,
     preCompressed: true,
     cacheControl: false,

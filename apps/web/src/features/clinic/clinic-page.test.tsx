@@ -354,9 +354,15 @@ describe('clinic page address', () => {
 
   it('in the app: lazy route, the clinic name as title once loaded, focus left alone', async () => {
     stubApi(() => json(clinicFixture()));
-    const { router } = renderRoutes(createRoutes({ parentSiteUrl: 'https://marpe.example/' }), {
-      initialEntries: ['/clinic/1/לב העיר'],
-    });
+    const { router } = renderRoutes(
+      createRoutes({
+        parentSiteUrl: 'https://marpe.example/',
+        publicOrigin: 'http://localhost:3000',
+      }),
+      {
+        initialEntries: ['/clinic/1/לב העיר'],
+      },
+    );
 
     await waitFor(() => expect(document.title).toBe('מרפאה חכמה'));
     expect(await screen.findByRole('heading', { level: 1, name: clinicName })).toBeInTheDocument();
@@ -377,9 +383,15 @@ describe('clinic page address', () => {
 
   it('in the app: an unknown clinic is titled as such', async () => {
     stubApi(() => json({ code: 'clinic_not_found', message: 'Clinic not found' }, 404));
-    renderRoutes(createRoutes({ parentSiteUrl: 'https://marpe.example/' }), {
-      initialEntries: ['/clinic/999'],
-    });
+    renderRoutes(
+      createRoutes({
+        parentSiteUrl: 'https://marpe.example/',
+        publicOrigin: 'http://localhost:3000',
+      }),
+      {
+        initialEntries: ['/clinic/999'],
+      },
+    );
 
     await screen.findByRole('heading', { level: 1, name: 'המרפאה לא נמצאה' });
     await waitFor(() => expect(document.title).toBe('המרפאה לא נמצאה'));

@@ -1,0 +1,90 @@
+// The build-time renderer (ADR 021): `scripts/prerender.mjs` loads this module, built by Vite for
+// Node, and writes the HTML of the pages that are the same for every visitor. Never shipped to
+// the browser.
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import {
+  createStaticHandler,
+  createStaticRouter,
+  StaticRouterProvider,
+  type RouteObject,
+} from 'react-router';
+import { initI18n, prerenderLanguage } from './app/i18n/init';
+import { AppProviders, createEmotionCaches } from './app/providers';
+import { defaultTitleKey, isRouteHandle } from './app/route-handle';
+import { createRoutes } from './app/router';
+
+/** What the server fills in per deployment; scripts/prerender.mjs knows these placeholders. */
+export const placeholders = {
+  parentSiteUrl: 'https://marpe-parent-site.invalid/',
+  publicOrigin: 'https://marpe-public-origin.invalid',
+} as const;
+
+/** Only what i18next reads and writes at start-up: the language choice and <html lang dir>. */
+function memoryStorage(): Storage {
+  const items = new Map<string, string>();
+  return {
+    get length() {
+      return items.size;
+    },
+    clear: () => items.clear(),
+    getItem: (key) => items.get(key) ?? null,
+    key: (index) => [...items.keys()][index] ?? null,
+    removeItem: (key) => void items.delete(key),
+    setItem: (key, value) => void items.set(key, value),
+  };
+}
+
+export interface Prerendered {
+  /** The markup that goes inside #root. */
+  html: string;
+  /** The document title, as the page itself would set it. */
+  title: string;
+  /** Source files of the route modules the page renders, for their modulepreload links. */
+  modules: string[];
+}
+
+/** Renders `path` as a first-time visitor sees it, in the default language. */
+export async function prerender(path: string): Promise<Prerendered> {
+  const i18n = initI18n({
+    storage: memoryStorage(),
+    root: { lang: prerenderLanguage, dir: 'rtl' } as HTMLElement,
+  });
+  const routes: RouteObject[] = createRoutes(placeholders);
+  const handler = createStaticHandler(routes);
+  const context = await handler.query(new Request(new URL(path, placeholders.publicOrigin)));
+  if (context instanceof Response) throw new Error(`${path}: the routes answered a redirect`);
+  if (context.errors) throw new Error(`${path}: ${JSON.stringify(context.errors)}`);
+  const router = createStaticRouter(handler.dataRoutes, context);
+  const html = renderToString(
+    <StrictMode>
+      <AppProviders i18n={i18n} emotionCaches={createEmotionCaches()}>
+        <StaticRouterProvider router={router} context={context} hydrate={false} />
+      </AppProviders>
+    </StrictMode>,
+  );
+  const titleKey = context.matches
+    .map((match) => match.route.handle)
+    .findLast(isRouteHandle)?.titleKey;
+  const modules = context.matches.flatMap(({ route }) => {
+    // Lazy pages carry the spinner for a cold start (see page() in router.tsx); data routes
+    // hold it as an element.
+    if (!route.HydrateFallback && !route.hydrateFallbackElement) return [];
+    const files = routeModules[route.id];
+    if (!files) throw new Error(`${path}: add route ${route.id} to routeModules in prerender.tsx`);
+    return files;
+  });
+  return { html, title: i18n.t(titleKey ?? defaultTitleKey), modules };
+}
+
+/**
+ * The source of each lazy route module the prerendered pages use, by route id: Vite's manifest
+ * names their chunks by source file.
+ */
+const routeModules: Record<string, string[]> = {
+  'privacy-page': ['src/features/legal/privacy-page.tsx'],
+  'terms-page': ['src/features/legal/terms-page.tsx'],
+  'accessibility-page': ['src/features/legal/accessibility-page.tsx'],
+  'completed-page': ['src/features/status-pages/completed-page.tsx'],
+  'expired-page': ['src/features/status-pages/expired-page.tsx'],
+};
