@@ -4,7 +4,7 @@ import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../src/app.js';
-import { PARENT_SITE_PLACEHOLDER } from '../src/platform/http/web-app.js';
+import { PARENT_SITE_PLACEHOLDER, routePattern } from '../src/platform/http/web-app.js';
 import { buildTestApp, testConfig, useTestDatabase } from './helper.js';
 
 const indexHtml = `<!doctype html>
@@ -46,6 +46,20 @@ describe('serving the built web app', () => {
     await writeFile(
       path.join(distDir, 'prerendered', 'privacy.html'),
       indexHtml.replace('<div id="root"></div>', '<div id="root"><h1>Privacy</h1></div>'),
+    );
+    await writeFile(
+      path.join(distDir, 'prerendered', 'routes.json'),
+      JSON.stringify([
+        { path: '/privacy', head: '<link rel="modulepreload" href="/assets/privacy.js">' },
+        {
+          path: '/clinic/:clinicId/:clinicName?',
+          head: '<link rel="modulepreload" href="/assets/clinic.js">',
+        },
+        {
+          path: '/booking/:clinicId',
+          head: '<link rel="modulepreload" href="/assets/booking.js">',
+        },
+      ]),
     );
     await writeFile(path.join(distDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     await writeFile(
@@ -207,6 +221,33 @@ describe('serving the built web app', () => {
       headers: { accept: 'text/html' },
     });
     expect(file.body).not.toContain('<h1>Privacy</h1>');
+  });
+
+  it('preloads the code of the route a page address matches', async () => {
+    const preload = (name: string) => `<link rel="modulepreload" href="/assets/${name}.js">`;
+    for (const url of ['/clinic/1', '/clinic/1/%D7%9C%D7%91?utm=x', '/CLINIC/1/', '/booking/7']) {
+      const response = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      const name = url.toLowerCase().startsWith('/clinic') ? 'clinic' : 'booking';
+      expect(response.body, url).toContain(`${preload(name)}</head>`);
+      expect(response.body, url).toContain('<link rel="canonical"');
+    }
+    for (const url of ['/clinic', '/clinic/1/a/b', '/booking/7/confirmation', '/login/1']) {
+      const response = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(response.body, url).not.toContain('rel="modulepreload"');
+    }
+    // A prerendered page is sent as prerendered (its links are in it already).
+    const privacy = await app.inject({ method: 'GET', url: '/privacy' });
+    expect(privacy.body).toContain('<h1>Privacy</h1>');
+    expect(privacy.body).not.toContain(preload('privacy'));
+  });
+
+  it('reads React Router patterns as the router does', () => {
+    const pattern = routePattern('/whatsapp-signup/:clientId?');
+    expect(pattern.test('/whatsapp-signup')).toBe(true);
+    expect(pattern.test('/whatsapp-signup/12/')).toBe(true);
+    expect(pattern.test('/whatsapp-signup/12/x')).toBe(false);
+    expect(routePattern('/a.b/:id').test('/axb/1')).toBe(false);
+    expect(routePattern('/').test('/')).toBe(true);
   });
 
   it('answers /robots.txt and /sitemap.xml itself, not with the SPA', async () => {

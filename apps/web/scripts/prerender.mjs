@@ -1,7 +1,9 @@
 // Writes dist/prerendered/*.html: the pages that are the same for every visitor (the landing,
-// legal and status pages) rendered at build time, so they paint before any script runs (ADR 021).
-// Also preloads the Hebrew font files from every page. Runs after `vite build` (the browser
-// bundle, with its manifest) and `vite build --ssr src/prerender.tsx` (the renderer, in dist-ssr).
+// legal and status pages) rendered at build time, so they paint before any script runs (ADR 021);
+// and dist/prerendered/routes.json, the modulepreload links of each client route, which the
+// server adds to index.html. Also preloads the Hebrew font files from every page. Runs after
+// `vite build` (the browser bundle, with its manifest) and `vite build --ssr src/prerender.tsx`
+// (the renderer, in dist-ssr).
 import { readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -32,7 +34,7 @@ function replaceOnce(html, search, replacement, what) {
 }
 
 const manifest = JSON.parse(await readFile(path.join(distDir, '.vite/manifest.json'), 'utf8'));
-const { prerender, placeholders } = await import(
+const { prerender, placeholders, lazyRoutes } = await import(
   pathToFileURL(path.join(ssrDir, 'prerender.js')).href
 );
 
@@ -58,24 +60,45 @@ const fontPreloads = ['heebo-hebrew-400-normal', 'heebo-hebrew-700-normal']
   })
   .join('');
 
-const template = replaceOnce(
+let template = replaceOnce(
   await readFile(path.join(distDir, 'index.html'), 'utf8'),
   '</head>',
   `${fontPreloads}</head>`,
   '</head>',
 );
+// The app's only stylesheet is the @font-face rules (1.5 KiB): inline, it costs no request
+// before the first paint (the CSP allows inline styles, as emotion needs).
+const stylesheet = /<link rel="stylesheet" crossorigin href="\/(assets\/[^"]+\.css)">/.exec(
+  template,
+);
+if (!stylesheet) throw new Error('index.html links no stylesheet');
+const css = await readFile(path.join(distDir, stylesheet[1]), 'utf8');
+template = template.replace(stylesheet[0], `<style>${css.trim()}</style>`);
 await writeFile(path.join(distDir, 'index.html'), template);
 
+/** modulepreload links for the chunks of `modules` that the entry does not already load. */
+function modulePreloads(modules) {
+  return [...new Set(modules.flatMap((m) => [...chunkUrls(m)]))]
+    .filter((file) => !entryChunks.has(file))
+    .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
+    .join('');
+}
+
 await mkdir(path.join(distDir, 'prerendered'), { recursive: true });
+// For every other page, the server puts its route's links into the empty index.html, so the
+// page's code downloads beside the entry chunk instead of after it.
+const routes = lazyRoutes().map(({ path: pattern, modules }) => ({
+  path: pattern,
+  head: modulePreloads(modules),
+}));
+await writeFile(path.join(distDir, 'prerendered', 'routes.json'), JSON.stringify(routes));
+
 for (const [address, name] of Object.entries(pages)) {
   const { html, title, modules } = await prerender(address);
   if (html.includes(placeholders.publicOrigin)) {
     throw new Error(`${address}: the public origin must not be in prerendered HTML`);
   }
-  const preloads = [...new Set(modules.flatMap((m) => [...chunkUrls(m)]))]
-    .filter((file) => !entryChunks.has(file))
-    .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
-    .join('');
+  const preloads = modulePreloads(modules);
   let page = replaceOnce(
     template,
     '<div id="root"></div>',
@@ -86,6 +109,17 @@ for (const [address, name] of Object.entries(pages)) {
   // The page reads fine without JavaScript: no need to ask for it.
   page = page.replace(/<noscript[\s\S]*?<\/noscript\s*>\s*/, '');
   page = replaceOnce(page, '</head>', `${preloads}</head>`, '</head>');
+  // Painted from the HTML already: the code that makes the page interactive comes after the
+  // fonts and images it shows, rather than competing with them on a slow connection.
+  page = page
+    .replace(
+      '<script type="module" crossorigin',
+      '<script type="module" fetchpriority="low" crossorigin',
+    )
+    .replaceAll(
+      '<link rel="modulepreload" crossorigin',
+      '<link rel="modulepreload" fetchpriority="low" crossorigin',
+    );
   await writeFile(path.join(distDir, 'prerendered', `${name}.html`), page);
   console.log(`prerendered ${address}: ${(page.length / 1024).toFixed(1)} KiB`);
 }

@@ -21,17 +21,24 @@ const routes = createRoutes(config);
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks #root');
 
-// A page prerendered at build time (ADR 021) is hydrated when the patient reads it in the
-// language it was rendered in; in the other language it is rendered afresh over the HTML.
-const hydrate = container.hasChildNodes() && i18n.language === prerenderLanguage;
-if (hydrate) await loadMatchedRoutes(routes, window.location.pathname);
+function app() {
+  return (
+    <StrictMode>
+      <AppProviders i18n={i18n}>
+        <RouterProvider router={createAppRouter(routes)} />
+      </AppProviders>
+    </StrictMode>
+  );
+}
 
-const app = (
-  <StrictMode>
-    <AppProviders i18n={i18n}>
-      <RouterProvider router={createAppRouter(routes)} />
-    </AppProviders>
-  </StrictMode>
-);
-if (hydrate) hydrateRoot(container, app);
-else createRoot(container).render(app);
+// A page prerendered at build time (ADR 021) is hydrated when the patient reads it in the
+// language it was rendered in, once its route's code is in (then the first render is the page,
+// as in the HTML); in the other language it is rendered afresh over the HTML. No top-level await:
+// it would make the bundler split the entry into many more chunks.
+if (container.hasChildNodes() && i18n.language === prerenderLanguage) {
+  void loadMatchedRoutes(routes, window.location.pathname).then(() =>
+    hydrateRoot(container, app()),
+  );
+} else {
+  createRoot(container).render(app());
+}

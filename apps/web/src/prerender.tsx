@@ -78,13 +78,41 @@ export async function prerender(path: string): Promise<Prerendered> {
 }
 
 /**
- * The source of each lazy route module the prerendered pages use, by route id: Vite's manifest
- * names their chunks by source file.
+ * The source of each lazy route module by route id: Vite's manifest names their chunks by source
+ * file. `lazyRoutes` fails the build when a lazy route is missing here.
  */
 const routeModules: Record<string, string[]> = {
   'privacy-page': ['src/features/legal/privacy-page.tsx'],
   'terms-page': ['src/features/legal/terms-page.tsx'],
   'accessibility-page': ['src/features/legal/accessibility-page.tsx'],
+  'clinic-page': ['src/features/clinic/clinic-page.tsx'],
+  'login-page': ['src/features/patient-auth/login-page.tsx'],
+  'booking-page': ['src/features/booking/booking-page.tsx'],
+  'booking-confirmation-page': ['src/features/booking/confirmation-page.tsx'],
+  'appointments-page': ['src/features/appointments/appointments-page.tsx'],
+  'intake-form-page': ['src/features/intake-form/intake-form-page.tsx'],
+  'payment-request-page': ['src/features/payment/payment-request-page.tsx'],
+  'payment-result-page': ['src/features/payment/payment-result-page.tsx'],
   'completed-page': ['src/features/status-pages/completed-page.tsx'],
   'expired-page': ['src/features/status-pages/expired-page.tsx'],
+  'shaam-auth-page': ['src/features/shaam-auth/shaam-auth-page.tsx'],
+  'whatsapp-signup-page': ['src/features/whatsapp-signup/whatsapp-signup-page.tsx'],
 };
+
+/** Every lazily loaded route: its full path pattern (React Router syntax) and its modules. */
+export function lazyRoutes(): { path: string; modules: string[] }[] {
+  const found: { path: string; modules: string[] }[] = [];
+  const walk = (routes: RouteObject[], parent: string) => {
+    for (const route of routes) {
+      const path = route.path ? `${parent.replace(/\/$/, '')}/${route.path}` : parent;
+      if (route.lazy) {
+        const modules = routeModules[route.id ?? ''];
+        if (!modules) throw new Error(`add route ${route.id} to routeModules in prerender.tsx`);
+        found.push({ path, modules });
+      }
+      walk(route.children ?? [], path);
+    }
+  };
+  walk(createRoutes(placeholders), '/');
+  return found;
+}

@@ -120,15 +120,50 @@ function pathOf(url: string): string {
 }
 
 /**
+ * A React Router path pattern as a regular expression over a request path: `:name` is one
+ * segment, `:name?` an optional one; a trailing slash and any letter case match, as in the router.
+ */
+export function routePattern(pattern: string): RegExp {
+  const segments = pattern
+    .split('/')
+    .filter((segment) => segment !== '')
+    .map((segment) => {
+      if (segment.startsWith(':')) return segment.endsWith('?') ? '(?:/[^/]+)?' : '/[^/]+';
+      return `/${segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+    });
+  return new RegExp(`^${segments.join('')}/?$`, 'i');
+}
+
+type PageTemplate = (requestPath: string) => string;
+
+/**
+ * index.html for each client route the web build listed (dist/prerendered/routes.json), with the
+ * route's modulepreload links in its head: its code downloads beside the entry chunk.
+ */
+async function compileRouteTemplates(
+  webDistDir: string,
+  html: string,
+  config: Parameters<typeof compileIndexTemplate>[1],
+): Promise<{ pattern: RegExp; render: PageTemplate }[]> {
+  const file = path.join(webDistDir, 'prerendered', 'routes.json');
+  if (!existsSync(file)) return [];
+  const routes = JSON.parse(await readFile(file, 'utf8')) as { path: string; head: string }[];
+  return routes.map((route) => ({
+    pattern: routePattern(route.path),
+    render: compileIndexTemplate(html.replace('</head>', `${route.head}</head>`), config),
+  }));
+}
+
+/**
  * The pages the web build prerendered (dist/prerendered/<name>.html; `index` is `/`), each
  * compiled like index.html, by address. None when the build made none.
  */
 async function compilePrerenderedPages(
   webDistDir: string,
   config: Parameters<typeof compileIndexTemplate>[1],
-): Promise<Map<string, (requestPath: string) => string>> {
+): Promise<Map<string, PageTemplate>> {
   const dir = path.join(webDistDir, 'prerendered');
-  const pages = new Map<string, (requestPath: string) => string>();
+  const pages = new Map<string, PageTemplate>();
   if (!existsSync(dir)) return pages;
   const parentSite = escapeHtmlAttribute(config.parentSiteUrl);
   for (const file of await readdir(dir)) {
@@ -204,8 +239,18 @@ export async function registerWebApp(
     };
   }
 
-  const render = compileIndexTemplate(await readFile(indexFile, 'utf8'), config);
+  const indexHtml = await readFile(indexFile, 'utf8');
+  const render = compileIndexTemplate(indexHtml, config);
   const prerendered = await compilePrerenderedPages(webDistDir, config);
+  const routeTemplates = await compileRouteTemplates(webDistDir, indexHtml, config);
+  const templateFor = (requestPath: string): PageTemplate => {
+    const pathname = pathOf(requestPath);
+    return (
+      prerendered.get(pathname) ??
+      routeTemplates.find((route) => route.pattern.test(pathname))?.render ??
+      render
+    );
+  };
   const sendIndex = (request: FastifyRequest, reply: FastifyReply) => {
     if (isTokenPage(request.url)) {
       reply.header('x-robots-tag', 'noindex, nofollow');
@@ -217,7 +262,7 @@ export async function registerWebApp(
         .header('cache-control', 'no-cache')
         .type('text/html; charset=utf-8')
         // The full path, query included, as the SPA sets it after each navigation (SPEC § 1).
-        .send((prerendered.get(pathOf(request.url)) ?? render)(request.url))
+        .send(templateFor(request.url)(request.url))
     );
   };
 

@@ -266,7 +266,8 @@ describe('clinic page', () => {
     useBookingConfirmation.getState().showConfirmation();
     renderClinic();
 
-    expect(screen.getByRole('alert')).toHaveTextContent('התור נקבע בהצלחה');
+    // The message's code loads when it first shows; its 3 s count from then.
+    expect(await screen.findByRole('alert')).toHaveTextContent('התור נקבע בהצלחה');
     await screen.findByRole('heading', { level: 1, name: clinicName });
     act(() => vi.advanceTimersByTime(2000));
     expect(useBookingConfirmation.getState().displayConfirmation).toBe(true);
