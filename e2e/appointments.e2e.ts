@@ -49,7 +49,11 @@ function clinicDate(days: number, timeZone: string): string {
 async function bookThroughApi(page: Page, context: BrowserContext): Promise<Booked> {
   const token = await page.evaluate(() => localStorage.getItem('token'));
   expect(token).toBeTruthy();
-  const xsrf = (await context.cookies(baseUrl)).find((c) => c.name === 'XSRF-TOKEN')?.value;
+  // Named __Host-XSRF-TOKEN when the server's public origin is https, as here.
+  const cookie = (await context.cookies(baseUrl)).find((c) =>
+    /^(__Host-)?XSRF-TOKEN$/.test(c.name),
+  );
+  const xsrf = cookie?.value;
   expect(xsrf).toBeTruthy();
 
   const clinicData = (await (await fetch(`${baseUrl}/api/clinic/1`)).json()) as {
@@ -86,7 +90,7 @@ async function bookThroughApi(page: Page, context: BrowserContext): Promise<Book
       headers: {
         Authorization: `Bearer ${token}`,
         'Content-Type': 'application/json',
-        Cookie: `XSRF-TOKEN=${xsrf}`,
+        Cookie: `${cookie?.name}=${xsrf}`,
         'X-XSRF-TOKEN': xsrf ?? '',
       },
       body: JSON.stringify({

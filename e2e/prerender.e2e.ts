@@ -97,3 +97,48 @@ describe('prerendered pages', () => {
     },
   );
 });
+
+describe('the clinic page rendered on the server', () => {
+  const clinicName = 'מרפאת שיניים לב העיר';
+
+  it('holds the clinic and its caregivers before any script runs', async () => {
+    const context = await browser().newContext({
+      javaScriptEnabled: false,
+      viewport: { width: 390, height: 844 },
+    });
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/clinic/1`);
+    await page.getByRole('heading', { level: 1, name: clinicName }).waitFor();
+    expect(await page.title()).toBe(clinicName);
+    const caregivers = page.getByRole('list', { name: 'המטפלים במרפאה' }).getByRole('listitem');
+    expect(await caregivers.count()).toBe(4);
+    await caregivers.filter({ hasText: 'ד"ר יעל כהן' }).waitFor();
+    expect(await page.getByRole('link', { name: 'קביעת תור' }).getAttribute('href')).toBe(
+      '/login/1?next=booking',
+    );
+    await context.close();
+  });
+
+  it('hydrates without a warning, in Hebrew and in English', async () => {
+    for (const lang of ['he', 'en'] as const) {
+      const { context, page } = await newPage(browser(), { lang });
+      const problems = consoleProblems(page);
+      await page.goto(`${baseUrl}/clinic/1`);
+      await page.getByRole('heading', { level: 1, name: clinicName }).waitFor();
+      await page.waitForLoadState('networkidle');
+      await page
+        .getByRole('link', { name: lang === 'he' ? 'קביעת תור' : 'Book an appointment' })
+        .click();
+      await page.waitForURL(/\/login\/1/);
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+  });
+
+  it('leaves an unknown clinic to the page, which says so', async () => {
+    const { context, page } = await newPage(browser());
+    await page.goto(`${baseUrl}/clinic/999`);
+    await page.getByRole('heading', { level: 1, name: 'המרפאה לא נמצאה' }).waitFor();
+    await context.close();
+  });
+});

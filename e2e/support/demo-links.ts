@@ -11,9 +11,11 @@ export async function demoLinkPath(
   let response = await send();
   if (response.status === 403) {
     // The anti-forgery cookie comes with the refusal; a second try carries it back.
-    const cookie = /XSRF-TOKEN=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1] ?? '';
+    // Named __Host-XSRF-TOKEN when the server's public origin is https.
+    const [, name = 'XSRF-TOKEN', cookie = ''] =
+      /((?:__Host-)?XSRF-TOKEN)=([^;]+)/.exec(response.headers.get('set-cookie') ?? '') ?? [];
     response = await send({
-      Cookie: `XSRF-TOKEN=${cookie}`,
+      Cookie: `${name}=${cookie}`,
       'X-XSRF-TOKEN': decodeURIComponent(cookie),
     });
   }

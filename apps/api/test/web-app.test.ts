@@ -4,7 +4,11 @@ import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../src/app.js';
-import { PARENT_SITE_PLACEHOLDER, routePattern } from '../src/platform/http/web-app.js';
+import {
+  clinicPageId,
+  PARENT_SITE_PLACEHOLDER,
+  routePattern,
+} from '../src/platform/http/web-app.js';
 import { buildTestApp, testConfig, useTestDatabase } from './helper.js';
 
 const indexHtml = `<!doctype html>
@@ -248,6 +252,16 @@ describe('serving the built web app', () => {
     expect(pattern.test('/whatsapp-signup/12/x')).toBe(false);
     expect(routePattern('/a.b/:id').test('/axb/1')).toBe(false);
     expect(routePattern('/').test('/')).toBe(true);
+  });
+
+  it('knows a clinic page by its address, as the router does', () => {
+    expect(clinicPageId('/clinic/1')).toBe(1);
+    expect(clinicPageId('/clinic/12/%D7%9C%D7%91/')).toBe(12);
+    expect(clinicPageId('/Clinic/2147483647')).toBe(2147483647);
+    for (const path of ['/clinic', '/clinic/0', '/clinic/01', '/clinic/local', '/clinic/1/a/b']) {
+      expect(clinicPageId(path), path).toBeNull();
+    }
+    expect(clinicPageId('/clinic/2147483648')).toBeNull();
   });
 
   it('answers /robots.txt and /sitemap.xml itself, not with the SPA', async () => {

@@ -4,7 +4,7 @@
 // server adds to index.html. Also preloads the Hebrew font files from every page. Runs after
 // `vite build` (the browser bundle, with its manifest) and `vite build --ssr src/prerender.tsx`
 // (the renderer, in dist-ssr).
-import { readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -124,6 +124,6 @@ for (const [address, name] of Object.entries(pages)) {
   console.log(`prerendered ${address}: ${(page.length / 1024).toFixed(1)} KiB`);
 }
 
-// The renderer and the manifest were only for this script.
-await rm(ssrDir, { recursive: true, force: true });
+// The manifest was only for this script. The renderer stays: the API server renders the clinic
+// page with it, per request.
 await rm(path.join(distDir, '.vite'), { recursive: true, force: true });

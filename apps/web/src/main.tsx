@@ -4,6 +4,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { config } from './app/config';
 import { initI18n, prerenderLanguage } from './app/i18n/init';
+import { pageDataQueryClient, readPageData } from './app/page-data';
 import { AppProviders } from './app/providers';
 import { createAppRouter, createRoutes, loadMatchedRoutes } from './app/router';
 import { configureApiClient, tokenStorageKey } from './lib/api-client';
@@ -21,10 +22,12 @@ const routes = createRoutes(config);
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks #root');
 
+const queryClient = pageDataQueryClient(readPageData(document));
+
 function app() {
   return (
     <StrictMode>
-      <AppProviders i18n={i18n}>
+      <AppProviders i18n={i18n} queryClient={queryClient}>
         <RouterProvider router={createAppRouter(routes)} />
       </AppProviders>
     </StrictMode>

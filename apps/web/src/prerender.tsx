@@ -11,6 +11,7 @@ import {
 } from 'react-router';
 import { initI18n, prerenderLanguage } from './app/i18n/init';
 import { AppProviders, createEmotionCaches } from './app/providers';
+import { pageDataQueryClient, type PageData } from './app/page-data';
 import { defaultTitleKey, isRouteHandle } from './app/route-handle';
 import { createRoutes } from './app/router';
 
@@ -44,8 +45,11 @@ export interface Prerendered {
   modules: string[];
 }
 
-/** Renders `path` as a first-time visitor sees it, in the default language. */
-export async function prerender(path: string): Promise<Prerendered> {
+/**
+ * Renders `path` as a first-time visitor sees it, in the default language: at build time for the
+ * pages without data, per request (by the API server) for those given their `data`.
+ */
+export async function prerender(path: string, data: PageData = {}): Promise<Prerendered> {
   const i18n = initI18n({
     storage: memoryStorage(),
     root: { lang: prerenderLanguage, dir: 'rtl' } as HTMLElement,
@@ -58,7 +62,11 @@ export async function prerender(path: string): Promise<Prerendered> {
   const router = createStaticRouter(handler.dataRoutes, context);
   const html = renderToString(
     <StrictMode>
-      <AppProviders i18n={i18n} emotionCaches={createEmotionCaches()}>
+      <AppProviders
+        i18n={i18n}
+        emotionCaches={createEmotionCaches()}
+        queryClient={pageDataQueryClient(data)}
+      >
         <StaticRouterProvider router={router} context={context} hydrate={false} />
       </AppProviders>
     </StrictMode>,
@@ -74,7 +82,9 @@ export async function prerender(path: string): Promise<Prerendered> {
     if (!files) throw new Error(`${path}: add route ${route.id} to routeModules in prerender.tsx`);
     return files;
   });
-  return { html, title: i18n.t(titleKey ?? defaultTitleKey), modules };
+  // The clinic page names itself after the clinic once it has loaded (usePageTitle).
+  const title = data.clinic?.clinic.name ?? i18n.t(titleKey ?? defaultTitleKey);
+  return { html, title, modules };
 }
 
 /**

@@ -26,7 +26,7 @@ export function createEmotionCaches(): EmotionCaches {
 // page into <head> before React hydrates it.
 const browserCaches = typeof document === 'undefined' ? null : createEmotionCaches();
 
-function createQueryClient(): QueryClient {
+export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
       queries: {
@@ -62,18 +62,21 @@ function DirectionalTheme({
 
 /**
  * `emotionCaches`: the prerenderer's own for each page; a cache remembers the rules it wrote,
- * and would leave them out of the next page's HTML.
+ * and would leave them out of the next page's HTML. `queryClient`: one already holding the data
+ * a page was rendered on the server with (ADR 021).
  */
 export function AppProviders({
   i18n,
   emotionCaches,
+  queryClient: givenQueryClient,
   children,
 }: {
   i18n: I18n;
   emotionCaches?: EmotionCaches;
+  queryClient?: QueryClient;
   children: ReactNode;
 }) {
-  const [queryClient] = useState(createQueryClient);
+  const [queryClient] = useState(() => givenQueryClient ?? createQueryClient());
   const caches = emotionCaches ?? browserCaches;
   if (!caches) throw new Error('AppProviders needs emotionCaches outside the browser');
   return (

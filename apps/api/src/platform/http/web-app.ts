@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import { isAppError } from '../errors.js';
 import { isApiPath } from './api-path.js';
 
 /** The literal comment the web build leaves inside <head> for the server to fill. */
@@ -144,14 +146,72 @@ async function compileRouteTemplates(
   webDistDir: string,
   html: string,
   config: Parameters<typeof compileIndexTemplate>[1],
-): Promise<{ pattern: RegExp; render: PageTemplate }[]> {
+): Promise<{ pattern: RegExp; html: string; render: PageTemplate }[]> {
   const file = path.join(webDistDir, 'prerendered', 'routes.json');
   if (!existsSync(file)) return [];
   const routes = JSON.parse(await readFile(file, 'utf8')) as { path: string; head: string }[];
-  return routes.map((route) => ({
-    pattern: routePattern(route.path),
-    render: compileIndexTemplate(html.replace('</head>', `${route.head}</head>`), config),
-  }));
+  return routes.map((route) => {
+    const withHead = html.replace('</head>', `${route.head}</head>`);
+    return {
+      pattern: routePattern(route.path),
+      html: withHead,
+      render: compileIndexTemplate(withHead, config),
+    };
+  });
+}
+
+/** The clinic id of a clinic page's address, or null (any other page, an id that cannot exist). */
+export function clinicPageId(pathname: string): number | null {
+  const match = /^\/clinic\/([1-9]\d{0,9})(?:\/[^/]+)?\/?$/i.exec(pathname);
+  const id = match ? Number(match[1]) : null;
+  return id !== null && id <= 2_147_483_647 ? id : null;
+}
+
+/** JSON as the text of a <script> element: `<` escaped, so no `</script>` can close it early. */
+function scriptJson(json: string): string {
+  return json.replaceAll('<', '\\u003c');
+}
+
+/** Renders the clinic page of a clinic id for a request URL; rejects as the clinic data does. */
+type ClinicPageRenderer = (clinicId: number, requestUrl: string) => Promise<string>;
+
+/**
+ * The clinic page rendered on the server with its data (ADR 021): the web build's renderer
+ * (apps/web/dist-ssr) on the clinic's cached JSON (ADR 003). The HTML is kept per clinic for as
+ * long as that JSON stays the same. Null when the build has no renderer.
+ */
+async function loadClinicPageRenderer(
+  webDistDir: string,
+  clinicHtml: string,
+  config: Parameters<typeof compileIndexTemplate>[1],
+  clinicDataJson: (clinicId: number) => Promise<string>,
+): Promise<ClinicPageRenderer | null> {
+  const file = path.join(webDistDir, '..', 'dist-ssr', 'prerender.js');
+  if (!existsSync(file)) return null;
+  const { prerender } = (await import(pathToFileURL(file).href)) as {
+    prerender: (
+      path: string,
+      data: { clinic: unknown },
+    ) => Promise<{ html: string; title: string }>;
+  };
+  const pages = new Map<number, { json: string; render: PageTemplate }>();
+  return async (clinicId, requestUrl) => {
+    const json = await clinicDataJson(clinicId);
+    let page = pages.get(clinicId);
+    if (page?.json !== json) {
+      const { html, title } = await prerender(`/clinic/${clinicId}`, { clinic: JSON.parse(json) });
+      const filled = clinicHtml
+        .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtmlAttribute(title)}</title>`)
+        .replace(
+          '<div id="root"></div>',
+          `<div id="root">${html}</div>` +
+            `<script type="application/json" id="marpe-data">{"clinic":${scriptJson(json)}}</script>`,
+        );
+      page = { json, render: compileIndexTemplate(filled, config) };
+      pages.set(clinicId, page);
+    }
+    return page.render(requestUrl);
+  };
 }
 
 /**
@@ -206,6 +266,8 @@ export async function registerWebApp(
   options: {
     webDistDir: string | null;
     config: Pick<Config, 'publicOrigin' | 'parentSiteUrl' | 'cardFrameBaseUrl' | 'whatsapp'>;
+    /** A clinic's `GET /api/clinic/:id` answer, for rendering its page on the server. */
+    clinicDataJson?: (clinicId: number) => Promise<string>;
   },
 ): Promise<NavigationFallback | null> {
   const { webDistDir, config } = options;
@@ -243,6 +305,11 @@ export async function registerWebApp(
   const render = compileIndexTemplate(indexHtml, config);
   const prerendered = await compilePrerenderedPages(webDistDir, config);
   const routeTemplates = await compileRouteTemplates(webDistDir, indexHtml, config);
+  const clinicRoute = routeTemplates.find((route) => route.pattern.test('/clinic/1'));
+  const renderClinicPage =
+    options.clinicDataJson && clinicRoute
+      ? await loadClinicPageRenderer(webDistDir, clinicRoute.html, config, options.clinicDataJson)
+      : null;
   const templateFor = (requestPath: string): PageTemplate => {
     const pathname = pathOf(requestPath);
     return (
@@ -251,19 +318,35 @@ export async function registerWebApp(
       render
     );
   };
+  const sendHtml = (reply: FastifyReply, html: string) =>
+    reply
+      .status(200)
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(html);
   const sendIndex = (request: FastifyRequest, reply: FastifyReply) => {
     if (isTokenPage(request.url)) {
       reply.header('x-robots-tag', 'noindex, nofollow');
       reply.header('referrer-policy', 'no-referrer');
     }
-    return (
-      reply
-        .status(200)
-        .header('cache-control', 'no-cache')
-        .type('text/html; charset=utf-8')
-        // The full path, query included, as the SPA sets it after each navigation (SPEC § 1).
-        .send(templateFor(request.url)(request.url))
-    );
+    // The full path, query included, as the SPA sets it after each navigation (SPEC § 1).
+    const shell = () => templateFor(request.url)(request.url);
+    const clinicId = renderClinicPage ? clinicPageId(pathOf(request.url)) : null;
+    if (renderClinicPage && clinicId !== null) {
+      renderClinicPage(clinicId, request.url).then(
+        (html) => sendHtml(reply, html),
+        (error: unknown) => {
+          // An unknown clinic is the page's to say (it asks the API); anything else is logged,
+          // and the patient still gets the page, which loads its data itself.
+          if (!(isAppError(error) && error.status === 404)) {
+            request.log.error({ err: error }, 'rendering the clinic page failed');
+          }
+          sendHtml(reply, shell());
+        },
+      );
+      return reply;
+    }
+    return sendHtml(reply, shell());
   };
 
   const assetsDir = path.join(webDistDir, 'assets') + path.sep;
