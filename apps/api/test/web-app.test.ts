@@ -9,6 +9,7 @@ import {
   PARENT_SITE_PLACEHOLDER,
   routePattern,
 } from '../src/platform/http/web-app.js';
+import { seedDemoClinic } from '../src/demo/seed-demo-clinic.js';
 import { buildTestApp, testConfig, useTestDatabase } from './helper.js';
 
 const indexHtml = `<!doctype html>
@@ -310,5 +311,84 @@ describe('serving the built web app', () => {
     expect(response.body).toContain('npm run build');
     const health = await unbuiltApp.inject({ method: 'GET', url: '/api/health' });
     expect(health.statusCode).toBe(200);
+  });
+});
+
+// The renderer is the web build's (apps/web/dist-ssr); a stand-in here checks the server's part:
+// which data it renders with, where the HTML and the JSON go, what it keeps, what falls back.
+describe('rendering the clinic page on the server', () => {
+  const database = useTestDatabase('pglite');
+  let root: string;
+  let app: App;
+  const renders = () => (globalThis as { marpeTestRenders?: string[] }).marpeTestRenders ?? [];
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'marpe-ssr-'));
+    const distDir = path.join(root, 'dist');
+    await mkdir(path.join(distDir, 'prerendered'), { recursive: true });
+    await mkdir(path.join(root, 'dist-ssr'));
+    await writeFile(
+      path.join(distDir, 'index.html'),
+      indexHtml.replace(
+        '<script type="module" src="/assets/index-abc123.js">',
+        '<script type="module" crossorigin src="/assets/index-abc123.js">',
+      ),
+    );
+    await writeFile(
+      path.join(distDir, 'prerendered', 'routes.json'),
+      JSON.stringify([
+        {
+          path: '/clinic/:clinicId/:clinicName?',
+          head: '<link rel="modulepreload" crossorigin href="/assets/clinic.js">',
+        },
+      ]),
+    );
+    await writeFile(
+      path.join(root, 'dist-ssr', 'prerender.js'),
+      `export async function prerender(path, data) {
+        (globalThis.marpeTestRenders ??= []).push(path);
+        return { html: '<h1>' + data.clinic.clinic.name + '</h1>', title: data.clinic.clinic.name + ' <&>' };
+      }`,
+    );
+    await seedDemoClinic(database.current.handle.db);
+    app = await buildTestApp(database.current.handle, { webDistDir: distDir });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('sends the page with its data, its code at low priority, rendering it once', async () => {
+    const data = await app.inject({ method: 'GET', url: '/api/clinic/1' });
+    const name = (data.json() as { clinic: { name: string } }).clinic.name;
+    for (const url of ['/clinic/1', '/clinic/1/whatever?utm=sms']) {
+      const response = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.body).toContain(`<div id="root"><h1>${name}</h1></div>`);
+      expect(response.body).toContain(`<title>${name} &lt;&amp;&gt;</title>`);
+      const json = /<script type="application\/json" id="marpe-data">([^<]*)<\/script>/.exec(
+        response.body,
+      )?.[1];
+      expect(JSON.parse(json ?? '')).toEqual({ clinic: data.json() });
+      expect(response.body).toContain(
+        '<script type="module" fetchpriority="low" crossorigin src="/assets/index-abc123.js">',
+      );
+      expect(response.body).toContain(
+        '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/clinic.js">',
+      );
+      expect(response.body).toContain(`<link rel="canonical" href="http`);
+    }
+    // The clinic's JSON did not change between the two: one rendering.
+    expect(renders()).toEqual(['/clinic/1']);
+  });
+
+  it('leaves an unknown clinic to the page: the plain index.html', async () => {
+    const response = await app.inject({ method: 'GET', url: '/clinic/999' });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('<div id="root"></div>');
+    expect(response.body).not.toContain('marpe-data');
+    expect(renders()).not.toContain('/clinic/999');
   });
 });
