@@ -3,7 +3,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { chromiumArgs, chromiumPath } from '../e2e/support/chromium.mjs';
-import { repoRoot, startMarpe } from './servers.mjs';
+import { repoRoot } from './servers.mjs';
 
 const distDir = path.join(repoRoot, 'apps/web/dist');
 
@@ -20,9 +20,11 @@ function sizes(file) {
 
 const kb = (n) => (n / 1024).toFixed(1);
 
-/** Loads each route in a fresh Chromium context and adds up the JavaScript it fetched. */
-export async function bundleSizes(routes) {
-  const marpe = await startMarpe();
+/**
+ * Loads each route of the server at `baseUrl` in a fresh Chromium context and adds up the
+ * JavaScript it fetched, in KiB as built, brotli and gzip.
+ */
+export async function bundleSizes(baseUrl, routes) {
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   const rows = [];
   try {
@@ -32,9 +34,9 @@ export async function bundleSizes(routes) {
       const scripts = new Set();
       page.on('response', (res) => {
         const url = new URL(res.url());
-        if (url.origin === marpe.url && url.pathname.endsWith('.js')) scripts.add(url.pathname);
+        if (url.origin === baseUrl && url.pathname.endsWith('.js')) scripts.add(url.pathname);
       });
-      await page.goto(marpe.url + route, { waitUntil: 'networkidle' });
+      await page.goto(baseUrl + route, { waitUntil: 'networkidle' });
       await context.close();
       const total = { raw: 0, gzip: 0, brotli: 0 };
       for (const script of scripts) {
@@ -53,7 +55,6 @@ export async function bundleSizes(routes) {
     }
   } finally {
     await browser.close();
-    await marpe.stop();
   }
   return rows;
 }

@@ -3,8 +3,8 @@
 import os from 'node:os';
 import { engineBench } from './availability-engine.ts';
 import { bookingRace } from './booking-race.mjs';
-import { bundleSizes } from './bundle-size.mjs';
 import { httpThroughput } from './http-throughput.mjs';
+import { pageTable } from './pages.mjs';
 
 console.log(
   `Marpe benchmarks — node ${process.version}, ${os.cpus().length} cores, ${new Date().toISOString()}`,
@@ -30,24 +30,7 @@ const race = await bookingRace({ engine: 'pglite' });
 if (postgresUrl) race.push(...(await bookingRace({ engine: 'postgres', postgresUrl })));
 console.table(race);
 
-console.log('\nJavaScript fetched on the first load of each route (compressed as served):');
-console.table(
-  await bundleSizes([
-    '/',
-    '/privacy',
-    '/terms',
-    '/accessibility',
-    '/completed',
-    '/expired',
-    '/clinic/1',
-    '/login/1',
-    '/booking/1',
-    '/appointments/1',
-    // Link pages: an unknown token still loads the page's code before it sends to /expired.
-    '/q/unknown-token',
-    '/p/unknown-token',
-    '/tranzila/unknown-token?results=Response%3D000',
-    '/whatsapp-signup/unknown-token',
-    '/shaam-auth',
-  ]),
+console.log(
+  '\nPatient pages: JavaScript fetched on first load (brotli, as served) and Lighthouse 12.8 mobile (median of 3):',
 );
+console.table(await pageTable());

@@ -13,6 +13,8 @@ export default defineConfig({
     assetsDir: 'assets',
     // SVGs stay files: a strict img-src CSP may refuse data: URLs, and hashed files cache forever.
     assetsInlineLimit: (file) => (file.endsWith('.svg') ? false : undefined),
+    // scripts/prerender.mjs links each prerendered page's chunks from it, then deletes it.
+    manifest: true,
   },
   test: {
     name: 'web',

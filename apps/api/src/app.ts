@@ -189,16 +189,14 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const clinicDataCache = registerClinicDataCache(app, { database, clock });
   const availabilityRepository = createAvailabilityRepository(database.db);
   const availability = createAvailabilityService({ availability: availabilityRepository, clock });
-  await app.register(clinicsRoutes, {
-    prefix: '/api',
-    clinics: createClinicsService({
-      clinics: createClinicsRepository(database.db),
-      schedules: availabilityRepository,
-      availability,
-      cache: clinicDataCache,
-      clock,
-    }),
+  const clinics = createClinicsService({
+    clinics: createClinicsRepository(database.db),
+    schedules: availabilityRepository,
+    availability,
+    cache: clinicDataCache,
+    clock,
   });
+  await app.register(clinicsRoutes, { prefix: '/api', clinics });
   await app.register(availabilityRoutes, { prefix: '/api', availability });
   await registerMessaging(app, {
     config,
@@ -317,6 +315,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const navigationFallback = await registerWebApp(app, {
     webDistDir: options.webDistDir === undefined ? defaultWebDistDir : options.webDistDir,
     config,
+    clinicDataJson: (clinicId) => clinics.clinicDataJson(clinicId),
   });
   registerPaymentResultPage(app, navigationFallback);
   registerWhatsAppPage(app, { sdkUrl: config.whatsapp.sdkUrl, navigationFallback });

@@ -4,6 +4,12 @@ import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../src/app.js';
+import {
+  clinicPageId,
+  PARENT_SITE_PLACEHOLDER,
+  routePattern,
+} from '../src/platform/http/web-app.js';
+import { seedDemoClinic } from '../src/demo/seed-demo-clinic.js';
 import { buildTestApp, testConfig, useTestDatabase } from './helper.js';
 
 const indexHtml = `<!doctype html>
@@ -34,6 +40,32 @@ describe('serving the built web app', () => {
     await writeFile(path.join(distDir, 'assets', 'index-abc123.js'), script);
     await writeFile(path.join(distDir, 'assets', 'index-abc123.js.br'), brotliCompressSync(script));
     await writeFile(path.join(distDir, 'assets', 'index-abc123.js.gz'), gzipSync(script));
+    await mkdir(path.join(distDir, 'prerendered'));
+    await writeFile(
+      path.join(distDir, 'prerendered', 'index.html'),
+      indexHtml.replace(
+        '<div id="root"></div>',
+        `<div id="root"><h1>Landing</h1><a href="${PARENT_SITE_PLACEHOLDER}">home</a></div>`,
+      ),
+    );
+    await writeFile(
+      path.join(distDir, 'prerendered', 'privacy.html'),
+      indexHtml.replace('<div id="root"></div>', '<div id="root"><h1>Privacy</h1></div>'),
+    );
+    await writeFile(
+      path.join(distDir, 'prerendered', 'routes.json'),
+      JSON.stringify([
+        { path: '/privacy', head: '<link rel="modulepreload" href="/assets/privacy.js">' },
+        {
+          path: '/clinic/:clinicId/:clinicName?',
+          head: '<link rel="modulepreload" href="/assets/clinic.js">',
+        },
+        {
+          path: '/booking/:clinicId',
+          head: '<link rel="modulepreload" href="/assets/booking.js">',
+        },
+      ]),
+    );
     await writeFile(path.join(distDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     await writeFile(
       path.join(distDir, 'demo', 'clinic-logo.svg'),
@@ -170,6 +202,108 @@ describe('serving the built web app', () => {
     expect(response.json()).toMatchObject({ code: 'not_found' });
   });
 
+  it('serves a prerendered page at its own address, the parent site filled in', async () => {
+    const landing = await app.inject({ method: 'GET', url: '/?utm=sms' });
+    expect(landing.statusCode).toBe(200);
+    expect(landing.headers['cache-control']).toBe('no-cache');
+    expect(landing.body).toContain('<h1>Landing</h1>');
+    expect(landing.body).toContain(
+      '<a href="https://example.com/?a=1&amp;b=&quot;2&quot;">home</a>',
+    );
+    expect(landing.body).not.toContain(PARENT_SITE_PLACEHOLDER);
+    expect(landing.body).toContain(
+      '<link rel="canonical" href="https://app.example.com/?utm=sms">',
+    );
+    expect(landing.body).toContain('<meta name="marpe-public-origin"');
+    const privacy = await app.inject({ method: 'GET', url: '/privacy' });
+    expect(privacy.body).toContain('<h1>Privacy</h1>');
+    // Any other page gets the empty shell; the prerendered files are not public files.
+    const clinic = await app.inject({ method: 'GET', url: '/clinic/1' });
+    expect(clinic.body).toContain('<div id="root"></div>');
+    const file = await app.inject({
+      method: 'GET',
+      url: '/prerendered/privacy.html',
+      headers: { accept: 'text/html' },
+    });
+    expect(file.body).not.toContain('<h1>Privacy</h1>');
+  });
+
+  it('preloads the code of the route a page address matches', async () => {
+    const preload = (name: string) => `<link rel="modulepreload" href="/assets/${name}.js">`;
+    for (const url of ['/clinic/1', '/clinic/1/%D7%9C%D7%91?utm=x', '/CLINIC/1/', '/booking/7']) {
+      const response = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      const name = url.toLowerCase().startsWith('/clinic') ? 'clinic' : 'booking';
+      expect(response.body, url).toContain(`${preload(name)}</head>`);
+      expect(response.body, url).toContain('<link rel="canonical"');
+    }
+    for (const url of ['/clinic', '/clinic/1/a/b', '/booking/7/confirmation', '/login/1']) {
+      const response = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(response.body, url).not.toContain('rel="modulepreload"');
+    }
+    // A prerendered page is sent as prerendered (its links are in it already).
+    const privacy = await app.inject({ method: 'GET', url: '/privacy' });
+    expect(privacy.body).toContain('<h1>Privacy</h1>');
+    expect(privacy.body).not.toContain(preload('privacy'));
+  });
+
+  it('reads React Router patterns as the router does', () => {
+    const pattern = routePattern('/whatsapp-signup/:clientId?');
+    expect(pattern.test('/whatsapp-signup')).toBe(true);
+    expect(pattern.test('/whatsapp-signup/12/')).toBe(true);
+    expect(pattern.test('/whatsapp-signup/12/x')).toBe(false);
+    expect(routePattern('/a.b/:id').test('/axb/1')).toBe(false);
+    expect(routePattern('/').test('/')).toBe(true);
+  });
+
+  it('knows a clinic page by its address, as the router does', () => {
+    expect(clinicPageId('/clinic/1')).toBe(1);
+    expect(clinicPageId('/clinic/12/%D7%9C%D7%91/')).toBe(12);
+    expect(clinicPageId('/Clinic/2147483647')).toBe(2147483647);
+    for (const path of ['/clinic', '/clinic/0', '/clinic/01', '/clinic/local', '/clinic/1/a/b']) {
+      expect(clinicPageId(path), path).toBeNull();
+    }
+    expect(clinicPageId('/clinic/2147483648')).toBeNull();
+  });
+
+  it('answers /robots.txt and /sitemap.xml itself, not with the SPA', async () => {
+    const robots = await app.inject({ method: 'GET', url: '/robots.txt' });
+    expect(robots.statusCode).toBe(200);
+    expect(robots.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(robots.body).toBe(
+      'User-agent: *\nDisallow: /api/\n\nSitemap: https://app.example.com/sitemap.xml\n',
+    );
+    const sitemap = await app.inject({ method: 'GET', url: '/sitemap.xml' });
+    expect(sitemap.statusCode).toBe(200);
+    expect(sitemap.headers['content-type']).toBe('application/xml; charset=utf-8');
+    for (const page of ['/', '/privacy', '/terms', '/accessibility']) {
+      expect(sitemap.body).toContain(`<loc>https://app.example.com${page}</loc>`);
+    }
+    expect(sitemap.body).not.toContain('<html');
+  });
+
+  it('keeps token pages out of indexes and out of Referer headers', async () => {
+    for (const url of [
+      '/q/abc',
+      '/p/abc',
+      '/tranzila/abc?results=x',
+      '/whatsapp-signup/12',
+      '/whatsapp-signup',
+    ]) {
+      const response = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['x-robots-tag'], url).toBe('noindex, nofollow');
+      expect(response.headers['referrer-policy'], url).toBe('no-referrer');
+      expect(response.body, url).toContain('<meta name="robots" content="noindex, nofollow">');
+      expect(response.body, url).toContain('<meta name="referrer" content="no-referrer">');
+    }
+    for (const url of ['/', '/clinic/1', '/privacy', '/qr', '/pay/1']) {
+      const response = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(response.headers['x-robots-tag'], url).toBeUndefined();
+      expect(response.headers['referrer-policy'], url).toBe('strict-origin-when-cross-origin');
+      expect(response.body, url).not.toContain('noindex');
+    }
+  });
+
   it('answers 503 with build instructions when the web app is not built', async () => {
     const response = await unbuiltApp.inject({ method: 'GET', url: '/' });
     expect(response.statusCode).toBe(503);
@@ -177,5 +311,84 @@ describe('serving the built web app', () => {
     expect(response.body).toContain('npm run build');
     const health = await unbuiltApp.inject({ method: 'GET', url: '/api/health' });
     expect(health.statusCode).toBe(200);
+  });
+});
+
+// The renderer is the web build's (apps/web/dist-ssr); a stand-in here checks the server's part:
+// which data it renders with, where the HTML and the JSON go, what it keeps, what falls back.
+describe('rendering the clinic page on the server', () => {
+  const database = useTestDatabase('pglite');
+  let root: string;
+  let app: App;
+  const renders = () => (globalThis as { marpeTestRenders?: string[] }).marpeTestRenders ?? [];
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'marpe-ssr-'));
+    const distDir = path.join(root, 'dist');
+    await mkdir(path.join(distDir, 'prerendered'), { recursive: true });
+    await mkdir(path.join(root, 'dist-ssr'));
+    await writeFile(
+      path.join(distDir, 'index.html'),
+      indexHtml.replace(
+        '<script type="module" src="/assets/index-abc123.js">',
+        '<script type="module" crossorigin src="/assets/index-abc123.js">',
+      ),
+    );
+    await writeFile(
+      path.join(distDir, 'prerendered', 'routes.json'),
+      JSON.stringify([
+        {
+          path: '/clinic/:clinicId/:clinicName?',
+          head: '<link rel="modulepreload" crossorigin href="/assets/clinic.js">',
+        },
+      ]),
+    );
+    await writeFile(
+      path.join(root, 'dist-ssr', 'prerender.js'),
+      `export async function prerender(path, data) {
+        (globalThis.marpeTestRenders ??= []).push(path);
+        return { html: '<h1>' + data.clinic.clinic.name + '</h1>', title: data.clinic.clinic.name + ' <&>' };
+      }`,
+    );
+    await seedDemoClinic(database.current.handle.db);
+    app = await buildTestApp(database.current.handle, { webDistDir: distDir });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('sends the page with its data, its code at low priority, rendering it once', async () => {
+    const data = await app.inject({ method: 'GET', url: '/api/clinic/1' });
+    const name = (data.json() as { clinic: { name: string } }).clinic.name;
+    for (const url of ['/clinic/1', '/clinic/1/whatever?utm=sms']) {
+      const response = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.body).toContain(`<div id="root"><h1>${name}</h1></div>`);
+      expect(response.body).toContain(`<title>${name} &lt;&amp;&gt;</title>`);
+      const json = /<script type="application\/json" id="marpe-data">([^<]*)<\/script>/.exec(
+        response.body,
+      )?.[1];
+      expect(JSON.parse(json ?? '')).toEqual({ clinic: data.json() });
+      expect(response.body).toContain(
+        '<script type="module" fetchpriority="low" crossorigin src="/assets/index-abc123.js">',
+      );
+      expect(response.body).toContain(
+        '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/clinic.js">',
+      );
+      expect(response.body).toContain(`<link rel="canonical" href="http`);
+    }
+    // The clinic's JSON did not change between the two: one rendering.
+    expect(renders()).toEqual(['/clinic/1']);
+  });
+
+  it('leaves an unknown clinic to the page: the plain index.html', async () => {
+    const response = await app.inject({ method: 'GET', url: '/clinic/999' });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('<div id="root"></div>');
+    expect(response.body).not.toContain('marpe-data');
+    expect(renders()).not.toContain('/clinic/999');
   });
 });

@@ -1,17 +1,9 @@
 import { z } from 'zod';
+import { weekDays } from './week-days.js';
 
-/** Week days in the order the clinic page lists them (the Israeli week starts on Sunday). */
-export const weekDays = [
-  'sunday',
-  'monday',
-  'tuesday',
-  'wednesday',
-  'thursday',
-  'friday',
-  'saturday',
-] as const;
-
-export type WeekDay = (typeof weekDays)[number];
+// weekDays lives in its own zod-free module so that the web's clinic page can import it without
+// bringing zod into the browser; it is still part of this module's interface.
+export { weekDays, type WeekDay } from './week-days.js';
 
 export const timeOfDaySchema = z
   .string()

@@ -19,3 +19,4 @@ export * from './integration/webhooks.js';
 export * from './integration/connections.js';
 export * from './integration/forms.js';
 export * from './integration/payments.js';
+export * from './zod-jit.js';

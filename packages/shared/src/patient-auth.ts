@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { isValidIsraeliId, normaliseIdNumber, normaliseIsraeliMobile } from './identity.js';
+import { cleanName, NAME_MAX_LENGTH, OTP_LENGTH } from './patient-auth-rules.js';
 
-/** SPEC § 9. */
-export const OTP_LENGTH = 6;
-/** Seconds before the code can be sent again (SPEC § 9). */
-export const OTP_RESEND_SECONDS = 60;
-/** How many of the phone's last digits an invalid_phone answer reveals (SPEC § 9). */
-export const PHONE_HINT_DIGITS = 3;
+export {
+  cleanName,
+  NAME_MAX_LENGTH,
+  OTP_LENGTH,
+  OTP_RESEND_SECONDS,
+  PHONE_HINT_DIGITS,
+} from './patient-auth-rules.js';
 
 /** The texts the server answers with are the English of SPEC § 5; the web translates by code. */
 const idNumberSchema = z
@@ -23,11 +25,15 @@ const phoneSchema = z.string({ error: 'Invalid phone number' }).transform((value
   return phone;
 });
 
-// Control, format and unassigned characters have no place in a name (and could hide text).
 const nameSchema = z
   .string({ error: 'Required field' })
-  .transform((value) => value.replace(/[\p{Cc}\p{Cf}\p{Cn}]/gu, '').trim())
-  .pipe(z.string().min(1, 'Required field').max(50, 'At most 50 characters'));
+  .transform(cleanName)
+  .pipe(
+    z
+      .string()
+      .min(1, 'Required field')
+      .max(NAME_MAX_LENGTH, `At most ${NAME_MAX_LENGTH} characters`),
+  );
 
 const clinicIdSchema = z
   .number({ error: 'Expected a clinic id' })

@@ -1,4 +1,4 @@
-import createCache from '@emotion/cache';
+import createCache, { type EmotionCache } from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
@@ -9,16 +9,24 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { prefixer } from 'stylis';
 import { ApiError } from '../lib/api-client';
-import { directionOf, toLanguage } from './i18n/init';
+import { directionOf, toLanguage, type Direction } from './i18n/init';
 import { createAppTheme } from './theme';
 
-// Two caches with different keys, so switching language never mixes flipped and unflipped rules.
-const emotionCaches = {
-  rtl: createCache({ key: 'muirtl', stylisPlugins: [prefixer, rtlPlugin] }),
-  ltr: createCache({ key: 'mui' }),
-};
+export type EmotionCaches = Record<Direction, EmotionCache>;
 
-function createQueryClient(): QueryClient {
+// Two caches with different keys, so switching language never mixes flipped and unflipped rules.
+export function createEmotionCaches(): EmotionCaches {
+  return {
+    rtl: createCache({ key: 'muirtl', stylisPlugins: [prefixer, rtlPlugin] }),
+    ltr: createCache({ key: 'mui' }),
+  };
+}
+
+// The browser's, made as the app loads: creating them moves the style rules of a prerendered
+// page into <head> before React hydrates it.
+const browserCaches = typeof document === 'undefined' ? null : createEmotionCaches();
+
+export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
       queries: {
@@ -32,7 +40,13 @@ function createQueryClient(): QueryClient {
   });
 }
 
-function DirectionalTheme({ children }: { children: ReactNode }) {
+function DirectionalTheme({
+  emotionCaches,
+  children,
+}: {
+  emotionCaches: EmotionCaches;
+  children: ReactNode;
+}) {
   const { i18n } = useTranslation();
   const direction = directionOf(toLanguage(i18n.language));
   const theme = useMemo(() => createAppTheme(direction), [direction]);
@@ -46,12 +60,29 @@ function DirectionalTheme({ children }: { children: ReactNode }) {
   );
 }
 
-export function AppProviders({ i18n, children }: { i18n: I18n; children: ReactNode }) {
-  const [queryClient] = useState(createQueryClient);
+/**
+ * `emotionCaches`: the prerenderer's own for each page; a cache remembers the rules it wrote,
+ * and would leave them out of the next page's HTML. `queryClient`: one already holding the data
+ * a page was rendered on the server with (ADR 021).
+ */
+export function AppProviders({
+  i18n,
+  emotionCaches,
+  queryClient: givenQueryClient,
+  children,
+}: {
+  i18n: I18n;
+  emotionCaches?: EmotionCaches;
+  queryClient?: QueryClient;
+  children: ReactNode;
+}) {
+  const [queryClient] = useState(() => givenQueryClient ?? createQueryClient());
+  const caches = emotionCaches ?? browserCaches;
+  if (!caches) throw new Error('AppProviders needs emotionCaches outside the browser');
   return (
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
-        <DirectionalTheme>{children}</DirectionalTheme>
+        <DirectionalTheme emotionCaches={caches}>{children}</DirectionalTheme>
       </QueryClientProvider>
     </I18nextProvider>
   );

@@ -4,7 +4,8 @@ import { renderRoutes } from '../test/render';
 import { createRoutes } from './router';
 
 // Fresh per test: a router resolves its lazy routes in place.
-const routes = () => createRoutes({ parentSiteUrl: 'https://marpe.example/' });
+const routes = () =>
+  createRoutes({ parentSiteUrl: 'https://marpe.example/', publicOrigin: 'http://localhost:3000' });
 
 afterEach(() => {
   document.head.querySelector('link[rel="canonical"]')?.remove();

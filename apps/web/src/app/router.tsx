@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchRoutes, Navigate, type RouteObject } from 'react-router';
 import { LandingPage } from '../features/landing/landing-page';
 import { LoadingView } from '../lib/loading-view';
 import type { AppConfig } from './config';
@@ -27,11 +27,13 @@ function page(
  * The route table (SPEC § 2). The landing page is in the entry chunk: '/' is the most visited
  * page and would otherwise wait for a second request; every other page is its own chunk.
  */
-export function createRoutes(config: Pick<AppConfig, 'parentSiteUrl'>): RouteObject[] {
+export function createRoutes(
+  config: Pick<AppConfig, 'parentSiteUrl' | 'publicOrigin'>,
+): RouteObject[] {
   return [
     {
       id: 'root',
-      Component: AppLayout,
+      element: <AppLayout publicOrigin={config.publicOrigin} />,
       ErrorBoundary: RouteError,
       children: [
         {
@@ -154,6 +156,21 @@ export function createRoutes(config: Pick<AppConfig, 'parentSiteUrl'>): RouteObj
   ];
 }
 
-export function createAppRouter(config: Pick<AppConfig, 'parentSiteUrl'>) {
-  return createBrowserRouter(createRoutes(config));
+/**
+ * The routes a page at `location` renders, with their lazy code already loaded: a prerendered
+ * page is hydrated with exactly what the server rendered, never with the loading spinner.
+ */
+export async function loadMatchedRoutes(routes: RouteObject[], location: string): Promise<void> {
+  const matched = matchRoutes(routes, location) ?? [];
+  await Promise.all(
+    matched.map(async ({ route }) => {
+      if (typeof route.lazy !== 'object' || !route.lazy.Component) return;
+      route.Component = await route.lazy.Component();
+      delete route.lazy;
+    }),
+  );
+}
+
+export function createAppRouter(routes: RouteObject[]) {
+  return createBrowserRouter(routes);
 }

@@ -1,16 +1,55 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import { isAppError } from '../errors.js';
 import { isApiPath } from './api-path.js';
 
 /** The literal comment the web build leaves inside <head> for the server to fill. */
 export const HEAD_MARKER = '<!--marpe:head-->';
 
+/**
+ * Where prerendered pages link to the parent site: the web build cannot know it (ADR 021), so the
+ * server puts the configured one in at start-up. Must match `placeholders` in apps/web/src/prerender.tsx.
+ */
+export const PARENT_SITE_PLACEHOLDER = 'https://marpe-parent-site.invalid/';
+
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const SHORT_CACHE = 'public, max-age=3600';
+
+/** The pages anyone may find through a search engine: the landing and legal pages. */
+export const PUBLIC_PAGES = ['/', '/privacy', '/terms', '/accessibility'] as const;
+
+/**
+ * Pages whose address is (or carries) a link token given to one patient or clinic: a form, a
+ * payment request, a payment result, a WhatsApp connection. Never indexed, never sent on as a
+ * referrer. The payment result page sets its referrer policy too; saying it here keeps the HTML
+ * and its metas in step.
+ */
+const tokenPage = /^\/(?:q\/|p\/|tranzila\/|whatsapp-signup(?:[/?]|$))/;
+
+export function isTokenPage(requestPath: string): boolean {
+  return tokenPage.test(requestPath);
+}
+
+/**
+ * robots.txt: everything may be crawled but the API. Token pages are not disallowed here on
+ * purpose: a crawler that may not fetch a page never sees its noindex, and could still list the
+ * bare address it found elsewhere.
+ */
+export function robotsTxt(publicOrigin: string): string {
+  return `User-agent: *\nDisallow: /api/\n\nSitemap: ${publicOrigin}/sitemap.xml\n`;
+}
+
+export function sitemapXml(publicOrigin: string): string {
+  const urls = PUBLIC_PAGES.map(
+    (page) => `<url><loc>${escapeHtmlAttribute(publicOrigin + page)}</loc></url>`,
+  ).join('');
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>\n`;
+}
 
 /** Answers a client-side route (or declines, returning false, so the caller sends a 404). */
 export type NavigationFallback = (request: FastifyRequest, reply: FastifyReply) => boolean;
@@ -68,8 +107,152 @@ export function compileIndexTemplate(
   const head = html.slice(0, at) + metas;
   const tail = html.slice(at + skip);
   const origin = escapeHtmlAttribute(config.publicOrigin);
+  // A token page stays out of indexes, and its token out of the Referer of anything it loads or
+  // links to (the headers say the same; the metas survive a saved page).
+  const tokenMetas =
+    '<meta name="robots" content="noindex, nofollow"><meta name="referrer" content="no-referrer">';
   return (requestPath) =>
-    `${head}<link rel="canonical" href="${origin}${escapeHtmlAttribute(requestPath)}">${tail}`;
+    `${head}${isTokenPage(requestPath) ? tokenMetas : ''}<link rel="canonical" href="${origin}${escapeHtmlAttribute(requestPath)}">${tail}`;
+}
+
+/** The path of a request URL, without its query. */
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/**
+ * A React Router path pattern as a regular expression over a request path: `:name` is one
+ * segment, `:name?` an optional one; a trailing slash and any letter case match, as in the router.
+ */
+export function routePattern(pattern: string): RegExp {
+  const segments = pattern
+    .split('/')
+    .filter((segment) => segment !== '')
+    .map((segment) => {
+      if (segment.startsWith(':')) return segment.endsWith('?') ? '(?:/[^/]+)?' : '/[^/]+';
+      return `/${segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+    });
+  return new RegExp(`^${segments.join('')}/?$`, 'i');
+}
+
+type PageTemplate = (requestPath: string) => string;
+
+/**
+ * index.html for each client route the web build listed (dist/prerendered/routes.json), with the
+ * route's modulepreload links in its head: its code downloads beside the entry chunk.
+ */
+async function compileRouteTemplates(
+  webDistDir: string,
+  html: string,
+  config: Parameters<typeof compileIndexTemplate>[1],
+): Promise<{ pattern: RegExp; html: string; render: PageTemplate }[]> {
+  const file = path.join(webDistDir, 'prerendered', 'routes.json');
+  if (!existsSync(file)) return [];
+  const routes = JSON.parse(await readFile(file, 'utf8')) as { path: string; head: string }[];
+  return routes.map((route) => {
+    const withHead = html.replace('</head>', `${route.head}</head>`);
+    return {
+      pattern: routePattern(route.path),
+      html: withHead,
+      render: compileIndexTemplate(withHead, config),
+    };
+  });
+}
+
+/** The clinic id of a clinic page's address, or null (any other page, an id that cannot exist). */
+export function clinicPageId(pathname: string): number | null {
+  const match = /^\/clinic\/([1-9]\d{0,9})(?:\/[^/]+)?\/?$/i.exec(pathname);
+  const id = match ? Number(match[1]) : null;
+  return id !== null && id <= 2_147_483_647 ? id : null;
+}
+
+/** JSON as the text of a <script> element: `<` escaped, so no `</script>` can close it early. */
+function scriptJson(json: string): string {
+  return json.replaceAll('<', '\\u003c');
+}
+
+/**
+ * A page painted from its HTML: the code that makes it interactive is fetched after the fonts
+ * and images it shows rather than competing with them on a slow connection (as the web build
+ * does for its prerendered pages, ADR 021).
+ */
+function withLowPriorityScripts(html: string): string {
+  return html
+    .replace(
+      '<script type="module" crossorigin',
+      '<script type="module" fetchpriority="low" crossorigin',
+    )
+    .replaceAll(
+      '<link rel="modulepreload" crossorigin',
+      '<link rel="modulepreload" fetchpriority="low" crossorigin',
+    );
+}
+
+/** Renders the clinic page of a clinic id for a request URL; rejects as the clinic data does. */
+type ClinicPageRenderer = (clinicId: number, requestUrl: string) => Promise<string>;
+
+/**
+ * The clinic page rendered on the server with its data (ADR 021): the web build's renderer
+ * (apps/web/dist-ssr) on the clinic's cached JSON (ADR 003). The HTML is kept per clinic for as
+ * long as that JSON stays the same. Null when the build has no renderer.
+ */
+async function loadClinicPageRenderer(
+  webDistDir: string,
+  clinicHtml: string,
+  config: Parameters<typeof compileIndexTemplate>[1],
+  clinicDataJson: (clinicId: number) => Promise<string>,
+): Promise<ClinicPageRenderer | null> {
+  const file = path.join(webDistDir, '..', 'dist-ssr', 'prerender.js');
+  if (!existsSync(file)) return null;
+  const { prerender } = (await import(pathToFileURL(file).href)) as {
+    prerender: (
+      path: string,
+      data: { clinic: unknown },
+    ) => Promise<{ html: string; title: string }>;
+  };
+  const pages = new Map<number, { json: string; render: PageTemplate }>();
+  return async (clinicId, requestUrl) => {
+    const json = await clinicDataJson(clinicId);
+    let page = pages.get(clinicId);
+    if (page?.json !== json) {
+      const { html, title } = await prerender(`/clinic/${clinicId}`, { clinic: JSON.parse(json) });
+      const filled = withLowPriorityScripts(clinicHtml)
+        .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtmlAttribute(title)}</title>`)
+        .replace(
+          '<div id="root"></div>',
+          `<div id="root">${html}</div>` +
+            `<script type="application/json" id="marpe-data">{"clinic":${scriptJson(json)}}</script>`,
+        );
+      page = { json, render: compileIndexTemplate(filled, config) };
+      pages.set(clinicId, page);
+    }
+    return page.render(requestUrl);
+  };
+}
+
+/**
+ * The pages the web build prerendered (dist/prerendered/<name>.html; `index` is `/`), each
+ * compiled like index.html, by address. None when the build made none.
+ */
+async function compilePrerenderedPages(
+  webDistDir: string,
+  config: Parameters<typeof compileIndexTemplate>[1],
+): Promise<Map<string, PageTemplate>> {
+  const dir = path.join(webDistDir, 'prerendered');
+  const pages = new Map<string, PageTemplate>();
+  if (!existsSync(dir)) return pages;
+  const parentSite = escapeHtmlAttribute(config.parentSiteUrl);
+  for (const file of await readdir(dir)) {
+    if (!file.endsWith('.html')) continue;
+    const name = file.slice(0, -'.html'.length);
+    const html = (await readFile(path.join(dir, file), 'utf8')).replaceAll(
+      PARENT_SITE_PLACEHOLDER,
+      parentSite,
+    );
+    pages.set(name === 'index' ? '/' : `/${name}`, compileIndexTemplate(html, config));
+  }
+  return pages;
 }
 
 function acceptsHtml(request: FastifyRequest): boolean {
@@ -100,10 +283,21 @@ export async function registerWebApp(
   options: {
     webDistDir: string | null;
     config: Pick<Config, 'publicOrigin' | 'parentSiteUrl' | 'cardFrameBaseUrl' | 'whatsapp'>;
+    /** A clinic's `GET /api/clinic/:id` answer, for rendering its page on the server. */
+    clinicDataJson?: (clinicId: number) => Promise<string>;
   },
 ): Promise<NavigationFallback | null> {
   const { webDistDir, config } = options;
   if (webDistDir === null) return null;
+
+  const robots = robotsTxt(config.publicOrigin);
+  const sitemap = sitemapXml(config.publicOrigin);
+  app.get('/robots.txt', { schema: { hide: true } }, (_request, reply) =>
+    reply.header('cache-control', SHORT_CACHE).type('text/plain; charset=utf-8').send(robots),
+  );
+  app.get('/sitemap.xml', { schema: { hide: true } }, (_request, reply) =>
+    reply.header('cache-control', SHORT_CACHE).type('application/xml; charset=utf-8').send(sitemap),
+  );
 
   const indexFile = path.join(webDistDir, 'index.html');
   if (!existsSync(indexFile)) {
@@ -124,14 +318,53 @@ export async function registerWebApp(
     };
   }
 
-  const render = compileIndexTemplate(await readFile(indexFile, 'utf8'), config);
-  const sendIndex = (request: FastifyRequest, reply: FastifyReply) =>
+  const indexHtml = await readFile(indexFile, 'utf8');
+  const render = compileIndexTemplate(indexHtml, config);
+  const prerendered = await compilePrerenderedPages(webDistDir, config);
+  const routeTemplates = await compileRouteTemplates(webDistDir, indexHtml, config);
+  const clinicRoute = routeTemplates.find((route) => route.pattern.test('/clinic/1'));
+  const renderClinicPage =
+    options.clinicDataJson && clinicRoute
+      ? await loadClinicPageRenderer(webDistDir, clinicRoute.html, config, options.clinicDataJson)
+      : null;
+  const templateFor = (requestPath: string): PageTemplate => {
+    const pathname = pathOf(requestPath);
+    return (
+      prerendered.get(pathname) ??
+      routeTemplates.find((route) => route.pattern.test(pathname))?.render ??
+      render
+    );
+  };
+  const sendHtml = (reply: FastifyReply, html: string) =>
     reply
       .status(200)
       .header('cache-control', 'no-cache')
       .type('text/html; charset=utf-8')
-      // The full path, query included, as the SPA sets it after each navigation (SPEC § 1).
-      .send(render(request.url));
+      .send(html);
+  const sendIndex = (request: FastifyRequest, reply: FastifyReply) => {
+    if (isTokenPage(request.url)) {
+      reply.header('x-robots-tag', 'noindex, nofollow');
+      reply.header('referrer-policy', 'no-referrer');
+    }
+    // The full path, query included, as the SPA sets it after each navigation (SPEC § 1).
+    const shell = () => templateFor(request.url)(request.url);
+    const clinicId = renderClinicPage ? clinicPageId(pathOf(request.url)) : null;
+    if (renderClinicPage && clinicId !== null) {
+      renderClinicPage(clinicId, request.url).then(
+        (html) => sendHtml(reply, html),
+        (error: unknown) => {
+          // An unknown clinic is the page's to say (it asks the API); anything else is logged,
+          // and the patient still gets the page, which loads its data itself.
+          if (!(isAppError(error) && error.status === 404)) {
+            request.log.error({ err: error }, 'rendering the clinic page failed');
+          }
+          sendHtml(reply, shell());
+        },
+      );
+      return reply;
+    }
+    return sendHtml(reply, shell());
+  };
 
   const assetsDir = path.join(webDistDir, 'assets') + path.sep;
   await app.register(fastifyStatic, {
@@ -140,7 +373,7 @@ export async function registerWebApp(
     // The build output is fixed while the server runs: one route per file, found at start-up,
     // so unknown paths go straight to the fallback instead of touching the disk.
     wildcard: false,
-    globIgnore: ['index.html', '**/*.br', '**/*.gz'],
+    globIgnore: ['index.html', 'prerendered/**', '**/*.br', '**/*.gz'],
     index: false,
     preCompressed: true,
     cacheControl: false,

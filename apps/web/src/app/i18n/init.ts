@@ -5,6 +5,8 @@ import he from './he.json';
 export const languages = ['he', 'en'] as const;
 export type Language = (typeof languages)[number];
 export type Direction = 'rtl' | 'ltr';
+/** The language of the pages prerendered at build time: the app's default. */
+export const prerenderLanguage: Language = 'he';
 
 const storageKey = 'lang';
 
@@ -14,7 +16,7 @@ export function isLanguage(value: unknown): value is Language {
 
 /** i18next may report a code we never offered (e.g. from a stale store); treat it as Hebrew. */
 export function toLanguage(value: unknown): Language {
-  return isLanguage(value) ? value : 'he';
+  return isLanguage(value) ? value : prerenderLanguage;
 }
 
 export function directionOf(language: Language): Direction {

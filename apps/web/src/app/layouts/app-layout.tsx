@@ -4,7 +4,6 @@ import { useEffect, useRef, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { keepsFocus } from '../../lib/keep-focus';
-import { config } from '../config';
 import { NavigationGuard } from '../navigation-guard';
 import { TopBar } from './top-bar';
 
@@ -59,14 +58,14 @@ function SkipLink() {
 }
 
 /** Root of every page: skip link, app bar, the page's own layout, and per-navigation effects. */
-export function AppLayout() {
+export function AppLayout({ publicOrigin }: { publicOrigin: string }) {
   useFocusOnNavigation();
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100dvh' }}>
       <SkipLink />
       <TopBar />
       <Outlet />
-      <NavigationGuard publicOrigin={config.publicOrigin} />
+      <NavigationGuard publicOrigin={publicOrigin} />
     </Box>
   );
 }

@@ -1,15 +1,18 @@
 import TranslateIcon from '@mui/icons-material/Translate';
 import IconButton from '@mui/material/IconButton';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { languages, toLanguage, type Language } from '../i18n/init';
+import { toLanguage, type Language } from '../i18n/init';
+
+const loadLanguageList = () => import('./language-list');
+const LanguageList = lazy(async () => ({ default: (await loadLanguageList()).LanguageList }));
 
 /** Lists the locales; the i18n instance persists the choice and flips <html lang dir>. */
 export function LanguageMenu() {
   const { t, i18n } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  // Mounted from the first opening on, so that closing keeps MUI's exit transition.
+  const [used, setUsed] = useState(false);
   const menuId = useId();
   const buttonId = useId();
   const current = toLanguage(i18n.language);
@@ -29,33 +32,29 @@ export function LanguageMenu() {
         aria-haspopup="menu"
         aria-controls={open ? menuId : undefined}
         aria-expanded={open}
-        onClick={(event) => setAnchor(event.currentTarget)}
+        // The menu's code starts loading as a pointer or the keyboard reaches the button.
+        onPointerEnter={() => void loadLanguageList()}
+        onFocus={() => void loadLanguageList()}
+        onClick={(event) => {
+          setUsed(true);
+          setAnchor(event.currentTarget);
+        }}
         sx={{ width: 48, height: 48 }}
       >
         <TranslateIcon />
       </IconButton>
-      <Menu
-        id={menuId}
-        anchorEl={anchor}
-        open={open}
-        onClose={() => setAnchor(null)}
-        // Rendered inside the app bar, so the open menu stays within the banner landmark.
-        disablePortal
-        slotProps={{ list: { 'aria-labelledby': buttonId } }}
-      >
-        {languages.map((language) => (
-          <MenuItem
-            key={language}
-            lang={language}
-            role="menuitemradio"
-            aria-checked={language === current}
-            selected={language === current}
-            onClick={() => choose(language)}
-          >
-            {t(`languages.${language}`)}
-          </MenuItem>
-        ))}
-      </Menu>
+      {used && (
+        <Suspense fallback={null}>
+          <LanguageList
+            id={menuId}
+            buttonId={buttonId}
+            anchor={anchor}
+            current={current}
+            onChoose={choose}
+            onClose={() => setAnchor(null)}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -26,7 +26,8 @@ describe('TopBar', () => {
 
     await user.click(button);
     expect(button).toHaveAttribute('aria-expanded', 'true');
-    const menu = screen.getByRole('menu');
+    // The menu's code loads on first opening.
+    const menu = await screen.findByRole('menu');
     const hebrew = within(menu).getByRole('menuitemradio', { name: 'עברית' });
     const english = within(menu).getByRole('menuitemradio', { name: 'English' });
     expect(hebrew).toHaveAttribute('aria-checked', 'true');
@@ -51,8 +52,9 @@ describe('TopBar', () => {
 
     screen.getByRole('button', { name: 'Language' }).focus();
     await user.keyboard('{Enter}');
-    // The current language has focus; move to Hebrew and choose it.
-    expect(screen.getByRole('menuitemradio', { name: 'English' })).toHaveFocus();
+    // The current language has focus (once the menu's code has loaded); move to Hebrew and choose it.
+    const english = await screen.findByRole('menuitemradio', { name: 'English' });
+    await waitFor(() => expect(english).toHaveFocus());
     await user.keyboard('{ArrowUp}');
     expect(screen.getByRole('menuitemradio', { name: 'עברית' })).toHaveFocus();
     await user.keyboard('{Enter}');

@@ -15,6 +15,7 @@ import { parseClinicId } from '../../lib/clinic/get-clinic';
 import { BackToClinic } from '../../lib/clinic/clinic-page-header';
 import { useSelectedClinic } from '../../lib/clinic/use-selected-clinic';
 import { ErrorView } from '../../lib/error-view';
+import { lazyOnOpen } from '../../lib/lazy-on-open';
 import { LoadingView } from '../../lib/loading-view';
 import { useAuthStore } from '../../lib/patient-auth/auth-store';
 import { useCheckedSession } from '../../lib/patient-auth/use-checked-session';
@@ -22,8 +23,11 @@ import { snackbarDefaultMs } from '../../lib/snackbar';
 import { useCancelAppointment } from './api/cancel-appointment';
 import { usePatientAppointments, type PatientAppointment } from './api/get-patient-appointments';
 import { AppointmentCard } from './components/appointment-card';
-import { CancelDialog } from './components/cancel-dialog';
 import { ClinicInfoToggletip } from './components/clinic-info-toggletip';
+
+const CancelDialog = lazyOnOpen(
+  async () => (await import('./components/cancel-dialog')).CancelDialog,
+);
 
 type Outcome = 'cancelled' | 'cancelError';
 

@@ -8,7 +8,7 @@ import Snackbar from '@mui/material/Snackbar';
 import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../lib/api-client';
@@ -17,16 +17,23 @@ import { parseClinicId } from '../../lib/clinic/get-clinic';
 import { BackToClinic, ClinicBadge } from '../../lib/clinic/clinic-page-header';
 import { useSelectedClinic } from '../../lib/clinic/use-selected-clinic';
 import { ErrorView } from '../../lib/error-view';
+import { lazyOnOpen } from '../../lib/lazy-on-open';
 import { LoadingView } from '../../lib/loading-view';
 import { useCheckedSession } from '../../lib/patient-auth/use-checked-session';
 import { VerificationForm } from '../../lib/patient-auth/verification-form';
 import { snackbarDefaultMs } from '../../lib/snackbar';
 import { CaregiverStep } from './components/caregiver-step';
-import { ConfirmDialog } from './components/confirm-dialog';
-import { DateTimeStep } from './components/date-time-step';
 import { SummaryList } from './components/summary-list';
 import { TypeStep } from './components/type-step';
 import { canConfirm, useBookingStore } from './stores/booking-store';
+
+const ConfirmDialog = lazyOnOpen(
+  async () => (await import('./components/confirm-dialog')).ConfirmDialog,
+);
+// The third step shows once a caregiver and a type are chosen: its code loads then.
+const DateTimeStep = lazy(async () => ({
+  default: (await import('./components/date-time-step')).DateTimeStep,
+}));
 
 const fetchErrors = new Set([
   'booking.errors.missingAvailabilityInfo',
@@ -239,19 +246,21 @@ function BookingSteps({
                   {t('booking.noDates', { type: type.name, caregiver: caregiver.name })}
                 </Alert>
               ) : (
-                <DateTimeStep
-                  dates={store.availableDates}
-                  selectedDate={selectedDate}
-                  slots={store.availableSlots}
-                  selectedSlot={selectedSlot}
-                  loading={store.loading}
-                  timeZone={timeZone}
-                  onSelectDate={(date) => {
-                    store.selectDate(date);
-                    void store.fetchAvailableSlots(date);
-                  }}
-                  onSelectSlot={store.selectSlot}
-                />
+                <Suspense fallback={<LoadingView />}>
+                  <DateTimeStep
+                    dates={store.availableDates}
+                    selectedDate={selectedDate}
+                    slots={store.availableSlots}
+                    selectedSlot={selectedSlot}
+                    loading={store.loading}
+                    timeZone={timeZone}
+                    onSelectDate={(date) => {
+                      store.selectDate(date);
+                      void store.fetchAvailableSlots(date);
+                    }}
+                    onSelectSlot={store.selectSlot}
+                  />
+                </Suspense>
               )}
             </Step>
           )}

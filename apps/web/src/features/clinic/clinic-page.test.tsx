@@ -266,7 +266,8 @@ describe('clinic page', () => {
     useBookingConfirmation.getState().showConfirmation();
     renderClinic();
 
-    expect(screen.getByRole('alert')).toHaveTextContent('התור נקבע בהצלחה');
+    // The message's code loads when it first shows; its 3 s count from then.
+    expect(await screen.findByRole('alert')).toHaveTextContent('התור נקבע בהצלחה');
     await screen.findByRole('heading', { level: 1, name: clinicName });
     act(() => vi.advanceTimersByTime(2000));
     expect(useBookingConfirmation.getState().displayConfirmation).toBe(true);
@@ -354,9 +355,15 @@ describe('clinic page address', () => {
 
   it('in the app: lazy route, the clinic name as title once loaded, focus left alone', async () => {
     stubApi(() => json(clinicFixture()));
-    const { router } = renderRoutes(createRoutes({ parentSiteUrl: 'https://marpe.example/' }), {
-      initialEntries: ['/clinic/1/לב העיר'],
-    });
+    const { router } = renderRoutes(
+      createRoutes({
+        parentSiteUrl: 'https://marpe.example/',
+        publicOrigin: 'http://localhost:3000',
+      }),
+      {
+        initialEntries: ['/clinic/1/לב העיר'],
+      },
+    );
 
     await waitFor(() => expect(document.title).toBe('מרפאה חכמה'));
     expect(await screen.findByRole('heading', { level: 1, name: clinicName })).toBeInTheDocument();
@@ -377,9 +384,15 @@ describe('clinic page address', () => {
 
   it('in the app: an unknown clinic is titled as such', async () => {
     stubApi(() => json({ code: 'clinic_not_found', message: 'Clinic not found' }, 404));
-    renderRoutes(createRoutes({ parentSiteUrl: 'https://marpe.example/' }), {
-      initialEntries: ['/clinic/999'],
-    });
+    renderRoutes(
+      createRoutes({
+        parentSiteUrl: 'https://marpe.example/',
+        publicOrigin: 'http://localhost:3000',
+      }),
+      {
+        initialEntries: ['/clinic/999'],
+      },
+    );
 
     await screen.findByRole('heading', { level: 1, name: 'המרפאה לא נמצאה' });
     await waitFor(() => expect(document.title).toBe('המרפאה לא נמצאה'));

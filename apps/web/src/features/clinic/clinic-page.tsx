@@ -14,12 +14,24 @@ import { LoadingView } from '../../lib/loading-view';
 import { usePageTitle } from '../../lib/page-title';
 import { AppointmentTypeList } from './components/appointment-type-list';
 import { BookingActions } from './components/booking-actions';
-import { BookingConfirmedSnackbar } from './components/booking-confirmed-snackbar';
 import { CaregiverList } from './components/caregiver-list';
 import { ClinicHeader } from './components/clinic-header';
 import { ContactCard } from './components/contact-card';
 import { OpeningHoursCard } from './components/opening-hours-card';
 import { normaliseClinicName } from '../../lib/clinic/normalise-clinic-name';
+import { useBookingConfirmation } from '../../lib/booking-confirmation';
+import { lazyOnOpen } from '../../lib/lazy-on-open';
+
+// Shown once, after a booking: its code (MUI's Snackbar and Alert) loads only then.
+const BookingConfirmedSnackbar = lazyOnOpen(
+  async () => (await import('./components/booking-confirmed-snackbar')).BookingConfirmedSnackbar,
+);
+
+function BookingConfirmed() {
+  const open = useBookingConfirmation((state) => state.displayConfirmation);
+  const clear = useBookingConfirmation((state) => state.clearConfirmation);
+  return <BookingConfirmedSnackbar open={open} clear={clear} />;
+}
 
 export const clinicPath = '/clinic/:clinicId/:clinicName?';
 
@@ -129,7 +141,7 @@ export function ClinicPage() {
   return (
     <>
       {content}
-      <BookingConfirmedSnackbar />
+      <BookingConfirmed />
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { GetFormResponse } from '@marpe/shared';
+import { disableZodJit, type GetFormResponse } from '@marpe/shared';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
@@ -9,6 +9,9 @@ import { LoadingView } from '../../lib/loading-view';
 import { getForm } from './api/get-form';
 import { IntakeForm } from './components/intake-form';
 import { useFormStore } from './stores/form-store';
+
+// This page validates with zod (the form's answers): no eval probe under our CSP.
+disableZodJit();
 
 /** SPEC § 2 "Intake form page" (/q/:token). */
 export function IntakeFormPage() {

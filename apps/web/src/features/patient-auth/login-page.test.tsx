@@ -55,10 +55,16 @@ describe('login page', () => {
   it('in the app: a lazy route titled for verification', async () => {
     stubApi({ 'GET /api/clinic/1': () => json(clinicFixture()) });
     useAuthStore.setState(initialAuthState());
-    renderRoutes(createRoutes({ parentSiteUrl: 'https://marpe.example/' }), {
-      initialEntries: ['/login/1'],
-      language: 'en',
-    });
+    renderRoutes(
+      createRoutes({
+        parentSiteUrl: 'https://marpe.example/',
+        publicOrigin: 'http://localhost:3000',
+      }),
+      {
+        initialEntries: ['/login/1'],
+        language: 'en',
+      },
+    );
 
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Patient verification' }),

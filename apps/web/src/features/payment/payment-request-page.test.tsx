@@ -268,9 +268,15 @@ describe('payment request page', () => {
 
   it('is routed at /p/:token with its title', async () => {
     stubApi({ 'POST /api/get-payment-request': () => json({ data: request() }) });
-    renderRoutes(createRoutes({ parentSiteUrl: 'https://marpe.example/' }), {
-      initialEntries: ['/p/tok'],
-    });
+    renderRoutes(
+      createRoutes({
+        parentSiteUrl: 'https://marpe.example/',
+        publicOrigin: 'http://localhost:3000',
+      }),
+      {
+        initialEntries: ['/p/tok'],
+      },
+    );
 
     expect(await screen.findByRole('heading', { level: 1, name: 'בקשת תשלום' })).toBeVisible();
     await waitFor(() => expect(document.title).toBe('בקשת תשלום'));

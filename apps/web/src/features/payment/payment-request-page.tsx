@@ -1,4 +1,4 @@
-import { buildCardFrameUrl, toAgorot, type PaymentRequestData } from '@marpe/shared';
+import { buildCardFrameUrl, disableZodJit, toAgorot, type PaymentRequestData } from '@marpe/shared';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlined';
 import HourglassTopIcon from '@mui/icons-material/HourglassTop';
 import Box from '@mui/material/Box';
@@ -16,6 +16,9 @@ import { AmountDisplay } from './components/amount-display';
 import { CardFrame } from './components/card-frame';
 import { PaymentForm } from './components/payment-form';
 import { PaymentStatus } from './components/payment-status';
+
+// This page validates with zod (the receipt e-mail): no eval probe under our CSP.
+disableZodJit();
 
 /** SPEC § 2 "Payment request page" (/p/:token); states as in SPEC § 4 "Payment request". */
 export function PaymentRequestPage() {

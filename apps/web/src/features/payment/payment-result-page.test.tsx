@@ -119,9 +119,15 @@ describe('payment result view', () => {
 
   it('is routed at /tranzila/:token and titles the document with its heading', async () => {
     serverSays('paid');
-    renderRoutes(createRoutes({ parentSiteUrl: 'https://marpe.example/' }), {
-      initialEntries: [`/tranzila/tok?results=${encodeURIComponent('Response=000')}`],
-    });
+    renderRoutes(
+      createRoutes({
+        parentSiteUrl: 'https://marpe.example/',
+        publicOrigin: 'http://localhost:3000',
+      }),
+      {
+        initialEntries: [`/tranzila/tok?results=${encodeURIComponent('Response=000')}`],
+      },
+    );
 
     expect(await screen.findByRole('heading', { level: 1, name: 'תשלום התקבל' })).toBeVisible();
     await waitFor(() => expect(document.title).toBe('תשלום התקבל'));

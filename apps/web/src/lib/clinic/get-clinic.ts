@@ -1,4 +1,4 @@
-import { clinicDataSchema, type ClinicData } from '@marpe/shared';
+import type { ClinicData } from '@marpe/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../api-client';
 
@@ -6,7 +6,7 @@ export type { ClinicData };
 
 /** `GET /api/clinic/:id` (SPEC § 7): the clinic, its caregivers and its appointment types. */
 export function getClinic(clinicId: number, signal?: AbortSignal): Promise<ClinicData> {
-  return apiRequest('GET', `/clinic/${clinicId}`, { schema: clinicDataSchema, signal });
+  return apiRequest('GET', `/clinic/${clinicId}`, { signal });
 }
 
 export function clinicQueryOptions(clinicId: number) {

@@ -1,4 +1,4 @@
-import { patientSchema, type Patient } from '@marpe/shared';
+import type { Patient } from '@marpe/shared';
 import { apiRequest } from '../api-client';
 
 export type { Patient };
@@ -9,7 +9,6 @@ export type { Patient };
  */
 export function getPatient(signal?: AbortSignal): Promise<Patient> {
   return apiRequest('GET', '/patient-auth', {
-    schema: patientSchema,
     signal,
     reloadOnUnauthorized: false,
   });

@@ -1,8 +1,4 @@
-import {
-  twoFactorTokenResponseSchema,
-  type LoginBody,
-  type TwoFactorTokenResponse,
-} from '@marpe/shared';
+import type { LoginBody, TwoFactorTokenResponse } from '@marpe/shared';
 import { apiRequest } from '../api-client';
 
 export type { LoginBody, TwoFactorTokenResponse };
@@ -12,8 +8,5 @@ export type { LoginBody, TwoFactorTokenResponse };
  * `invalid_phone` (and a `hint`) when the ID number is known with another phone.
  */
 export function login(body: LoginBody): Promise<TwoFactorTokenResponse> {
-  return apiRequest('POST', '/patient-auth/login', {
-    body,
-    schema: twoFactorTokenResponseSchema,
-  });
+  return apiRequest('POST', '/patient-auth/login', { body });
 }

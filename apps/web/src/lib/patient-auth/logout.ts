@@ -1,4 +1,3 @@
-import { logoutResponseSchema } from '@marpe/shared';
 import { apiRequest } from '../api-client';
 
 /**
@@ -7,7 +6,6 @@ import { apiRequest } from '../api-client';
  */
 export async function logout(): Promise<void> {
   await apiRequest('GET', '/patient-auth/logout', {
-    schema: logoutResponseSchema,
     reloadOnUnauthorized: false,
   });
 }

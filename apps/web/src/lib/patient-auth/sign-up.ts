@@ -1,16 +1,9 @@
-import {
-  twoFactorTokenResponseSchema,
-  type SignUpBody,
-  type TwoFactorTokenResponse,
-} from '@marpe/shared';
+import type { SignUpBody, TwoFactorTokenResponse } from '@marpe/shared';
 import { apiRequest } from '../api-client';
 
 export type { SignUpBody };
 
 /** `POST /api/patient-auth/sign-up` (SPEC § 7): registers a new patient and sends a code. */
 export function signUp(body: SignUpBody): Promise<TwoFactorTokenResponse> {
-  return apiRequest('POST', '/patient-auth/sign-up', {
-    body,
-    schema: twoFactorTokenResponseSchema,
-  });
+  return apiRequest('POST', '/patient-auth/sign-up', { body });
 }

@@ -1,8 +1,9 @@
 import {
+  cleanName,
   isValidIsraeliId,
+  NAME_MAX_LENGTH,
   normaliseIsraeliMobile,
   PHONE_HINT_DIGITS,
-  signUpBodySchema,
 } from '@marpe/shared';
 import type { ParseKeys } from 'i18next';
 import { ApiError } from '../api-client';
@@ -48,11 +49,9 @@ export function phoneEnding(value: string): string {
 
 /** The sign-up rules of the shared contract: required, and not too long once cleaned. */
 export function nameError(value: string): FieldError | null {
-  const result = signUpBodySchema.shape.firstName.safeParse(value);
-  if (result.success) return null;
-  return result.error.issues.some((issue) => issue.code === 'too_big')
-    ? 'patientAuth.validation.nameTooLong'
-    : 'patientAuth.validation.required';
+  const name = cleanName(value);
+  if (name === '') return 'patientAuth.validation.required';
+  return name.length > NAME_MAX_LENGTH ? 'patientAuth.validation.nameTooLong' : null;
 }
 
 /**

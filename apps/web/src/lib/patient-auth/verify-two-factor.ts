@@ -1,4 +1,4 @@
-import { twoFactorResponseSchema, type TwoFactorBody, type TwoFactorResponse } from '@marpe/shared';
+import type { TwoFactorBody, TwoFactorResponse } from '@marpe/shared';
 import { apiRequest } from '../api-client';
 
 export type { TwoFactorBody, TwoFactorResponse };
@@ -9,8 +9,5 @@ export type { TwoFactorBody, TwoFactorResponse };
  * 429: too many tries.
  */
 export function verifyTwoFactor(body: TwoFactorBody): Promise<TwoFactorResponse> {
-  return apiRequest('POST', '/patient-auth/two-factor', {
-    body,
-    schema: twoFactorResponseSchema,
-  });
+  return apiRequest('POST', '/patient-auth/two-factor', { body });
 }

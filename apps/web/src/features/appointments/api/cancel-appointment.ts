@@ -1,8 +1,4 @@
-import {
-  appointmentActionResponseSchema,
-  type AppointmentActionResponse,
-  type CancelAppointmentBody,
-} from '@marpe/shared';
+import type { AppointmentActionResponse, CancelAppointmentBody } from '@marpe/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 import { patientAppointmentsKey } from './get-patient-appointments';
@@ -12,10 +8,7 @@ import { patientAppointmentsKey } from './get-patient-appointments';
  * not_cancellable (the clinic's notice period began since the list loaded).
  */
 export function cancelAppointment(body: CancelAppointmentBody): Promise<AppointmentActionResponse> {
-  return apiRequest('PUT', '/appointment/patient-appointments', {
-    body,
-    schema: appointmentActionResponseSchema,
-  });
+  return apiRequest('PUT', '/appointment/patient-appointments', { body });
 }
 
 /** Cancels, then reloads the list whatever the outcome: a failure may mean the list is stale. */

@@ -1,4 +1,4 @@
-import { patientAppointmentsSchema, type PatientAppointment } from '@marpe/shared';
+import type { PatientAppointment } from '@marpe/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 
@@ -7,7 +7,6 @@ export type { PatientAppointment };
 /** `GET /api/appointment/patient-appointments` (SPEC § 7): the patient's upcoming appointments. */
 export function getPatientAppointments(signal?: AbortSignal): Promise<PatientAppointment[]> {
   return apiRequest('GET', '/appointment/patient-appointments', {
-    schema: patientAppointmentsSchema,
     signal,
   });
 }

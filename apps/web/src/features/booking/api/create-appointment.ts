@@ -1,11 +1,7 @@
-import {
-  bookedAppointmentSchema,
-  type BookAppointmentBody,
-  type BookedAppointment,
-} from '@marpe/shared';
+import type { BookAppointmentBody, BookedAppointment } from '@marpe/shared';
 import { apiRequest } from '../../../lib/api-client';
 
 /** `POST /api/appointment` (SPEC § 7): books the slot; 409 existingAppointment or slot_taken. */
 export function createAppointment(body: BookAppointmentBody): Promise<BookedAppointment> {
-  return apiRequest('POST', '/appointment', { body, schema: bookedAppointmentSchema });
+  return apiRequest('POST', '/appointment', { body });
 }

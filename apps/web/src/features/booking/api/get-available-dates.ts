@@ -1,4 +1,4 @@
-import { availableDatesSchema, type AvailableDatesQuery } from '@marpe/shared';
+import type { AvailableDatesQuery } from '@marpe/shared';
 import { apiRequest } from '../../../lib/api-client';
 
 /** `GET /api/appointment/available-dates` (SPEC § 7): bookable dates, `YYYY-MM-DD` clinic time. */
@@ -6,9 +6,8 @@ export async function getAvailableDates(
   query: AvailableDatesQuery,
   signal?: AbortSignal,
 ): Promise<string[]> {
-  const dates = await apiRequest('GET', '/appointment/available-dates', {
+  const dates = await apiRequest<string[]>('GET', '/appointment/available-dates', {
     query: { ...query },
-    schema: availableDatesSchema,
     signal,
   });
   // SPEC § 7: merged without duplicates.

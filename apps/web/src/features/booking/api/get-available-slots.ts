@@ -1,4 +1,4 @@
-import { availableSlotsSchema, type AvailableSlotsQuery, type Slot } from '@marpe/shared';
+import type { AvailableSlotsQuery, Slot } from '@marpe/shared';
 import { apiRequest } from '../../../lib/api-client';
 
 /** The slot request of one clinic-time date: that day's start to its end (SPEC § 5). */
@@ -13,9 +13,8 @@ export async function getAvailableSlots(
   query: AvailableSlotsQuery,
   signal?: AbortSignal,
 ): Promise<Slot[]> {
-  const slots = await apiRequest('GET', '/appointment/available-slots', {
+  const slots = await apiRequest<Slot[]>('GET', '/appointment/available-slots', {
     query: { ...query },
-    schema: availableSlotsSchema,
     signal,
   });
   // SPEC § 7: merged by start without duplicates.

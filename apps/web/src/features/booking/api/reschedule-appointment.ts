@@ -1,8 +1,4 @@
-import {
-  bookedAppointmentSchema,
-  type BookedAppointment,
-  type RescheduleAppointmentBody,
-} from '@marpe/shared';
+import type { BookedAppointment, RescheduleAppointmentBody } from '@marpe/shared';
 import { apiRequest } from '../../../lib/api-client';
 
 /**
@@ -15,6 +11,5 @@ export function rescheduleAppointment(
 ): Promise<BookedAppointment> {
   return apiRequest('POST', `/appointment/patient-appointments/${appointmentId}/reschedule`, {
     body,
-    schema: bookedAppointmentSchema,
   });
 }

@@ -1,16 +1,9 @@
-import {
-  appointmentActionResponseSchema,
-  type AppointmentActionResponse,
-  type SendAppointmentSmsBody,
-} from '@marpe/shared';
+import type { AppointmentActionResponse, SendAppointmentSmsBody } from '@marpe/shared';
 import { apiRequest } from '../../../lib/api-client';
 
 /** `POST /api/appointment/send-sms` (SPEC § 7): the booked appointment's details by SMS (429 after 3). */
 export function sendAppointmentSms(
   body: SendAppointmentSmsBody,
 ): Promise<AppointmentActionResponse> {
-  return apiRequest('POST', '/appointment/send-sms', {
-    body,
-    schema: appointmentActionResponseSchema,
-  });
+  return apiRequest('POST', '/appointment/send-sms', { body });
 }

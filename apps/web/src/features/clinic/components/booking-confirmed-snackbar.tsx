@@ -1,13 +1,10 @@
 import Alert from '@mui/material/Alert';
 import Snackbar from '@mui/material/Snackbar';
 import { useTranslation } from 'react-i18next';
-import { useBookingConfirmation } from '../../../lib/booking-confirmation';
 
 /** SPEC § 2: shown for 3 s when the booking flow set the flag; closing clears it for good. */
-export function BookingConfirmedSnackbar() {
+export function BookingConfirmedSnackbar({ open, clear }: { open: boolean; clear: () => void }) {
   const { t } = useTranslation();
-  const open = useBookingConfirmation((state) => state.displayConfirmation);
-  const clear = useBookingConfirmation((state) => state.clearConfirmation);
   return (
     <Snackbar
       open={open}

@@ -1,4 +1,4 @@
-import { getFormResponseSchema, type GetFormResponse } from '@marpe/shared';
+import type { GetFormResponse } from '@marpe/shared';
 import { apiRequest } from '../../../lib/api-client';
 
 /**
@@ -8,7 +8,6 @@ import { apiRequest } from '../../../lib/api-client';
 export async function getForm(token: string, signal?: AbortSignal): Promise<GetFormResponse> {
   return apiRequest('POST', '/get-form', {
     body: { token },
-    schema: getFormResponseSchema,
     signal,
   });
 }

@@ -1,4 +1,4 @@
-import { saveFormDraftResponseSchema, type FormDraft } from '@marpe/shared';
+import type { FormDraft } from '@marpe/shared';
 import { apiRequest } from '../../../lib/api-client';
 
 /**
@@ -8,6 +8,5 @@ import { apiRequest } from '../../../lib/api-client';
 export async function saveFormDraft(token: string, draft: FormDraft): Promise<void> {
   await apiRequest('POST', '/save-form-draft', {
     body: { token, ...draft },
-    schema: saveFormDraftResponseSchema,
   });
 }

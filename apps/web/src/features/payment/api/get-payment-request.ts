@@ -1,4 +1,4 @@
-import { getPaymentRequestResponseSchema, type PaymentRequestData } from '@marpe/shared';
+import type { PaymentRequestData } from '@marpe/shared';
 import { apiRequest } from '../../../lib/api-client';
 
 /** `POST /api/get-payment-request` (SPEC § 7): the request behind a link; 404 when the link is not valid. */
@@ -6,9 +6,8 @@ export async function getPaymentRequest(
   token: string,
   signal?: AbortSignal,
 ): Promise<PaymentRequestData> {
-  const { data } = await apiRequest('POST', '/get-payment-request', {
+  const { data } = await apiRequest<{ data: PaymentRequestData }>('POST', '/get-payment-request', {
     body: { token },
-    schema: getPaymentRequestResponseSchema,
     signal,
   });
   return data;

@@ -1,4 +1,4 @@
-import { shaamAuthResponseSchema } from '@marpe/shared';
+import type { ShaamAuthResponse } from '@marpe/shared';
 import { apiRequest } from '../../../lib/api-client';
 
 /**
@@ -6,9 +6,8 @@ import { apiRequest } from '../../../lib/api-client';
  * answer's `url` is where the clinic asked the browser to go back to.
  */
 export async function completeShaamAuth(code: string, state: string): Promise<string> {
-  const { url } = await apiRequest('POST', '/shaam-auth', {
+  const { url } = await apiRequest<ShaamAuthResponse>('POST', '/shaam-auth', {
     body: { code, state },
-    schema: shaamAuthResponseSchema,
   });
   return url;
 }

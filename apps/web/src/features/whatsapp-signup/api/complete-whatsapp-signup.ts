@@ -1,4 +1,4 @@
-import { waSignupResponseSchema, type WaSignupBody } from '@marpe/shared';
+import type { WaSignupBody } from '@marpe/shared';
 import { apiRequest } from '../../../lib/api-client';
 
 /**
@@ -6,5 +6,5 @@ import { apiRequest } from '../../../lib/api-client';
  * clinic of the link. 400 when the link is unknown, used or expired; 502 when Meta refuses.
  */
 export async function completeWhatsAppSignup(body: WaSignupBody): Promise<void> {
-  await apiRequest('POST', '/wa-signup', { body, schema: waSignupResponseSchema });
+  await apiRequest('POST', '/wa-signup', { body });
 }

@@ -1,0 +1,129 @@
+// Writes dist/prerendered/*.html: the pages that are the same for every visitor (the landing,
+// legal and status pages) rendered at build time, so they paint before any script runs (ADR 021);
+// and dist/prerendered/routes.json, the modulepreload links of each client route, which the
+// server adds to index.html. Also preloads the Hebrew font files from every page. Runs after
+// `vite build` (the browser bundle, with its manifest) and `vite build --ssr src/prerender.tsx`
+// (the renderer, in dist-ssr).
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const webDir = fileURLToPath(new URL('..', import.meta.url));
+const distDir = path.join(webDir, 'dist');
+const ssrDir = path.join(webDir, 'dist-ssr');
+
+/** Address → file name under dist/prerendered (the server reads the same names). */
+const pages = {
+  '/': 'index',
+  '/privacy': 'privacy',
+  '/terms': 'terms',
+  '/accessibility': 'accessibility',
+  '/completed': 'completed',
+  '/expired': 'expired',
+};
+
+const escapeHtml = (value) =>
+  value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+
+function replaceOnce(html, search, replacement, what) {
+  const at = html.indexOf(search);
+  if (at === -1 || html.indexOf(search, at + search.length) !== -1) {
+    throw new Error(`index.html must hold exactly one ${what}`);
+  }
+  return html.slice(0, at) + replacement + html.slice(at + search.length);
+}
+
+const manifest = JSON.parse(await readFile(path.join(distDir, '.vite/manifest.json'), 'utf8'));
+const { prerender, placeholders, lazyRoutes } = await import(
+  pathToFileURL(path.join(ssrDir, 'prerender.js')).href
+);
+
+/** The chunk of a source module and every chunk it imports statically, as URLs. */
+function chunkUrls(source, seen = new Set()) {
+  const entry = manifest[source];
+  if (!entry) throw new Error(`${source} is not in Vite's manifest`);
+  if (seen.has(entry.file)) return seen;
+  seen.add(entry.file);
+  for (const imported of entry.imports ?? []) chunkUrls(imported, seen);
+  return seen;
+}
+const entryChunks = chunkUrls('index.html');
+
+// Hebrew text in the body (400) and headings (700) is on every page; the other files load by
+// unicode-range and weight when a page needs them.
+const assets = await readdir(path.join(distDir, 'assets'));
+const fontPreloads = ['heebo-hebrew-400-normal', 'heebo-hebrew-700-normal']
+  .map((name) => {
+    const file = assets.find((f) => f.startsWith(`${name}-`) && f.endsWith('.woff2'));
+    if (!file) throw new Error(`no ${name} font in dist/assets`);
+    return `<link rel="preload" href="/assets/${file}" as="font" type="font/woff2" crossorigin>`;
+  })
+  .join('');
+
+let template = replaceOnce(
+  await readFile(path.join(distDir, 'index.html'), 'utf8'),
+  '</head>',
+  `${fontPreloads}</head>`,
+  '</head>',
+);
+// The app's only stylesheet is the @font-face rules (1.5 KiB): inline, it costs no request
+// before the first paint (the CSP allows inline styles, as emotion needs).
+const stylesheet = /<link rel="stylesheet" crossorigin href="\/(assets\/[^"]+\.css)">/.exec(
+  template,
+);
+if (!stylesheet) throw new Error('index.html links no stylesheet');
+const css = await readFile(path.join(distDir, stylesheet[1]), 'utf8');
+template = template.replace(stylesheet[0], `<style>${css.trim()}</style>`);
+await writeFile(path.join(distDir, 'index.html'), template);
+
+/** modulepreload links for the chunks of `modules` that the entry does not already load. */
+function modulePreloads(modules) {
+  return [...new Set(modules.flatMap((m) => [...chunkUrls(m)]))]
+    .filter((file) => !entryChunks.has(file))
+    .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
+    .join('');
+}
+
+await mkdir(path.join(distDir, 'prerendered'), { recursive: true });
+// For every other page, the server puts its route's links into the empty index.html, so the
+// page's code downloads beside the entry chunk instead of after it.
+const routes = lazyRoutes().map(({ path: pattern, modules }) => ({
+  path: pattern,
+  head: modulePreloads(modules),
+}));
+await writeFile(path.join(distDir, 'prerendered', 'routes.json'), JSON.stringify(routes));
+
+for (const [address, name] of Object.entries(pages)) {
+  const { html, title, modules } = await prerender(address);
+  if (html.includes(placeholders.publicOrigin)) {
+    throw new Error(`${address}: the public origin must not be in prerendered HTML`);
+  }
+  const preloads = modulePreloads(modules);
+  let page = replaceOnce(
+    template,
+    '<div id="root"></div>',
+    `<div id="root">${html}</div>`,
+    '#root',
+  );
+  page = page.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`);
+  // The page reads fine without JavaScript: no need to ask for it.
+  page = page.replace(/<noscript[\s\S]*?<\/noscript\s*>\s*/, '');
+  page = replaceOnce(page, '</head>', `${preloads}</head>`, '</head>');
+  // Painted from the HTML already: the code that makes the page interactive comes after the
+  // fonts and images it shows, rather than competing with them on a slow connection.
+  page = page
+    .replace(
+      '<script type="module" crossorigin',
+      '<script type="module" fetchpriority="low" crossorigin',
+    )
+    .replaceAll(
+      '<link rel="modulepreload" crossorigin',
+      '<link rel="modulepreload" fetchpriority="low" crossorigin',
+    );
+  await writeFile(path.join(distDir, 'prerendered', `${name}.html`), page);
+  console.log(`prerendered ${address}: ${(page.length / 1024).toFixed(1)} KiB`);
+}
+
+// The manifest was only for this script. The renderer stays: the API server renders the clinic
+// page with it, per request.
+await rm(path.join(distDir, '.vite'), { recursive: true, force: true });

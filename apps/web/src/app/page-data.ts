@@ -1,0 +1,32 @@
+import type { ClinicData } from '@marpe/shared';
+import type { QueryClient } from '@tanstack/react-query';
+import { clinicQueryOptions } from '../lib/clinic/get-clinic';
+import { createQueryClient } from './providers';
+
+/**
+ * What a page rendered on the server was rendered with (ADR 021). The server writes it into the
+ * page as JSON in `<script type="application/json" id="marpe-data">` (data, never run, so the
+ * CSP needs no inline script); the browser reads it before hydrating, so that its first render
+ * shows what the HTML shows.
+ */
+export interface PageData {
+  /** The clinic page's `GET /api/clinic/:id` answer. */
+  clinic?: ClinicData;
+}
+
+export const pageDataElementId = 'marpe-data';
+
+/** A query client that already holds the page's data, as the page's own queries key it. */
+export function pageDataQueryClient(data: PageData): QueryClient {
+  const queryClient = createQueryClient();
+  if (data.clinic) {
+    queryClient.setQueryData(clinicQueryOptions(data.clinic.clinic.id).queryKey, data.clinic);
+  }
+  return queryClient;
+}
+
+/** The page's data from its HTML; none on a page the server did not render with any. */
+export function readPageData(doc: Document): PageData {
+  const text = doc.getElementById(pageDataElementId)?.textContent;
+  return text ? (JSON.parse(text) as PageData) : {};
+}

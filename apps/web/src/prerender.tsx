@@ -1,0 +1,128 @@
+// The build-time renderer (ADR 021): `scripts/prerender.mjs` loads this module, built by Vite for
+// Node, and writes the HTML of the pages that are the same for every visitor. Never shipped to
+// the browser.
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import {
+  createStaticHandler,
+  createStaticRouter,
+  StaticRouterProvider,
+  type RouteObject,
+} from 'react-router';
+import { initI18n, prerenderLanguage } from './app/i18n/init';
+import { AppProviders, createEmotionCaches } from './app/providers';
+import { pageDataQueryClient, type PageData } from './app/page-data';
+import { defaultTitleKey, isRouteHandle } from './app/route-handle';
+import { createRoutes } from './app/router';
+
+/** What the server fills in per deployment; scripts/prerender.mjs knows these placeholders. */
+export const placeholders = {
+  parentSiteUrl: 'https://marpe-parent-site.invalid/',
+  publicOrigin: 'https://marpe-public-origin.invalid',
+} as const;
+
+/** Only what i18next reads and writes at start-up: the language choice and <html lang dir>. */
+function memoryStorage(): Storage {
+  const items = new Map<string, string>();
+  return {
+    get length() {
+      return items.size;
+    },
+    clear: () => items.clear(),
+    getItem: (key) => items.get(key) ?? null,
+    key: (index) => [...items.keys()][index] ?? null,
+    removeItem: (key) => void items.delete(key),
+    setItem: (key, value) => void items.set(key, value),
+  };
+}
+
+export interface Prerendered {
+  /** The markup that goes inside #root. */
+  html: string;
+  /** The document title, as the page itself would set it. */
+  title: string;
+  /** Source files of the route modules the page renders, for their modulepreload links. */
+  modules: string[];
+}
+
+/**
+ * Renders `path` as a first-time visitor sees it, in the default language: at build time for the
+ * pages without data, per request (by the API server) for those given their `data`.
+ */
+export async function prerender(path: string, data: PageData = {}): Promise<Prerendered> {
+  const i18n = initI18n({
+    storage: memoryStorage(),
+    root: { lang: prerenderLanguage, dir: 'rtl' } as HTMLElement,
+  });
+  const routes: RouteObject[] = createRoutes(placeholders);
+  const handler = createStaticHandler(routes);
+  const context = await handler.query(new Request(new URL(path, placeholders.publicOrigin)));
+  if (context instanceof Response) throw new Error(`${path}: the routes answered a redirect`);
+  if (context.errors) throw new Error(`${path}: ${JSON.stringify(context.errors)}`);
+  const router = createStaticRouter(handler.dataRoutes, context);
+  const html = renderToString(
+    <StrictMode>
+      <AppProviders
+        i18n={i18n}
+        emotionCaches={createEmotionCaches()}
+        queryClient={pageDataQueryClient(data)}
+      >
+        <StaticRouterProvider router={router} context={context} hydrate={false} />
+      </AppProviders>
+    </StrictMode>,
+  );
+  const titleKey = context.matches
+    .map((match) => match.route.handle)
+    .findLast(isRouteHandle)?.titleKey;
+  const modules = context.matches.flatMap(({ route }) => {
+    // Lazy pages carry the spinner for a cold start (see page() in router.tsx); data routes
+    // hold it as an element.
+    if (!route.HydrateFallback && !route.hydrateFallbackElement) return [];
+    const files = routeModules[route.id];
+    if (!files) throw new Error(`${path}: add route ${route.id} to routeModules in prerender.tsx`);
+    return files;
+  });
+  // The clinic page names itself after the clinic once it has loaded (usePageTitle).
+  const title = data.clinic?.clinic.name ?? i18n.t(titleKey ?? defaultTitleKey);
+  return { html, title, modules };
+}
+
+/**
+ * The source of each lazy route module by route id: Vite's manifest names their chunks by source
+ * file. `lazyRoutes` fails the build when a lazy route is missing here.
+ */
+const routeModules: Record<string, string[]> = {
+  'privacy-page': ['src/features/legal/privacy-page.tsx'],
+  'terms-page': ['src/features/legal/terms-page.tsx'],
+  'accessibility-page': ['src/features/legal/accessibility-page.tsx'],
+  'clinic-page': ['src/features/clinic/clinic-page.tsx'],
+  'login-page': ['src/features/patient-auth/login-page.tsx'],
+  'booking-page': ['src/features/booking/booking-page.tsx'],
+  'booking-confirmation-page': ['src/features/booking/confirmation-page.tsx'],
+  'appointments-page': ['src/features/appointments/appointments-page.tsx'],
+  'intake-form-page': ['src/features/intake-form/intake-form-page.tsx'],
+  'payment-request-page': ['src/features/payment/payment-request-page.tsx'],
+  'payment-result-page': ['src/features/payment/payment-result-page.tsx'],
+  'completed-page': ['src/features/status-pages/completed-page.tsx'],
+  'expired-page': ['src/features/status-pages/expired-page.tsx'],
+  'shaam-auth-page': ['src/features/shaam-auth/shaam-auth-page.tsx'],
+  'whatsapp-signup-page': ['src/features/whatsapp-signup/whatsapp-signup-page.tsx'],
+};
+
+/** Every lazily loaded route: its full path pattern (React Router syntax) and its modules. */
+export function lazyRoutes(): { path: string; modules: string[] }[] {
+  const found: { path: string; modules: string[] }[] = [];
+  const walk = (routes: RouteObject[], parent: string) => {
+    for (const route of routes) {
+      const path = route.path ? `${parent.replace(/\/$/, '')}/${route.path}` : parent;
+      if (route.lazy) {
+        const modules = routeModules[route.id ?? ''];
+        if (!modules) throw new Error(`add route ${route.id} to routeModules in prerender.tsx`);
+        found.push({ path, modules });
+      }
+      walk(route.children ?? [], path);
+    }
+  };
+  walk(createRoutes(placeholders), '/');
+  return found;
+}

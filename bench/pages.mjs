@@ -1,0 +1,65 @@
+// The patient pages as a phone gets them: JavaScript fetched on first load beside Lighthouse's
+// mobile scores, from one server. `npm run bench` prints it last; `npm run bench:pages -w
+// @marpe/bench` prints only this table (after `npm run build`).
+import { demoLinkPath } from '../e2e/support/demo-links.ts';
+import { bundleSizes } from './bundle-size.mjs';
+import { lighthouseTable } from './lighthouse.mjs';
+import { startMarpe } from './servers.mjs';
+
+/** Rows Lighthouse measures too: the pages of issue 14's goal. */
+const scored = [
+  '/',
+  '/privacy',
+  '/terms',
+  '/accessibility',
+  '/clinic/1',
+  '/login/1',
+  '/booking/1',
+  '/appointments/1',
+  '/q/:token',
+  '/p/:token',
+];
+/** Rows with their JavaScript only. */
+const sizedOnly = [
+  '/completed',
+  '/expired',
+  '/booking/1/confirmation',
+  // An unknown token still loads the page's code before it sends to /expired.
+  '/tranzila/unknown-token?results=Response%3D000',
+  '/whatsapp-signup/unknown-token',
+  '/shaam-auth',
+];
+
+export async function pageTable({ lighthouse = true } = {}) {
+  const marpe = await startMarpe();
+  try {
+    // Real links (POST /api/dev/demo-links): the form and payment pages as a patient opens them.
+    const tokens = {
+      '/q/:token': await demoLinkPath(marpe.url, 'formUrl'),
+      '/p/:token': await demoLinkPath(marpe.url, 'paymentUrl'),
+    };
+    const pathOf = (row) => tokens[row] ?? row;
+    const rows = [...scored, ...sizedOnly];
+    const sizes = await bundleSizes(marpe.url, rows.map(pathOf));
+    const scores = lighthouse
+      ? await lighthouseTable(
+          Object.fromEntries(scored.map((row) => [row, marpe.url + pathOf(row)])),
+        )
+      : {};
+    return Object.fromEntries(
+      rows.map((row, i) => [
+        row,
+        { 'JS files': sizes[i].files, 'JS br KiB': sizes[i]['brotli KiB'], ...scores[row] },
+      ]),
+    );
+  } finally {
+    await marpe.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(
+    '\nPatient pages: JavaScript fetched on first load (brotli, as served) and Lighthouse 12.8 mobile (median of 3):',
+  );
+  console.table(await pageTable());
+}

@@ -1,0 +1,16 @@
+// The patient-verification rules that hold no schema: zod-free, so that the web's login step can
+// apply them without bringing zod into the browser. patient-auth.ts builds its schemas on them.
+
+/** SPEC § 9. */
+export const OTP_LENGTH = 6;
+/** Seconds before the code can be sent again (SPEC § 9). */
+export const OTP_RESEND_SECONDS = 60;
+/** How many of the phone's last digits an invalid_phone answer reveals (SPEC § 9). */
+export const PHONE_HINT_DIGITS = 3;
+/** The longest first or last name, counted once cleaned. */
+export const NAME_MAX_LENGTH = 50;
+
+/** Control, format and unassigned characters have no place in a name (and could hide text). */
+export function cleanName(value: string): string {
+  return value.replace(/[\p{Cc}\p{Cf}\p{Cn}]/gu, '').trim();
+}
