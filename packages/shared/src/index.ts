@@ -19,4 +19,5 @@ export * from './integration/webhooks.js';
 export * from './integration/connections.js';
 export * from './integration/forms.js';
 export * from './integration/payments.js';
+export * from './integration/reminders.js';
 export * from './zod-jit.js';

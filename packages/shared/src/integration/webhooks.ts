@@ -13,6 +13,7 @@ export const webhookEventTypes = [
   'appointment.booked',
   'appointment.cancelled',
   'appointment.rescheduled',
+  'appointment.reminded',
   'form.submitted',
   'payment.succeeded',
   'payment.failed',
@@ -142,6 +143,18 @@ export const appointmentRescheduledEventDataSchema = integrationAppointmentSchem
 });
 export type AppointmentRescheduledEventData = z.infer<typeof appointmentRescheduledEventDataSchema>;
 
+/** `data` of appointment.reminded: the appointment, and the reminder the patient was sent. */
+export const appointmentRemindedEventDataSchema = integrationAppointmentSchema.extend({
+  reminder: z.object({
+    id: z.number().int(),
+    lead_minutes: z.number().int(),
+    channel: z.enum(['sms', 'whatsapp']),
+    /** ISO 8601, UTC. */
+    sent_at: z.string(),
+  }),
+});
+export type AppointmentRemindedEventData = z.infer<typeof appointmentRemindedEventDataSchema>;
+
 /** `data` of form.submitted: where to fetch the answers (with the API key), never the answers. */
 export const formSubmittedEventDataSchema = z.object({
   request_id: z.number().int(),
@@ -177,6 +190,7 @@ export interface WebhookEventData {
   'appointment.booked': AppointmentEventData;
   'appointment.cancelled': AppointmentEventData;
   'appointment.rescheduled': AppointmentRescheduledEventData;
+  'appointment.reminded': AppointmentRemindedEventData;
   'form.submitted': FormSubmittedEventData;
   'payment.succeeded': PaymentEventData;
   'payment.failed': PaymentEventData;
@@ -199,6 +213,7 @@ export const webhookEventSchema = z.object({
   clinic_id: z.number().int(),
   data: z.union([
     appointmentRescheduledEventDataSchema,
+    appointmentRemindedEventDataSchema,
     appointmentEventDataSchema,
     formSubmittedEventDataSchema,
     paymentEventDataSchema,

@@ -2,6 +2,7 @@ import {
   WEBHOOK_SECRET_PREFIX,
   webhookEventTypes,
   type AppointmentEventData,
+  type AppointmentRemindedEventData,
   type AppointmentRescheduledEventData,
   type CreateWebhookEndpointBody,
   type UpdateWebhookEndpointBody,
@@ -309,6 +310,18 @@ export function createWebhooks(deps: WebhooksDeps) {
       return emitWith(executor, appointment.clinicId, 'appointment.rescheduled', async () => ({
         ...(await appointmentData(executor, appointment.id)),
         previous,
+      }));
+    },
+
+    /** appointment.reminded: the appointment as it now stands, and the reminder just queued. */
+    async emitAppointmentReminded(
+      executor: Executor,
+      appointment: { id: number; clinicId: number },
+      reminder: AppointmentRemindedEventData['reminder'],
+    ): Promise<number> {
+      return emitWith(executor, appointment.clinicId, 'appointment.reminded', async () => ({
+        ...(await appointmentData(executor, appointment.id)),
+        reminder,
       }));
     },
 

@@ -14,6 +14,7 @@ import {
   time,
   timestamp,
   unique,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type {
   FormSchema,
@@ -236,6 +237,74 @@ export const appointments = pgTable(
     check('appointments_time_check', sql`${t.endAt} > ${t.startAt}`),
     check('appointments_details_sms_count_check', sql`${t.detailsSmsCount} >= 0`),
     check('appointments_language_check', sql`${t.language} IN ('he', 'en')`),
+  ],
+);
+
+/**
+ * A clinic's reminder settings (issue 16); a clinic without a row has the defaults of
+ * `defaultReminderSettings` (packages/shared): reminders off.
+ */
+export const reminderSettings = pgTable(
+  'reminder_settings',
+  {
+    clinicId: integer('clinic_id')
+      .primaryKey()
+      .references(() => clinics.id, { onDelete: 'cascade' }),
+    enabled: boolean('enabled').notNull(),
+    /** Minutes before the start; a whole number of days counts calendar days, clock time kept. */
+    leadMinutes: integer('lead_minutes').array().notNull(),
+    channel: text('channel').$type<MessagingChannel>().notNull(),
+    quietStart: timeOfDay('quiet_start').notNull(),
+    quietEnd: timeOfDay('quiet_end').notNull(),
+    observeRestDays: boolean('observe_rest_days').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check('reminder_settings_channel_check', sql`${t.channel} IN ('sms', 'whatsapp')`)],
+);
+
+export const reminderStatuses = ['scheduled', 'sent', 'withdrawn', 'missed'] as const;
+export type ReminderStatusValue = (typeof reminderStatuses)[number];
+
+/**
+ * One reminder of one appointment's start, written when it is booked or moved (or the clinic's
+ * settings change) and claimed when due with FOR UPDATE SKIP LOCKED, so it goes exactly once
+ * however many API instances poll (docs/booking.md, "Reminders").
+ */
+export const appointmentReminders = pgTable(
+  'appointment_reminders',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    appointmentId: integer('appointment_id')
+      .notNull()
+      .references(() => appointments.id, { onDelete: 'cascade' }),
+    clinicId: integer('clinic_id')
+      .notNull()
+      .references(() => clinics.id),
+    leadMinutes: integer('lead_minutes').notNull(),
+    /** The start this reminder was planned for: one of a moved appointment's old time is void. */
+    appointmentStartAt: instant('appointment_start_at').notNull(),
+    /** When it goes: start − lead, moved earlier out of quiet hours and Shabbat. */
+    dueAt: instant('due_at').notNull(),
+    status: text('status').$type<ReminderStatusValue>().notNull().default('scheduled'),
+    /** How it went; null until sent. */
+    channel: text('channel').$type<MessagingChannel>(),
+    createdAt: createdAt(),
+    /** When it was sent, withdrawn or missed. */
+    settledAt: instant('settled_at'),
+  },
+  (t) => [
+    index('appointment_reminders_due_idx')
+      .on(t.dueAt)
+      .where(sql`status = 'scheduled'`),
+    index('appointment_reminders_appointment_idx').on(t.appointmentId),
+    // One waiting reminder per lead time of an appointment.
+    uniqueIndex('appointment_reminders_scheduled_unique')
+      .on(t.appointmentId, t.leadMinutes)
+      .where(sql`status = 'scheduled'`),
+    check(
+      'appointment_reminders_status_check',
+      sql`${t.status} IN ('scheduled', 'sent', 'withdrawn', 'missed')`,
+    ),
   ],
 );
 
