@@ -61,6 +61,9 @@ import {
 } from './modules/payments/sandbox-api.js';
 import { DEMO_PROVIDER_CREDENTIALS } from './demo/demo-payment.js';
 import { sandboxRoutes } from './modules/payments/sandbox-routes.js';
+import { createRemindersRepository } from './modules/reminders/reminders-repository.js';
+import { remindersRoutes } from './modules/reminders/reminders-routes.js';
+import { createReminders, type Reminders } from './modules/reminders/reminders-service.js';
 import { registerShaam } from './modules/shaam/shaam-routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks-routes.js';
 import type { ResolveHost } from './modules/webhooks/webhook-request.js';
@@ -95,6 +98,8 @@ export interface BuildAppOptions {
   patientAuthAttemptsPerMinute?: number;
   /** How often the outbox worker looks for due messages; defaults to 1 s. */
   outboxPollIntervalMs?: number;
+  /** How often the reminders worker looks for due reminders; defaults to 30 s. */
+  reminderPollIntervalMs?: number;
   /** How long a webhook endpoint has to answer; defaults to 10 s. */
   webhookTimeoutMs?: number;
   /** How webhook host names are resolved when connecting (default `dns.lookup`). */
@@ -122,6 +127,8 @@ declare module 'fastify' {
     forms: FormsService;
     /** Payment links and the card provider's callbacks (the CLI and demo start-up mint links). */
     payments: PaymentsService;
+    /** Appointment reminders: planned with bookings, sent by a worker from `ready` to `close`. */
+    reminders: Reminders;
   }
 }
 
@@ -227,11 +234,24 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     service: patientAuth,
     attemptsPerMinute: options.patientAuthAttemptsPerMinute,
   });
+  const reminders = createReminders({
+    repository: createRemindersRepository(database.db),
+    messaging: app.messaging,
+    webhooks,
+    clock,
+    publicOrigin: config.publicOrigin,
+    log: app.log,
+    pollIntervalMs: options.reminderPollIntervalMs,
+  });
+  app.decorate('reminders', reminders);
+  app.addHook('onReady', async () => reminders.start());
+  app.addHook('onClose', async () => reminders.stop());
   const appointments = createAppointmentsService({
     repository: createAppointmentsRepository(database.db),
     availability,
     messaging: app.messaging,
     webhooks,
+    reminders,
     cache: clinicDataCache,
     clock,
   });
@@ -256,6 +276,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       clock,
     }),
   });
+  await registerIntegrationRoutes(app, remindersRoutes, { reminders });
   await registerIntegrationRoutes(app, webhooksRoutes, { service: webhooks });
   await registerIntegrationRoutes(app, formsIntegrationRoutes, {
     templates: createFormTemplates({ db: database.db, clock }),

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  defaultReminderSettings,
   webhookEndpointSchema,
   webhookEventSchema,
   type FormSchema,
@@ -325,7 +326,7 @@ describe.each(engines)('webhooks (%s)', (engine) => {
   });
 
   const api = (
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     payload?: object,
     apiKey = key,
@@ -610,9 +611,10 @@ describe.each(engines)('webhooks (%s)', (engine) => {
 
       expect(await app.outbox.runOnce()).toBe(0); // the kick after the booking sent them
       expect(receiver.requests).toHaveLength(2);
-      const [first, second] = receiver.requests;
-      if (!first || !second) throw new Error('two requests expected');
-      expect(first.url).toBe('/a');
+      // Delivered concurrently: in either order.
+      const first = receiver.requests.find((r) => r.url === '/a');
+      const second = receiver.requests.find((r) => r.url === '/b');
+      if (!first || !second) throw new Error('a request to each endpoint expected');
       expect(first.verified).toBe(true);
       expect(second.verified).toBe(true);
       expect(first.headers).toMatchObject({
@@ -745,6 +747,36 @@ describe.each(engines)('webhooks (%s)', (engine) => {
           appointment_type_id: f.typeId,
           start_date: '2027-03-28T09:00:00+03:00',
           end_date: '2027-03-28T09:30:00+03:00',
+        },
+      });
+    });
+
+    it('delivers appointment.reminded with the reminder that was sent', async () => {
+      await addEndpoint('/r', { events: ['appointment.reminded'] });
+      const settings = await api('PUT', '/reminders/settings', {
+        ...defaultReminderSettings,
+        enabled: true,
+        lead_minutes: [120],
+      });
+      expect(settings.statusCode, settings.body).toBe(200);
+      const id = await book(await onePatient(), '2027-03-28 10:00');
+      await app.outbox.runOnce();
+      expect(receiver.requests).toEqual([]);
+
+      now = zonedToEpoch('2027-03-28 08:00', TZ);
+      expect(await app.reminders.runOnce()).toBe(1);
+      await app.outbox.runOnce();
+      expect(receiver.requests.every((r) => r.verified)).toBe(true);
+      expect(events().map((e) => e.type)).toEqual(['appointment.reminded']);
+      expect(events()[0]?.data).toMatchObject({
+        id,
+        status: 'booked',
+        start_date: '2027-03-28T10:00:00+03:00',
+        reminder: {
+          id: expect.any(Number),
+          lead_minutes: 120,
+          channel: 'sms',
+          sent_at: new Date(now).toISOString(),
         },
       });
     });

@@ -1,4 +1,9 @@
-import type { OpeningHours, WeekDay } from '@marpe/shared';
+import {
+  defaultReminderSettings,
+  type OpeningHours,
+  type ReminderSettings,
+  type WeekDay,
+} from '@marpe/shared';
 
 // The clinics a fresh demo install shows: /clinic/1, open and booking, and /clinic/2, still
 // setting up (no working hours: the page says no appointments are available). Images live in
@@ -197,3 +202,13 @@ export const demoSetupCaregivers: readonly {
   { name: 'ד"ר רונית שמעוני', licenseNumber: '1-35120', appointmentTypes: ['checkup', 'cleaning'] },
   { name: 'ד"ר עמית גולן', licenseNumber: '1-42871', appointmentTypes: ['checkup'] },
 ];
+
+/**
+ * Demo clinic 1 reminds its patients the day before and 2 hours before, outside 21:00–08:00 and
+ * Shabbat and holidays: the reminders of the demo bookings show up in /api/dev/messages.
+ */
+export const demoReminderSettings: ReminderSettings = {
+  ...defaultReminderSettings,
+  enabled: true,
+  observe_shabbat_and_holidays: true,
+};

@@ -16,9 +16,13 @@ import {
   caregiverScheduleExceptionHours,
   caregiverScheduleExceptions,
   caregiverWorkingHours,
+  appointmentReminders,
   clinics,
   patients,
+  reminderSettings,
 } from '../platform/db/schema.js';
+import { planReminders, reminderPolicy } from '../modules/reminders/reminder-schedule.js';
+import { reminderSettingsValues } from '../modules/reminders/reminders-repository.js';
 import {
   DEMO_BOOKING_DAYS,
   DEMO_CLINIC_ID,
@@ -27,6 +31,7 @@ import {
   demoCaregivers,
   demoClinic,
   demoPatients,
+  demoReminderSettings,
   demoSetupAppointmentTypes,
   demoSetupCaregivers,
   demoSetupClinic,
@@ -248,7 +253,26 @@ async function seedMainClinic(tx: Tx, now: number): Promise<void> {
       });
     }
   }
-  if (bookings.length > 0) await tx.insert(appointments).values(bookings);
+  if (bookings.length === 0) return;
+  const booked = await tx
+    .insert(appointments)
+    .values(bookings)
+    .returning({ id: appointments.id, startAt: appointments.startAt });
+
+  await tx
+    .insert(reminderSettings)
+    .values({ clinicId: DEMO_CLINIC_ID, ...reminderSettingsValues(demoReminderSettings) });
+  const policy = reminderPolicy(demoReminderSettings, timezone);
+  const reminders = booked.flatMap((b) =>
+    planReminders(b.startAt.getTime(), policy, now).map((r) => ({
+      appointmentId: b.id,
+      clinicId: DEMO_CLINIC_ID,
+      leadMinutes: r.leadMinutes,
+      appointmentStartAt: b.startAt,
+      dueAt: new Date(r.dueAt),
+    })),
+  );
+  if (reminders.length > 0) await tx.insert(appointmentReminders).values(reminders);
 }
 
 async function seedSetupClinic(tx: Tx): Promise<void> {

@@ -1,5 +1,5 @@
 import type { MessageLanguage } from '../../platform/http/message-language.js';
-import { formatZonedLocal } from '../availability/zoned-time.js';
+import { formatZonedForPatient } from '../availability/zoned-time.js';
 import type { AppointmentDetails } from './appointments-repository.js';
 
 /**
@@ -11,10 +11,7 @@ export function appointmentSmsMessage(
   details: AppointmentDetails & { start: number },
   language: MessageLanguage,
 ): string {
-  // 'YYYY-MM-DD HH:mm' in the clinic's zone.
-  const local = formatZonedLocal(details.start, details.timezone);
-  const date = `${local.slice(8, 10)}/${local.slice(5, 7)}/${local.slice(0, 4)}`;
-  const time = local.slice(11, 16);
+  const { date, time } = formatZonedForPatient(details.start, details.timezone);
   const address = `${details.street} ${details.homeNumber}, ${details.city}`;
   if (language === 'en') {
     return [

@@ -52,12 +52,13 @@ function serviceFailing(errors: Error[], maxBookingAttempts?: number) {
   const service = createAppointmentsService({
     repository,
     availability: { isOfferedSlot: async () => ({ offered: true, timezone: 'Asia/Jerusalem' }) },
-    messaging: { queueMessage: async () => {}, kick: () => {} },
+    messaging: { queueMessage: async () => 'sms' as const, kick: () => {} },
     webhooks: {
       emitAppointment: async () => 0,
       emitAppointmentRescheduled: async () => 0,
       kick: () => {},
     },
+    reminders: { plan: async () => {}, withdraw: async () => {} },
     cache: { invalidate: () => {} },
     clock: () => NOW,
     maxBookingAttempts,

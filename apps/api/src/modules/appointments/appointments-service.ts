@@ -16,6 +16,7 @@ import { formatZonedIso, zonedDate } from '../availability/zoned-time.js';
 import type { ClinicDataCache } from '../clinics/clinic-data-cache.js';
 import type { Messaging } from '../messaging/messaging.js';
 import type { PatientRow } from '../patient-auth/patient-auth-repository.js';
+import type { Reminders } from '../reminders/reminders-service.js';
 import type { Webhooks } from '../webhooks/webhooks-service.js';
 import type { MessageLanguage } from '../../platform/http/message-language.js';
 import { appointmentSmsMessage } from './appointment-sms.js';
@@ -49,6 +50,8 @@ export interface AppointmentsServiceDeps {
   messaging: Pick<Messaging, 'queueMessage' | 'kick'>;
   /** appointment.booked, .cancelled and .rescheduled, emitted in the change's transaction. */
   webhooks: Pick<Webhooks, 'emitAppointment' | 'emitAppointmentRescheduled' | 'kick'>;
+  /** Planned with a booking or a move, withdrawn with a cancellation, in its transaction. */
+  reminders: Pick<Reminders, 'plan' | 'withdraw'>;
   /** The clinic page's first available slots change with every booking and cancellation. */
   cache: Pick<ClinicDataCache, 'invalidate'>;
   /** Epoch milliseconds. */
@@ -105,7 +108,7 @@ const appointmentNotFound = () =>
  * caregiver's EXCLUDE constraint and the one-booking-per-date index (drizzle/0001).
  */
 export function createAppointmentsService(deps: AppointmentsServiceDeps) {
-  const { repository, availability, messaging, webhooks, cache, clock } = deps;
+  const { repository, availability, messaging, webhooks, reminders, cache, clock } = deps;
   const maxAttempts = deps.maxBookingAttempts ?? 5;
   const take = deps.takeLimit ?? takeLimit;
 
@@ -294,6 +297,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
           detailsSmsCount: sms === null ? 0 : 1,
           language,
         });
+        await reminders.plan(tx, { id: row.id, clinicId: clinic.id, startAt: new Date(start) });
         // In the booking's transaction: the details go out once, and only if it commits.
         if (sms !== null) {
           await messaging.queueMessage(tx, {
@@ -364,6 +368,8 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
           // The details allowance starts again for the new time.
           detailsSmsCount: sms === null ? 0 : 1,
         });
+        // The old time's reminders are withdrawn, the new time's planned.
+        await reminders.plan(tx, { id: row.id, clinicId: clinic.id, startAt });
         if (sms !== null) {
           await messaging.queueMessage(tx, {
             clinicId: clinic.id,
@@ -412,6 +418,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
         const row = await lockChangeable(tx, patient, appointmentId, now, 'cancelled');
         await take(tx, limits.cancel, patientSubject(patient), now);
         await repository.cancelAppointment(tx, row.id, new Date(now));
+        await reminders.withdraw(tx, row.id);
         await webhooks.emitAppointment(tx, 'appointment.cancelled', {
           id: row.id,
           clinicId: row.clinicId,
@@ -435,6 +442,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
           throw new AppError('not_cancellable', 409, 'The appointment is already cancelled');
         }
         await repository.cancelAppointment(tx, row.id, new Date(now));
+        await reminders.withdraw(tx, row.id);
         await audit(tx, {
           clinicId,
           actor,

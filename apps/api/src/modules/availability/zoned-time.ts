@@ -215,6 +215,18 @@ export function formatZonedLocal(epochMs: number, timezone: string): string {
   return `${dayNumberToLocalDate(Math.floor(wall.getTime() / DAY))} ${pad2(wall.getUTCHours())}:${pad2(wall.getUTCMinutes())}`;
 }
 
+/** epoch ms → the date and time patients read in messages: DD/MM/YYYY and HH:mm in the zone. */
+export function formatZonedForPatient(
+  epochMs: number,
+  timezone: string,
+): { date: string; time: string } {
+  const local = formatZonedLocal(epochMs, timezone);
+  return {
+    date: `${local.slice(8, 10)}/${local.slice(5, 7)}/${local.slice(0, 4)}`,
+    time: local.slice(11, 16),
+  };
+}
+
 /**
  * epoch ms → ISO 8601 with the zone's offset at that instant, seconds included:
  * '2027-03-26T09:00:00+03:00'; UTC shows '+00:00'. Milliseconds appear only when not zero

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Config } from '../../platform/config.js';
 import { sealingKey } from '../../platform/crypto.js';
 import type { DatabaseHandle, Executor } from '../../platform/db/client.js';
+import type { MessagingChannel } from '../../platform/db/schema.js';
 import {
   createOutbox,
   type OutboxHandler,
@@ -50,11 +51,15 @@ export interface Messaging {
    */
   queueCode(executor: Executor, message: QueuedSms): Promise<void>;
   /**
-   * A message from a clinic to its patient (appointment details, form and payment links): by
-   * WhatsApp when the clinic chose it and is connected, else by SMS. One-time codes use
-   * `queueSms`: the browser reads them from the SMS (WebOTP).
+   * A message from a clinic to its patient (appointment details, form and payment links,
+   * reminders): by WhatsApp when the clinic chose it (or `channel` asks for it) and is connected,
+   * else by SMS; resolves with the channel it was queued for. One-time codes use `queueCode`:
+   * the browser reads them from the SMS (WebOTP).
    */
-  queueMessage(executor: Executor, message: QueuedSms & { clinicId: number }): Promise<void>;
+  queueMessage(
+    executor: Executor,
+    message: QueuedSms & { clinicId: number; channel?: MessagingChannel },
+  ): Promise<MessagingChannel>;
   kick(): void;
   /**
    * Works every lane (or the one named) of everything due now, after any run of it under way;
@@ -141,13 +146,15 @@ export async function registerMessaging(
         lane: 'codes',
       });
     },
-    async queueMessage(executor, { clinicId, to, body, expiresAt }) {
-      if (!(await usesWhatsApp(executor, clinicId))) {
-        return messaging.queueSms(executor, { to, body, expiresAt });
+    async queueMessage(executor, { clinicId, to, body, expiresAt, channel }) {
+      if (!(await usesWhatsApp(executor, clinicId, channel))) {
+        await messaging.queueSms(executor, { to, body, expiresAt });
+        return 'sms';
       }
       if (!/^05\d{8}$/.test(to)) throw new Error('queueMessage: `to` must be stored as 05XXXXXXXX');
       const payload: WhatsAppPayload = { clinicId, to, body };
       await outbox.enqueue(executor, { topic: WHATSAPP_TOPIC, payload, expiresAt });
+      return 'whatsapp';
     },
     kick: () => outbox.kick(),
     runOutbox: outbox.runOnce,

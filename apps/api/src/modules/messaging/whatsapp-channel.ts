@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Database, Executor } from '../../platform/db/client.js';
+import type { MessagingChannel } from '../../platform/db/schema.js';
 import type { OutboxHandler } from '../../platform/outbox/outbox.js';
 import { findClinicWhatsApp, findSendingCredentials } from '../whatsapp/whatsapp-repository.js';
 import type { SmsProvider } from './sms-provider.js';
@@ -16,10 +17,18 @@ export const whatsappPayloadSchema = z.object({
 });
 export type WhatsAppPayload = z.infer<typeof whatsappPayloadSchema>;
 
-/** Whether the clinic's messages go by WhatsApp: it chose it and its number is connected. */
-export async function usesWhatsApp(executor: Executor, clinicId: number): Promise<boolean> {
+/**
+ * Whether a message of the clinic goes by WhatsApp: the channel asked for (the clinic's
+ * `messaging_channel` unless the caller names one) is WhatsApp, and its number is connected.
+ */
+export async function usesWhatsApp(
+  executor: Executor,
+  clinicId: number,
+  channel?: MessagingChannel,
+): Promise<boolean> {
+  if (channel === 'sms') return false;
   const found = await findClinicWhatsApp(executor, clinicId);
-  return found?.messagingChannel === 'whatsapp' && found.connection !== null;
+  return (channel ?? found?.messagingChannel) === 'whatsapp' && found?.connection != null;
 }
 
 /**

@@ -1,0 +1,272 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { IntegrationReminder, ReminderSettings } from '@marpe/shared';
+import { audit } from '../../platform/audit.js';
+import type { Executor } from '../../platform/db/client.js';
+import { AppError } from '../../platform/errors.js';
+import { formatZonedIso } from '../availability/zoned-time.js';
+import type { Messaging } from '../messaging/messaging.js';
+import type { Webhooks } from '../webhooks/webhooks-service.js';
+import { reminderMessage } from './reminder-message.js';
+import { planReminders, reminderPolicy } from './reminder-schedule.js';
+import type { DueReminder, RemindersRepository } from './reminders-repository.js';
+
+/** Reminders one worker transaction takes at once. */
+const CLAIM_BATCH = 20;
+const DEFAULT_POLL_INTERVAL_MS = 30_000;
+
+export interface RemindersDeps {
+  repository: RemindersRepository;
+  messaging: Pick<Messaging, 'queueMessage' | 'kick'>;
+  webhooks: Pick<Webhooks, 'emitAppointmentReminded' | 'kick'>;
+  /** Epoch milliseconds. */
+  clock: () => number;
+  /** The reminder's link goes to `${publicOrigin}/appointments/{clinicId}`. */
+  publicOrigin: string;
+  log: FastifyBaseLogger;
+  /** How often due reminders are looked for (default 30 s: they are planned to the minute). */
+  pollIntervalMs?: number;
+}
+
+/** Who changes the settings: the clinic of the API key, and the audit actor. */
+export interface ReminderWriter {
+  clinicId: number;
+  actor: string;
+}
+
+/** The appointment a booking, a move or a settings change plans reminders for. */
+export interface PlannedAppointment {
+  id: number;
+  clinicId: number;
+  startAt: Date;
+}
+
+const appointmentNotFound = () =>
+  new AppError('appointment_not_found', 404, 'No such appointment in this clinic');
+
+/**
+ * Appointment reminders (docs/booking.md, "Reminders"): planned in the transaction that books or
+ * moves an appointment, withdrawn in the one that cancels or moves it, and sent by a worker that
+ * claims due rows with FOR UPDATE SKIP LOCKED: each goes once, whatever the number of instances,
+ * and survives restarts because the plan is in the database.
+ */
+export function createReminders(deps: RemindersDeps) {
+  const { repository, messaging, webhooks, clock, publicOrigin, log } = deps;
+  const { db } = repository;
+
+  async function planAll(
+    ex: Executor,
+    clinicId: number,
+    list: readonly Omit<PlannedAppointment, 'clinicId'>[],
+    now: number,
+  ): Promise<void> {
+    const settings = await repository.findSettings(ex, clinicId);
+    if (!settings.enabled || list.length === 0) return;
+    const timezone = await repository.findClinicZone(ex, clinicId);
+    if (timezone === null) return;
+    const policy = reminderPolicy(settings, timezone);
+    await repository.insertReminders(
+      ex,
+      list.flatMap((appointment) =>
+        planReminders(appointment.startAt.getTime(), policy, now).map((reminder) => ({
+          appointmentId: appointment.id,
+          clinicId,
+          leadMinutes: reminder.leadMinutes,
+          appointmentStartAt: appointment.startAt,
+          dueAt: new Date(reminder.dueAt),
+        })),
+      ),
+    );
+  }
+
+  /** Sends one claimed reminder, or settles it as void; in the claiming transaction. */
+  async function handle(tx: Executor, reminder: DueReminder, now: number): Promise<boolean> {
+    const at = new Date(now);
+    const subject = await repository.findMessageSubject(tx, reminder.appointmentId);
+    const settings = await repository.findSettings(tx, reminder.clinicId);
+    if (
+      !subject ||
+      subject.status !== 'booked' ||
+      subject.startAt.getTime() !== reminder.appointmentStartAt.getTime() ||
+      !settings.enabled
+    ) {
+      // Cancelling, moving and settings changes withdraw reminders in their own transactions;
+      // this is the last guard should one have been missed.
+      await repository.settle(tx, reminder.id, { status: 'withdrawn', at });
+      return false;
+    }
+    if (subject.startAt.getTime() <= now) {
+      await repository.settle(tx, reminder.id, { status: 'missed', at });
+      return false;
+    }
+    const channel = await messaging.queueMessage(tx, {
+      clinicId: reminder.clinicId,
+      to: subject.phone,
+      body: reminderMessage(
+        {
+          clinicName: subject.clinicName,
+          caregiverName: subject.caregiverName,
+          typeName: subject.typeName,
+          timezone: subject.timezone,
+          start: subject.startAt.getTime(),
+          link: `${publicOrigin}/appointments/${reminder.clinicId}`,
+        },
+        subject.language,
+      ),
+      expiresAt: subject.startAt,
+      channel: settings.channel,
+    });
+    await repository.settle(tx, reminder.id, { status: 'sent', at, channel });
+    await webhooks.emitAppointmentReminded(
+      tx,
+      { id: reminder.appointmentId, clinicId: reminder.clinicId },
+      { id: reminder.id, lead_minutes: reminder.leadMinutes, channel, sent_at: at.toISOString() },
+    );
+    return true;
+  }
+
+  /** One batch in one transaction: how many reminders it claimed, settled and sent. */
+  async function runBatch(): Promise<{ claimed: number; settled: number; sent: number }> {
+    const now = clock();
+    return db.transaction(async (tx) => {
+      const due = await repository.claimDue(tx, new Date(now), CLAIM_BATCH);
+      // After downtime two reminders of one appointment may be due together: the later one only.
+      const latest = new Map<number, DueReminder>();
+      for (const reminder of due) latest.set(reminder.appointmentId, reminder);
+      let settled = 0;
+      let sent = 0;
+      for (const reminder of due) {
+        if (latest.get(reminder.appointmentId) !== reminder) {
+          await repository.settle(tx, reminder.id, { status: 'missed', at: new Date(now) });
+          settled += 1;
+          continue;
+        }
+        try {
+          // A savepoint each: one reminder that cannot be sent does not hold back the others.
+          if (await tx.transaction((savepoint) => handle(savepoint, reminder, now))) sent += 1;
+          settled += 1;
+        } catch (error) {
+          // Left scheduled: the next poll tries again, until its appointment starts (missed).
+          log.error(
+            { err: error, reminderId: reminder.id },
+            'reminders: could not send, will retry',
+          );
+        }
+      }
+      return { claimed: due.length, settled, sent };
+    });
+  }
+
+  let lastRun: Promise<unknown> = Promise.resolve();
+
+  /** Sends everything due now, after any run under way; resolves with how many were sent. */
+  function runOnce(): Promise<number> {
+    const run = lastRun.then(async () => {
+      let total = 0;
+      for (;;) {
+        const { claimed, settled, sent } = await runBatch();
+        total += sent;
+        if (sent > 0) {
+          messaging.kick();
+          webhooks.kick();
+        }
+        // A full batch may have more behind it; one with failures would only claim them again.
+        if (claimed < CLAIM_BATCH || settled < claimed) return total;
+      }
+    });
+    lastRun = run.catch(() => {});
+    return run;
+  }
+
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+
+  function poll(): void {
+    runOnce().catch((error: unknown) => log.error({ err: error }, 'reminders: run failed'));
+  }
+
+  return {
+    /**
+     * Plans the reminders of a booked or moved appointment in the caller's transaction (after
+     * withdrawing any it had): none when the clinic's reminders are off.
+     */
+    async plan(tx: Executor, appointment: PlannedAppointment): Promise<void> {
+      const now = clock();
+      await repository.withdrawWaiting(tx, { appointmentIds: [appointment.id] }, new Date(now));
+      await planAll(tx, appointment.clinicId, [appointment], now);
+    },
+
+    /** Withdraws a cancelled appointment's waiting reminders, in the cancelling transaction. */
+    async withdraw(tx: Executor, appointmentId: number): Promise<void> {
+      await repository.withdrawWaiting(tx, { appointmentIds: [appointmentId] }, new Date(clock()));
+    },
+
+    /** `GET /api/integration/reminders/settings`. */
+    getSettings(clinicId: number): Promise<ReminderSettings> {
+      return repository.findSettings(db, clinicId);
+    },
+
+    /**
+     * `PUT /api/integration/reminders/settings`: saved whole, and every upcoming appointment of the
+     * clinic re-planned by them in the same transaction (none when turned off).
+     */
+    async saveSettings(
+      writer: ReminderWriter,
+      settings: ReminderSettings,
+    ): Promise<ReminderSettings> {
+      const now = clock();
+      await db.transaction(async (tx) => {
+        await repository.saveSettings(tx, writer.clinicId, settings);
+        await repository.withdrawWaiting(tx, { clinicId: writer.clinicId }, new Date(now));
+        const upcoming = await repository.listBookedAfter(tx, writer.clinicId, new Date(now));
+        await planAll(tx, writer.clinicId, upcoming, now);
+        await audit(tx, {
+          clinicId: writer.clinicId,
+          actor: writer.actor,
+          action: 'reminders.update',
+          targetType: 'clinic',
+          targetId: writer.clinicId,
+          details: { settings },
+          at: new Date(now),
+        });
+      });
+      return repository.findSettings(db, writer.clinicId);
+    },
+
+    /** `GET /api/integration/appointments/:id/reminders`: planned, sent and withdrawn, by due time. */
+    async list(clinicId: number, appointmentId: number): Promise<IntegrationReminder[]> {
+      const owner = await repository.findAppointmentClinic(db, appointmentId);
+      if (owner !== clinicId) throw appointmentNotFound();
+      const timezone = (await repository.findClinicZone(db, clinicId)) ?? 'UTC';
+      const rows = await repository.listForAppointment(db, appointmentId);
+      return rows.map((row) => ({
+        id: row.id,
+        lead_minutes: row.leadMinutes,
+        status: row.status,
+        due_at: formatZonedIso(row.dueAt.getTime(), timezone),
+        appointment_start_date: formatZonedIso(row.appointmentStartAt.getTime(), timezone),
+        sent_at: row.status === 'sent' && row.settledAt ? row.settledAt.toISOString() : null,
+        channel: row.channel,
+      }));
+    },
+
+    runOnce,
+
+    /** Polls every `pollIntervalMs`, and runs at once. */
+    start(): void {
+      if (timer || stopped) return;
+      timer = setInterval(poll, deps.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS);
+      timer.unref();
+      poll();
+    },
+
+    /** Stops polling and waits for the run under way. */
+    async stop(): Promise<void> {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      timer = null;
+      await lastRun;
+    },
+  };
+}
+
+export type Reminders = ReturnType<typeof createReminders>;
