@@ -58,6 +58,7 @@ function serviceFailing(errors: Error[], maxBookingAttempts?: number) {
       emitAppointmentRescheduled: async () => 0,
       kick: () => {},
     },
+    waitlist: { queueOffers: async () => {}, markBooked: async () => {}, kick: () => {} },
     cache: { invalidate: () => {} },
     clock: () => NOW,
     maxBookingAttempts,
