@@ -20,13 +20,14 @@ export interface OfferDetails {
  */
 export function offerLink(details: OfferDetails): string {
   const local = formatZonedLocal(details.start, details.timezone);
-  const query = new URLSearchParams({
-    caregiverId: String(details.caregiverId),
-    appointmentTypeId: String(details.appointmentTypeId),
-    date: local.slice(0, 10),
-    time: local.slice(11, 16),
-  });
-  return `${details.publicOrigin}/booking/${details.clinicId}?${query.toString()}`;
+  // Digits, dashes and a colon: nothing to escape, and the link reads plainly in a message.
+  const query = [
+    `caregiverId=${details.caregiverId}`,
+    `appointmentTypeId=${details.appointmentTypeId}`,
+    `date=${local.slice(0, 10)}`,
+    `time=${local.slice(11, 16)}`,
+  ].join('&');
+  return `${details.publicOrigin}/booking/${details.clinicId}?${query}`;
 }
 
 /**
