@@ -68,6 +68,13 @@ import { registerShaam } from './modules/shaam/shaam-routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks-routes.js';
 import type { ResolveHost } from './modules/webhooks/webhook-request.js';
 import { registerWebhooks } from './modules/webhooks/webhooks-service.js';
+import { createWaitlistRepository } from './modules/waitlist/waitlist-repository.js';
+import { waitlistIntegrationRoutes } from './modules/waitlist/waitlist-integration-routes.js';
+import { waitlistRoutes } from './modules/waitlist/waitlist-routes.js';
+import {
+  createWaitlistService,
+  WAITLIST_OFFER_TOPIC,
+} from './modules/waitlist/waitlist-service.js';
 import { registerWhatsApp, registerWhatsAppPage } from './modules/whatsapp/whatsapp-routes.js';
 import { defaultWebDistDir } from './paths.js';
 import type { Config } from './platform/config.js';
@@ -246,12 +253,25 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.decorate('reminders', reminders);
   app.addHook('onReady', async () => reminders.start());
   app.addHook('onClose', async () => reminders.stop());
+  const appointmentsRepository = createAppointmentsRepository(database.db);
+  const waitlist = createWaitlistService({
+    repository: createWaitlistRepository(database.db),
+    subjects: appointmentsRepository,
+    availability,
+    messaging: app.messaging,
+    outbox: app.outbox,
+    publicOrigin: config.publicOrigin,
+    clock,
+  });
+  app.outbox.handle(WAITLIST_OFFER_TOPIC, (payload) => waitlist.handleOfferRun(payload));
+  await app.register(waitlistRoutes, { prefix: '/api', service: waitlist });
   const appointments = createAppointmentsService({
-    repository: createAppointmentsRepository(database.db),
+    repository: appointmentsRepository,
     availability,
     messaging: app.messaging,
     webhooks,
     reminders,
+    waitlist,
     cache: clinicDataCache,
     clock,
   });
@@ -272,11 +292,13 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     service: createClinicService({
       repository: createClinicRepository(database.db),
       appointments,
+      waitlist,
       cache: clinicDataCache,
       clock,
     }),
   });
   await registerIntegrationRoutes(app, remindersRoutes, { reminders });
+  await registerIntegrationRoutes(app, waitlistIntegrationRoutes, { service: waitlist });
   await registerIntegrationRoutes(app, webhooksRoutes, { service: webhooks });
   await registerIntegrationRoutes(app, formsIntegrationRoutes, {
     templates: createFormTemplates({ db: database.db, clock }),

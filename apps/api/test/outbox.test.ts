@@ -328,6 +328,26 @@ describe.each(engines)('outbox (%s)', (engine) => {
     expect(handler).toHaveBeenCalledTimes(2);
   });
 
+  it('leaves a row enqueued with notBefore untouched until that time', async () => {
+    const handler = vi.fn<OutboxHandler>(async () => {});
+    const { outbox } = makeOutbox({ sms: handler });
+    await outbox.enqueue(database.current.handle.db, {
+      topic: 'sms',
+      payload: { n: 1 },
+      notBefore: new Date(NOW + 30 * 60_000),
+    });
+    expect(await onlyRow()).toMatchObject({
+      status: 'pending',
+      nextAttemptAt: new Date(NOW + 30 * 60_000),
+    });
+    now = NOW + 30 * 60_000 - 1;
+    expect(await outbox.runOnce()).toBe(0);
+    expect(handler).not.toHaveBeenCalled();
+    now = NOW + 30 * 60_000;
+    expect(await outbox.runOnce()).toBe(1);
+    expect(await onlyRow()).toMatchObject({ status: 'sent', attempts: 1 });
+  });
+
   it('leaves a row claimed by another worker alone until its lease runs out', async () => {
     const handler = vi.fn<OutboxHandler>(async () => {});
     const { outbox } = makeOutbox({ sms: handler }, { leaseMs: 60_000 });

@@ -32,6 +32,9 @@ export const errorCodes = [
   'not_cancellable',
   'appointment_not_found',
   'appointment_type_not_found',
+  // The waitlist (docs/booking.md): too many active entries (details.max); not the patient's.
+  'waitlist_full',
+  'waitlist_entry_not_found',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

@@ -5,6 +5,7 @@ export * from './identity.js';
 export * from './patient-auth.js';
 export * from './dev.js';
 export * from './appointments.js';
+export * from './waitlist.js';
 export * from './forms/schema.js';
 export * from './forms/dates.js';
 export * from './forms/text.js';

@@ -26,6 +26,8 @@ export const limits = {
   cancel: { kind: 'cancel', max: 10, windowMs: DAY },
   /** Details messages asked for by the patient (on top of 3 per appointment). */
   detailsMessage: { kind: 'details_message', max: 10, windowMs: DAY },
+  /** Waitlist joins (on top of 3 active entries): joining and leaving cannot loop. */
+  waitlistJoin: { kind: 'waitlist_join', max: 10, windowMs: DAY },
 } as const satisfies Record<string, Limit>;
 
 /** Events older than every window are of no use: deleted by `pruneLimitEvents`. */

@@ -59,6 +59,7 @@ function serviceFailing(errors: Error[], maxBookingAttempts?: number) {
       kick: () => {},
     },
     reminders: { plan: async () => {}, withdraw: async () => {} },
+    waitlist: { queueOffers: async () => {}, markBooked: async () => {}, kick: () => {} },
     cache: { invalidate: () => {} },
     clock: () => NOW,
     maxBookingAttempts,

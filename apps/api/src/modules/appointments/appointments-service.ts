@@ -17,6 +17,7 @@ import type { ClinicDataCache } from '../clinics/clinic-data-cache.js';
 import type { Messaging } from '../messaging/messaging.js';
 import type { PatientRow } from '../patient-auth/patient-auth-repository.js';
 import type { Reminders } from '../reminders/reminders-service.js';
+import type { WaitlistService } from '../waitlist/waitlist-service.js';
 import type { Webhooks } from '../webhooks/webhooks-service.js';
 import type { MessageLanguage } from '../../platform/http/message-language.js';
 import { appointmentSmsMessage } from './appointment-sms.js';
@@ -52,6 +53,8 @@ export interface AppointmentsServiceDeps {
   webhooks: Pick<Webhooks, 'emitAppointment' | 'emitAppointmentRescheduled' | 'kick'>;
   /** Planned with a booking or a move, withdrawn with a cancellation, in its transaction. */
   reminders: Pick<Reminders, 'plan' | 'withdraw'>;
+  /** Freed slots are offered to waiting patients; a booking settles the patient's own entries. */
+  waitlist: Pick<WaitlistService, 'queueOffers' | 'markBooked' | 'kick'>;
   /** The clinic page's first available slots change with every booking and cancellation. */
   cache: Pick<ClinicDataCache, 'invalidate'>;
   /** Epoch milliseconds. */
@@ -108,7 +111,7 @@ const appointmentNotFound = () =>
  * caregiver's EXCLUDE constraint and the one-booking-per-date index (drizzle/0001).
  */
 export function createAppointmentsService(deps: AppointmentsServiceDeps) {
-  const { repository, availability, messaging, webhooks, reminders, cache, clock } = deps;
+  const { repository, availability, messaging, webhooks, reminders, waitlist, cache, clock } = deps;
   const maxAttempts = deps.maxBookingAttempts ?? 5;
   const take = deps.takeLimit ?? takeLimit;
 
@@ -311,6 +314,13 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
           id: row.id,
           clinicId: clinic.id,
         });
+        await waitlist.markBooked(tx, {
+          patientId: patient.id,
+          caregiverId: caregiver.id,
+          appointmentTypeId: type.id,
+          localDate,
+          at: new Date(now),
+        });
         return row.id;
       });
       cache.invalidate(clinic.id);
@@ -378,6 +388,15 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
             expiresAt: new Date(end),
           });
         }
+        await waitlist.markBooked(tx, {
+          patientId: patient.id,
+          caregiverId: caregiver.id,
+          appointmentTypeId: type.id,
+          localDate,
+          at: new Date(now),
+        });
+        // The old slot is free for those waiting.
+        await waitlist.queueOffers(tx, { clinicId: clinic.id, caregiverId: row.caregiverId });
         await webhooks.emitAppointmentRescheduled(
           tx,
           { id: row.id, clinicId: clinic.id },
@@ -392,6 +411,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
       cache.invalidate(clinic.id);
       if (sms !== null) messaging.kick();
       webhooks.kick();
+      waitlist.kick();
       return bookedView(appointmentId, { clinic, caregiver, type, start, end, sms });
     },
 
@@ -423,10 +443,12 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
           id: row.id,
           clinicId: row.clinicId,
         });
+        await waitlist.queueOffers(tx, { clinicId: row.clinicId, caregiverId: row.caregiverId });
         return row.clinicId;
       });
       cache.invalidate(clinicId);
       webhooks.kick();
+      waitlist.kick();
     },
 
     /**
@@ -453,9 +475,11 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
           at: new Date(now),
         });
         await webhooks.emitAppointment(tx, 'appointment.cancelled', { id: row.id, clinicId });
+        await waitlist.queueOffers(tx, { clinicId, caregiverId: row.caregiverId });
       });
       cache.invalidate(clinicId);
       webhooks.kick();
+      waitlist.kick();
     },
 
     /** `POST /api/appointment/send-sms`: the details of the patient's own upcoming appointment. */

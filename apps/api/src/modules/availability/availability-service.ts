@@ -15,7 +15,13 @@ import {
 } from './availability-engine.js';
 import type { AvailabilityRepository } from './availability-repository.js';
 import { effectiveMarpeRules, emptySchedule } from './marpe-rules.js';
-import { formatZonedIso, zonedDate, zonedToEpoch } from './zoned-time.js';
+import {
+  addDaysToLocalDate,
+  formatZonedIso,
+  startOfZonedDay,
+  zonedDate,
+  zonedToEpoch,
+} from './zoned-time.js';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -143,6 +149,43 @@ export function createAvailabilityService({ availability, clock }: AvailabilityS
         start: formatZonedIso(slot.start, timezone),
         end: formatZonedIso(slot.end, timezone),
       }));
+    },
+
+    /**
+     * The slots offered now for this length on the dates [fromDate, toDate] (clinic time), cut to
+     * the booking window: what the waitlist offers from (modules/waitlist). Same reading of hours,
+     * rules and bookings as available-slots; 404 as the other calls.
+     */
+    async slotsOnDates(query: {
+      clinicId: number;
+      caregiverId: number;
+      durationMinutes: number;
+      fromDate: string;
+      toDate: string;
+    }): Promise<{ timezone: string; slots: Interval[] }> {
+      const now = clock();
+      const { timezone, rules } = await loadCaregiver(query.clinicId, query.caregiverId, now);
+      const window = bookingWindow({ timezone, rules, now });
+      const fromDate = query.fromDate > window.firstDate ? query.fromDate : window.firstDate;
+      const toDate = query.toDate < window.lastDate ? query.toDate : window.lastDate;
+      if (fromDate > toDate) return { timezone, slots: [] };
+      const from = Math.max(startOfZonedDay(fromDate, timezone), now);
+      const to = startOfZonedDay(addDaysToLocalDate(toDate, 1), timezone) - 1;
+      const busy = await availability.listBusy([query.caregiverId], {
+        from,
+        to: to + query.durationMinutes * MINUTE,
+      });
+      const slots = availableSlots(
+        {
+          timezone,
+          rules,
+          busy: busy.get(query.caregiverId) ?? [],
+          durationMinutes: query.durationMinutes,
+          now,
+        },
+        { from, to },
+      );
+      return { timezone, slots };
     },
 
     /**

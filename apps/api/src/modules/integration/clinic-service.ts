@@ -28,6 +28,7 @@ import {
   zonedDate,
 } from '../availability/zoned-time.js';
 import type { ClinicDataCache } from '../clinics/clinic-data-cache.js';
+import type { WaitlistService } from '../waitlist/waitlist-service.js';
 import type {
   CaregiverRow,
   CaregiverSchedule,
@@ -48,6 +49,8 @@ export interface Writer {
 export interface ClinicServiceDeps {
   repository: ClinicRepository;
   appointments: Pick<AppointmentsService, 'cancelForClinic'>;
+  /** New hours, rules or types may open times that waiting patients are offered. */
+  waitlist: Pick<WaitlistService, 'queueOffers' | 'kick'>;
   /** The public clinic page shows caregivers, hours, types and settings. */
   cache: Pick<ClinicDataCache, 'invalidate'>;
   /** Epoch milliseconds. */
@@ -165,7 +168,13 @@ function caregiverValues(body: UpdateCaregiverBody): CaregiverValues {
  * rules, appointment types, appointments, and the audit log. Every write runs in one transaction
  * with its audit entry, then drops the clinic's cached public page.
  */
-export function createClinicService({ repository, appointments, cache, clock }: ClinicServiceDeps) {
+export function createClinicService({
+  repository,
+  appointments,
+  waitlist,
+  cache,
+  clock,
+}: ClinicServiceDeps) {
   const { db } = repository;
 
   async function clinicOf(ex: Executor, clinicId: number): Promise<ClinicRow> {
@@ -430,8 +439,12 @@ export function createClinicService({ repository, appointments, cache, clock }: 
           details: { changes: body },
           at: new Date(now),
         });
+        if (body.marpe_rules || body.appointment_type_ids || body.is_active) {
+          await waitlist.queueOffers(tx, { clinicId: clinic.id, caregiverId: caregiver.id });
+        }
       });
       cache.invalidate(writer.clinicId);
+      waitlist.kick();
       return readCaregiver(writer.clinicId, caregiverId);
     },
 

@@ -19,6 +19,7 @@ import {
 import type {
   FormSchema,
   OpeningHours,
+  PartOfDay,
   WebhookDeliveryStatus,
   WebhookEventType,
 } from '@marpe/shared';
@@ -477,12 +478,12 @@ export const limitEvents = pgTable(
     index('limit_events_subject_idx').on(t.kind, t.subject, t.createdAt),
     check(
       'limit_events_kind_check',
-      sql`${t.kind} IN ('phone_hint', 'book', 'cancel', 'details_message')`,
+      sql`${t.kind} IN ('phone_hint', 'book', 'cancel', 'details_message', 'waitlist_join')`,
     ),
   ],
 );
 
-export type LimitEventKind = 'phone_hint' | 'book' | 'cancel' | 'details_message';
+export type LimitEventKind = 'phone_hint' | 'book' | 'cancel' | 'details_message' | 'waitlist_join';
 
 /** A patient's session; the bearer token itself is never stored, only its SHA-256. */
 export const patientSessions = pgTable(
@@ -902,3 +903,78 @@ export const shaamConnections = pgTable('shaam_connections', {
   connectedAt: instant('connected_at'),
   updatedAt: updatedAt(),
 });
+
+export const waitlistStatuses = ['waiting', 'booked', 'left'] as const;
+export type WaitlistStatus = (typeof waitlistStatuses)[number];
+
+/**
+ * A patient waiting for a time to free up with a caregiver, for a type, on the dates
+ * [from_date, to_date] (clinic time) and a part of the day (docs/booking.md "Waitlist"). Past its
+ * to_date a 'waiting' entry is expired: worked out from the date, never offered, listed or counted.
+ */
+export const waitlistEntries = pgTable(
+  'waitlist_entries',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    clinicId: integer('clinic_id')
+      .notNull()
+      .references(() => clinics.id, { onDelete: 'cascade' }),
+    patientId: integer('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    caregiverId: integer('caregiver_id')
+      .notNull()
+      .references(() => caregivers.id, { onDelete: 'cascade' }),
+    appointmentTypeId: integer('appointment_type_id')
+      .notNull()
+      .references(() => appointmentTypes.id, { onDelete: 'cascade' }),
+    fromDate: date('from_date', { mode: 'string' }).notNull(),
+    toDate: date('to_date', { mode: 'string' }).notNull(),
+    partOfDay: text('part_of_day').$type<PartOfDay>().notNull(),
+    /** The language the patient joined in: the offers speak it. */
+    language: text('language').$type<MessageLanguage>().notNull(),
+    status: text('status').$type<WaitlistStatus>().notNull().default('waiting'),
+    createdAt: instant('created_at').notNull(),
+    /** When it was booked or left. */
+    closedAt: instant('closed_at'),
+  },
+  (t) => [
+    // The offer worker's queue: a caregiver's waiting entries in the order they joined.
+    index('waitlist_entries_caregiver_idx')
+      .on(t.caregiverId, t.createdAt, t.id)
+      .where(sql`status = 'waiting'`),
+    index('waitlist_entries_patient_idx').on(t.patientId, t.status),
+    check('waitlist_entries_range_check', sql`${t.toDate} >= ${t.fromDate}`),
+    check(
+      'waitlist_entries_part_of_day_check',
+      sql`${t.partOfDay} IN ('morning', 'afternoon', 'any')`,
+    ),
+    check('waitlist_entries_language_check', sql`${t.language} IN ('he', 'en')`),
+    check('waitlist_entries_status_check', sql`${t.status} IN ('waiting', 'booked', 'left')`),
+  ],
+);
+
+/**
+ * A freed slot offered to a waiting entry by message: one entry is never offered one slot twice,
+ * and a slot is held for a few entries at a time (docs/booking.md "Waitlist").
+ */
+export const waitlistOffers = pgTable(
+  'waitlist_offers',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    entryId: integer('entry_id')
+      .notNull()
+      .references(() => waitlistEntries.id, { onDelete: 'cascade' }),
+    caregiverId: integer('caregiver_id')
+      .notNull()
+      .references(() => caregivers.id, { onDelete: 'cascade' }),
+    startAt: instant('start_at').notNull(),
+    endAt: instant('end_at').notNull(),
+    offeredAt: instant('offered_at').notNull(),
+  },
+  (t) => [
+    unique('waitlist_offers_entry_slot_unique').on(t.entryId, t.startAt),
+    index('waitlist_offers_caregiver_idx').on(t.caregiverId, t.offeredAt),
+    check('waitlist_offers_time_check', sql`${t.endAt} > ${t.startAt}`),
+  ],
+);

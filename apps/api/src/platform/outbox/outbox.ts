@@ -54,6 +54,8 @@ export interface OutboxItem {
   expiresAt?: Date;
   /** The lane that works the row; 'default' unless said. */
   lane?: OutboxLane;
+  /** Not worked before this instant (a later second look); at once unless said. */
+  notBefore?: Date;
 }
 
 export interface Outbox {
@@ -343,7 +345,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         lane: item.lane ?? 'default',
         payload: encryptText(key, json, payloadAt(id)),
         status: 'pending',
-        nextAttemptAt: now,
+        nextAttemptAt: item.notBefore ?? now,
         expiresAt: item.expiresAt ?? null,
         createdAt: now,
       });

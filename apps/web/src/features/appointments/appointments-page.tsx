@@ -24,6 +24,7 @@ import { useCancelAppointment } from './api/cancel-appointment';
 import { usePatientAppointments, type PatientAppointment } from './api/get-patient-appointments';
 import { AppointmentCard } from './components/appointment-card';
 import { ClinicInfoToggletip } from './components/clinic-info-toggletip';
+import { WaitlistSection } from './components/waitlist-section';
 
 const CancelDialog = lazyOnOpen(
   async () => (await import('./components/cancel-dialog')).CancelDialog,
@@ -199,6 +200,7 @@ export function AppointmentsPage() {
           setDialogOpen(true);
         }}
       />
+      <WaitlistSection patientId={patient.id} />
       <CancelDialog
         open={dialogOpen}
         appointment={target}

@@ -7,7 +7,7 @@ import { useAuthStore } from '../../lib/patient-auth/auth-store';
 import { clinicFixture } from '../../test/clinic-fixture';
 import { json, stubApi } from '../../test/fake-api';
 import { renderRoutes } from '../../test/render';
-import { BookingPage } from './booking-page';
+import { BookingPage, presetTimeOf } from './booking-page';
 import { useBookingStore } from './stores/booking-store';
 
 /** The list's item at `index`, failing the test when there is none. */
@@ -159,5 +159,15 @@ describe('booking page', () => {
         'true',
       ),
     );
+  });
+});
+
+describe('presetTimeOf (a waitlist offer link’s time)', () => {
+  it('takes HH:mm and nothing else', () => {
+    expect(presetTimeOf('09:00')).toBe('09:00');
+    expect(presetTimeOf('23:59')).toBe('23:59');
+    for (const bad of [null, '', '9:00', '24:00', '09:60', '09:00:00', '0900', ' 09:00']) {
+      expect(presetTimeOf(bad)).toBeNull();
+    }
   });
 });

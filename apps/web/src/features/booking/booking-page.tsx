@@ -4,6 +4,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
+import Link from '@mui/material/Link';
 import Snackbar from '@mui/material/Snackbar';
 import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
@@ -23,12 +24,16 @@ import { useCheckedSession } from '../../lib/patient-auth/use-checked-session';
 import { VerificationForm } from '../../lib/patient-auth/verification-form';
 import { snackbarDefaultMs } from '../../lib/snackbar';
 import { CaregiverStep } from './components/caregiver-step';
+import { formatTime } from './format';
 import { SummaryList } from './components/summary-list';
 import { TypeStep } from './components/type-step';
 import { canConfirm, useBookingStore } from './stores/booking-store';
 
 const ConfirmDialog = lazyOnOpen(
   async () => (await import('./components/confirm-dialog')).ConfirmDialog,
+);
+const WaitlistDialog = lazyOnOpen(
+  async () => (await import('./components/waitlist-dialog')).WaitlistDialog,
 );
 // The third step shows once a caregiver and a type are chosen: its code loads then.
 const DateTimeStep = lazy(async () => ({
@@ -90,6 +95,11 @@ export function rescheduleIdOf(value: string | null): number | null {
   return id <= 2_147_483_647 ? id : null;
 }
 
+/** `?time=HH:mm` of a waitlist offer's link, or null. */
+export function presetTimeOf(value: string | null): string | null {
+  return value !== null && /^([01]\d|2[0-3]):[0-5]\d$/.test(value) ? value : null;
+}
+
 /** The steps of an authenticated patient (SPEC § 2 "Booking page"). */
 function BookingSteps({
   data,
@@ -113,12 +123,19 @@ function BookingSteps({
       caregiverId: searchParams.get('caregiverId'),
       appointmentTypeId: searchParams.get('appointmentTypeId'),
       date: searchParams.get('date'),
+      // A waitlist offer's link names the freed slot's time too.
+      time: presetTimeOf(searchParams.get('time')),
     };
     applyPreset(data, clinicId, values);
     return values;
   });
   const [presetDate, setPresetDate] = useState(preset.date);
+  const [presetTime, setPresetTime] = useState(preset.time);
+  /** How the offer's slot turned out: preselected, or taken meanwhile. */
+  const [offer, setOffer] = useState<'selected' | 'taken' | null>(null);
   const [dialogOpen, setDialogOpen] = useState(false);
+  const [waitlistOpen, setWaitlistOpen] = useState(false);
+  const [joined, setJoined] = useState(false);
   const [snackbar, setSnackbar] = useState<string | null>(null);
 
   const store = useBookingStore();
@@ -155,6 +172,8 @@ function BookingSteps({
           caregiverId: caregiver ? String(caregiver.id) : null,
           appointmentTypeId: type ? String(type.id) : null,
           date: caregiver && type ? (selectedDate ?? presetDate) : null,
+          // Used once: a reload shows the date's times, not a stale offer.
+          time: presetTime,
         };
         for (const [key, value] of Object.entries(values)) {
           if (value) next.set(key, value);
@@ -164,7 +183,7 @@ function BookingSteps({
       },
       { replace: true },
     );
-  }, [caregiver, type, selectedDate, presetDate, setSearchParams]);
+  }, [caregiver, type, selectedDate, presetDate, presetTime, setSearchParams]);
 
   // Both chosen: the dates, then the first (or the address's) date and its times.
   const caregiverId = caregiver?.id;
@@ -177,13 +196,24 @@ function BookingSteps({
       const now = useBookingStore.getState();
       if (cancelled || now.selectedCaregiver?.id !== caregiverId) return;
       if (now.selectedAppointmentType?.id !== typeId) return;
-      const date =
-        presetDate && now.availableDates.includes(presetDate)
-          ? presetDate
-          : (now.availableDates[0] ?? null);
+      const offered = presetDate !== null && now.availableDates.includes(presetDate);
+      const date = offered ? presetDate : (now.availableDates[0] ?? null);
       setPresetDate(null);
+      setPresetTime(null);
       now.selectDate(date);
-      if (date) void now.fetchAvailableSlots(date);
+      if (!date) {
+        if (presetTime) setOffer('taken');
+        return;
+      }
+      void now.fetchAvailableSlots(date).then(() => {
+        if (cancelled || !presetTime) return;
+        const state = useBookingStore.getState();
+        const slot = offered
+          ? state.availableSlots.find((s) => formatTime(s.start, timeZone) === presetTime)
+          : undefined;
+        if (slot) state.selectSlot(slot);
+        setOffer(slot ? 'selected' : 'taken');
+      });
     });
     return () => {
       cancelled = true;
@@ -193,6 +223,7 @@ function BookingSteps({
   }, [caregiverId, typeId]);
 
   const allowed = canConfirm(store);
+  const openWaitlist = () => setWaitlistOpen(true);
   const fetchError = store.error && fetchErrors.has(store.error) ? store.error : null;
   const datesLoaded = !store.loading || store.availableDates.length > 0;
 
@@ -239,10 +270,23 @@ function BookingSteps({
           </Step>
           {caregiver && type && (
             <Step number={3} title={t('booking.steps.dateTime')}>
+              {offer && (
+                <Alert severity={offer === 'taken' ? 'warning' : 'success'}>
+                  {t(offer === 'taken' ? 'waitlist.offerTaken' : 'waitlist.offerSelected')}
+                </Alert>
+              )}
               {fetchError ? (
                 <Alert severity="error">{t(fetchError as 'booking.errors.fetchFailed')}</Alert>
               ) : datesLoaded && store.availableDates.length === 0 && !store.loading ? (
-                <Alert severity="info" role="note">
+                <Alert
+                  severity="info"
+                  role="note"
+                  action={
+                    <Button color="inherit" size="small" onClick={openWaitlist}>
+                      {t('waitlist.notifyMe')}
+                    </Button>
+                  }
+                >
                   {t('booking.noDates', { type: type.name, caregiver: caregiver.name })}
                 </Alert>
               ) : (
@@ -260,6 +304,15 @@ function BookingSteps({
                     }}
                     onSelectSlot={store.selectSlot}
                   />
+                  <Link
+                    component="button"
+                    type="button"
+                    variant="body2"
+                    onClick={openWaitlist}
+                    sx={{ alignSelf: 'flex-start', mt: 1 }}
+                  >
+                    {t('waitlist.noneSuit')}
+                  </Link>
                 </Suspense>
               )}
             </Step>
@@ -306,6 +359,31 @@ function BookingSteps({
         slot={selectedSlot}
         timeZone={timeZone}
       />
+      {caregiver && type && (
+        <WaitlistDialog
+          open={waitlistOpen}
+          clinicId={clinicId}
+          caregiver={caregiver}
+          appointmentType={type}
+          timeZone={timeZone}
+          onClose={() => setWaitlistOpen(false)}
+          onJoined={() => {
+            setWaitlistOpen(false);
+            setJoined(true);
+          }}
+        />
+      )}
+      <Snackbar
+        open={joined}
+        autoHideDuration={snackbarDefaultMs}
+        onClose={(_event, reason) => {
+          if (reason !== 'clickaway') setJoined(false);
+        }}
+      >
+        <Alert severity="success" variant="filled" sx={{ width: '100%' }}>
+          {t('waitlist.joined')}
+        </Alert>
+      </Snackbar>
       <Snackbar
         open={snackbar !== null}
         autoHideDuration={3000}

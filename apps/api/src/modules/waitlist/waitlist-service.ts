@@ -1,0 +1,336 @@
+import {
+  isInPartOfDay,
+  WAITLIST_MAX_ACTIVE,
+  type IntegrationWaitlistRow,
+  type JoinWaitlistBody,
+  type ValidationDetails,
+  type WaitlistEntry,
+} from '@marpe/shared';
+import { z } from 'zod';
+import type { Executor } from '../../platform/db/client.js';
+import { AppError } from '../../platform/errors.js';
+import type { MessageLanguage } from '../../platform/http/message-language.js';
+import { limits, takeLimit } from '../../platform/limits.js';
+import type { AppOutbox, Messaging } from '../messaging/messaging.js';
+import type { AppointmentsRepository } from '../appointments/appointments-repository.js';
+import type { SessionPatient } from '../appointments/appointments-service.js';
+import type { Interval } from '../availability/availability-engine.js';
+import { clinicNotFound, type AvailabilityService } from '../availability/availability-service.js';
+import { addDaysToLocalDate, formatZonedLocal, zonedDate } from '../availability/zoned-time.js';
+import { offerMessage } from './offer-message.js';
+import type { OfferRow, WaitlistRepository } from './waitlist-repository.js';
+
+const MINUTE = 60_000;
+
+/** The outbox topic of an offer run for one caregiver. */
+export const WAITLIST_OFFER_TOPIC = 'waitlist.offer';
+/** Entries one freed slot is offered to at once. */
+export const OFFERS_AT_ONCE = 3;
+/** How long the entries offered a slot have it to themselves before the next ones are told. */
+export const OFFER_WINDOW_MS = 30 * MINUTE;
+/** Entries one run looks at: a caregiver's queue is short; this bounds a run all the same. */
+const ENTRIES_PER_RUN = 100;
+/** How far ahead a range may start. */
+const MAX_LEAD_DAYS = 365;
+
+const offerPayloadSchema = z.object({
+  clinicId: z.number().int(),
+  caregiverId: z.number().int(),
+});
+
+export interface WaitlistServiceDeps {
+  repository: WaitlistRepository;
+  /** Whether the clinic, caregiver and type exist and fit, as a booking checks it. */
+  subjects: Pick<AppointmentsRepository, 'findBookingSubject'>;
+  availability: Pick<AvailabilityService, 'slotsOnDates'>;
+  messaging: Pick<Messaging, 'queueMessage' | 'kick'>;
+  outbox: Pick<AppOutbox, 'enqueue' | 'kick'>;
+  publicOrigin: string;
+  /** Epoch milliseconds. */
+  clock: () => number;
+  /** The per-patient limits' counter (platform/limits.ts). */
+  takeLimit?: typeof takeLimit;
+}
+
+function invalidField(path: string, message: string): AppError {
+  const details: ValidationDetails = { issues: [{ path, message }] };
+  return new AppError('validation_failed', 400, `Invalid request: ${path}`, details);
+}
+
+const overlaps = (a: Interval, b: Interval) => a.start < b.end && b.start < a.end;
+
+/**
+ * The slot to offer one entry: the earliest of `slots` (already in its range and part of day)
+ * it was never offered, and that fewer than `atOnce` open offers hold. null for none.
+ */
+export function chooseSlot(
+  slots: readonly Interval[],
+  offeredStarts: ReadonlySet<number>,
+  open: readonly Interval[],
+  atOnce: number,
+): Interval | null {
+  for (const slot of slots) {
+    if (offeredStarts.has(slot.start)) continue;
+    if (open.filter((o) => overlaps(o, slot)).length >= atOnce) continue;
+    return slot;
+  }
+  return null;
+}
+
+const asInterval = (offer: OfferRow): Interval & { entryId: number } => ({
+  entryId: offer.entryId,
+  start: offer.startAt.getTime(),
+  end: offer.endAt.getTime(),
+});
+
+/**
+ * The waitlist (docs/booking.md "Waitlist"): patients join, list and leave; a freed or added slot
+ * of a caregiver is offered by message to its waiting entries in the order they joined, a few at
+ * a time. An offer reserves nothing: the slot is booked through the normal booking, first come.
+ */
+export function createWaitlistService(deps: WaitlistServiceDeps) {
+  const { repository, subjects, availability, messaging, outbox, clock, publicOrigin } = deps;
+  const { db } = repository;
+  const take = deps.takeLimit ?? takeLimit;
+
+  async function todayOf(clinicId: number, now: number): Promise<string> {
+    const timezone = await repository.findClinicTimezone(clinicId);
+    if (!timezone) throw clinicNotFound(clinicId);
+    return zonedDate(now, timezone);
+  }
+
+  function toEntry(row: Awaited<ReturnType<WaitlistRepository['listActive']>>[number]) {
+    return {
+      id: row.id,
+      caregiver_id: row.caregiverId,
+      appointment_type_id: row.appointmentTypeId,
+      caregiver_name: row.caregiverName,
+      type_name: row.typeName,
+      from_date: row.fromDate,
+      to_date: row.toDate,
+      part_of_day: row.partOfDay,
+      joined_at: row.createdAt.toISOString(),
+    } satisfies WaitlistEntry;
+  }
+
+  /** One caregiver's offer run: see docs/booking.md "Waitlist" for the rules. */
+  async function offer(clinicId: number, caregiverId: number): Promise<void> {
+    const now = clock();
+    const caregiver = await repository.findCaregiver(caregiverId);
+    if (!caregiver || caregiver.clinicId !== clinicId || !caregiver.isActive) return;
+    const today = zonedDate(now, caregiver.timezone);
+    const entries = await repository.listWaiting(caregiverId, today, ENTRIES_PER_RUN);
+    if (entries.length === 0) return;
+    const since = new Date(now - OFFER_WINDOW_MS);
+    const offers = await repository.listOffers(
+      db,
+      entries.map((e) => e.id),
+    );
+    const open = offers.filter((o) => o.offeredAt > since).map(asInterval);
+
+    // Worked out before the transaction: the engine reads outside it (one PGlite connection).
+    const plan: { entry: (typeof entries)[number]; slot: Interval }[] = [];
+    for (const entry of entries) {
+      if (open.some((o) => o.entryId === entry.id)) continue;
+      const { slots } = await availability.slotsOnDates({
+        clinicId,
+        caregiverId,
+        durationMinutes: entry.durationMinutes,
+        fromDate: entry.fromDate,
+        toDate: entry.toDate,
+      });
+      const fitting = slots.filter((s) =>
+        isInPartOfDay(formatZonedLocal(s.start, caregiver.timezone).slice(11), entry.partOfDay),
+      );
+      const offered = new Set(
+        offers.filter((o) => o.entryId === entry.id).map((o) => o.startAt.getTime()),
+      );
+      const slot = chooseSlot(fitting, offered, open, OFFERS_AT_ONCE);
+      if (!slot) continue;
+      plan.push({ entry, slot });
+      open.push({ entryId: entry.id, ...slot });
+    }
+    if (plan.length === 0) return;
+
+    const made = await db.transaction(async (tx) => {
+      await repository.lockCaregiver(tx, caregiverId);
+      // Another run may have offered meanwhile: its offers count before this run's.
+      const held = (await repository.listOpenOffers(tx, caregiverId, since)).map(asInterval);
+      let count = 0;
+      for (const { entry, slot } of plan) {
+        if (held.some((o) => o.entryId === entry.id)) continue;
+        if (held.filter((o) => overlaps(o, slot)).length >= OFFERS_AT_ONCE) continue;
+        const inserted = await repository.insertOffer(tx, {
+          entryId: entry.id,
+          caregiverId,
+          startAt: new Date(slot.start),
+          endAt: new Date(slot.end),
+          offeredAt: new Date(now),
+        });
+        if (!inserted) continue;
+        held.push({ entryId: entry.id, ...slot });
+        count += 1;
+        await messaging.queueMessage(tx, {
+          clinicId,
+          to: entry.phone,
+          body: offerMessage(
+            {
+              publicOrigin,
+              clinicId,
+              clinicName: caregiver.clinicName,
+              caregiverId,
+              caregiverName: caregiver.caregiverName,
+              appointmentTypeId: entry.appointmentTypeId,
+              typeName: entry.typeName,
+              timezone: caregiver.timezone,
+              start: slot.start,
+            },
+            entry.language,
+          ),
+          // An offer for a time already begun is pointless.
+          expiresAt: new Date(slot.start),
+        });
+      }
+      // The next entries' turn, if these do not book within the window.
+      if (count > 0) {
+        await queueRun(tx, clinicId, caregiverId, new Date(now + OFFER_WINDOW_MS));
+      }
+      return count;
+    });
+    if (made > 0) messaging.kick();
+  }
+
+  async function queueRun(ex: Executor, clinicId: number, caregiverId: number, notBefore?: Date) {
+    await outbox.enqueue(ex, {
+      topic: WAITLIST_OFFER_TOPIC,
+      payload: { clinicId, caregiverId },
+      lane: 'default',
+      notBefore,
+    });
+  }
+
+  return {
+    /** `POST /api/waitlist`: the entry, and whether it is new (a repeated join finds the first). */
+    async join(
+      patient: SessionPatient,
+      body: JoinWaitlistBody,
+      language: MessageLanguage,
+    ): Promise<{ entry: WaitlistEntry; created: boolean }> {
+      if (body.clinicId !== patient.clinicId) {
+        throw new AppError('forbidden', 403, "The waitlist is the patient's own clinic's only");
+      }
+      const subject = await subjects.findBookingSubject(
+        body.clinicId,
+        body.caregiverId,
+        body.appointmentTypeId,
+      );
+      if (!subject) throw clinicNotFound(body.clinicId);
+      if (!subject.caregiver?.isActive) {
+        throw new AppError('caregiver_not_found', 404, `Caregiver ${body.caregiverId} not found`);
+      }
+      if (!subject.type || !subject.offersType) {
+        throw new AppError(
+          'appointment_type_not_found',
+          404,
+          `Appointment type ${body.appointmentTypeId} is not one this caregiver offers`,
+        );
+      }
+      const now = clock();
+      const today = zonedDate(now, subject.clinic.timezone);
+      if (body.fromDate < today) {
+        throw invalidField('fromDate', `Before today (${today} in the clinic's time zone)`);
+      }
+      if (body.fromDate > addDaysToLocalDate(today, MAX_LEAD_DAYS)) {
+        throw invalidField('fromDate', `More than ${MAX_LEAD_DAYS} days ahead`);
+      }
+      const values = {
+        clinicId: body.clinicId,
+        patientId: patient.id,
+        caregiverId: body.caregiverId,
+        appointmentTypeId: body.appointmentTypeId,
+        fromDate: body.fromDate,
+        toDate: body.toDate,
+        partOfDay: body.partOfDay,
+        language,
+        createdAt: new Date(now),
+      };
+      const { id, created } = await db.transaction(async (tx) => {
+        // Also serialises the patient's joins, so the cap holds in a race.
+        await take(tx, limits.waitlistJoin, `patient:${patient.id}`, now);
+        const same = await repository.findSameActive(tx, values, today);
+        if (same) return { id: same.id, created: false };
+        if ((await repository.countActive(tx, patient.id, today)) >= WAITLIST_MAX_ACTIVE) {
+          throw new AppError(
+            'waitlist_full',
+            409,
+            `A patient may wait for ${WAITLIST_MAX_ACTIVE} times at once; leave one first`,
+            { max: WAITLIST_MAX_ACTIVE },
+          );
+        }
+        return { id: await repository.insertEntry(tx, values), created: true };
+      });
+      const [row] = await repository.listActive(db, patient.id, today, id);
+      if (!row) throw new Error('join: the entry is gone');
+      return { entry: toEntry(row), created };
+    },
+
+    /** `GET /api/waitlist`: the patient's active entries, in the order they joined. */
+    async list(patient: SessionPatient): Promise<WaitlistEntry[]> {
+      const today = await todayOf(patient.clinicId, clock());
+      return (await repository.listActive(db, patient.id, today)).map(toEntry);
+    },
+
+    /** `DELETE /api/waitlist/:id`. */
+    async leave(patient: SessionPatient, entryId: number): Promise<void> {
+      if (!(await repository.leave(patient.id, entryId, new Date(clock())))) {
+        throw new AppError('waitlist_entry_not_found', 404, 'No such waitlist entry of yours');
+      }
+    },
+
+    /**
+     * In the transaction that frees or adds time of a caregiver (a cancellation, a move, new
+     * hours): its waiting entries get offers once that commits. Kick after the commit.
+     */
+    async queueOffers(ex: Executor, target: { clinicId: number; caregiverId: number }) {
+      await queueRun(ex, target.clinicId, target.caregiverId);
+    },
+
+    /** In a booking's transaction: the patient's entries this booking answers are done. */
+    async markBooked(
+      ex: Executor,
+      booking: {
+        patientId: number;
+        caregiverId: number;
+        appointmentTypeId: number;
+        localDate: string;
+        at: Date;
+      },
+    ): Promise<void> {
+      await repository.markBooked(ex, booking);
+    },
+
+    kick(): void {
+      outbox.kick('default');
+    },
+
+    /** The outbox handler of WAITLIST_OFFER_TOPIC. */
+    async handleOfferRun(payload: unknown): Promise<void> {
+      const { clinicId, caregiverId } = offerPayloadSchema.parse(payload);
+      await offer(clinicId, caregiverId);
+    },
+
+    /** `GET /api/integration/waitlist`. */
+    async clinicSummary(clinicId: number): Promise<IntegrationWaitlistRow[]> {
+      const today = await todayOf(clinicId, clock());
+      const rows = await repository.countWaitingByCaregiver(clinicId, today);
+      return rows.map((row) => ({
+        caregiver_id: row.caregiverId,
+        name: row.name,
+        waiting: row.waiting,
+        oldest_joined_at: (row.oldest ?? new Date(0)).toISOString(),
+      }));
+    },
+  };
+}
+
+export type WaitlistService = ReturnType<typeof createWaitlistService>;
