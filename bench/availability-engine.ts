@@ -16,7 +16,7 @@ import {
   weekDayOfLocalDate,
   zonedDate,
   zonedToEpoch,
-} from '../apps/api/src/modules/availability/zoned-time.js';
+} from '../apps/api/src/platform/zoned-time.js';
 
 const TIMEZONE = 'Asia/Jerusalem';
 const MINUTE = 60_000;

@@ -19,26 +19,26 @@ import { availabilityRoutes } from './modules/availability/availability-routes.j
 import { createAvailabilityService } from './modules/availability/availability-service.js';
 import { registerClinicDataCache } from './modules/clinics/clinic-data-cache.js';
 import { createClinicsRepository } from './modules/clinics/clinics-repository.js';
-import { clinicsRoutes } from './modules/clinics/clinics-routes.js';
+import { clinicsRoutes } from './modules/clinics/patient-routes.js';
 import { createClinicsService } from './modules/clinics/clinics-service.js';
-import { devLinksRoutes } from './modules/dev/dev-routes.js';
+import { devLinksRoutes, devRoutes } from './demo/dev-routes.js';
 import { createFormsRepository } from './modules/forms/forms-repository.js';
-import { formsRoutes } from './modules/forms/forms-routes.js';
+import { formsRoutes } from './modules/forms/patient-routes.js';
 import { createFormsService, type FormsService } from './modules/forms/forms-service.js';
 import { createApiKeys } from './modules/integration/api-keys.js';
 import { apiKeysRoutes } from './modules/integration/api-keys-routes.js';
-import { createClinicRepository } from './modules/integration/clinic-repository.js';
-import { clinicRoutes } from './modules/integration/clinic-routes.js';
-import { createClinicService } from './modules/integration/clinic-service.js';
-import { createFormRequests } from './modules/integration/forms-requests.js';
-import { formsIntegrationRoutes } from './modules/integration/forms-routes.js';
-import { createFormTemplates } from './modules/integration/forms-templates.js';
+import { createClinicRepository } from './modules/clinics/setup-repository.js';
+import { clinicRoutes } from './modules/clinics/clinic-routes.js';
+import { createClinicService } from './modules/clinics/setup-service.js';
+import { createFormRequests } from './modules/forms/form-requests.js';
+import { formsIntegrationRoutes } from './modules/forms/clinic-routes.js';
+import { createFormTemplates } from './modules/forms/form-templates.js';
 import {
   registerIntegrationAuth,
   registerIntegrationRoutes,
 } from './modules/integration/integration-auth.js';
-import { createPaymentRequests } from './modules/integration/payments-requests.js';
-import { paymentsIntegrationRoutes } from './modules/integration/payments-routes.js';
+import { createPaymentRequests } from './modules/payments/payment-requests.js';
+import { paymentsIntegrationRoutes } from './modules/payments/clinic-routes.js';
 import { healthRoutes } from './modules/health/health-routes.js';
 import { registerMessaging } from './modules/messaging/messaging.js';
 import { registerAuthenticate } from './modules/patient-auth/authenticate.js';
@@ -46,7 +46,7 @@ import { createPatientAuthRepository } from './modules/patient-auth/patient-auth
 import { patientAuthRoutes } from './modules/patient-auth/patient-auth-routes.js';
 import { createPatientAuthService } from './modules/patient-auth/patient-auth-service.js';
 import { createPaymentsRepository } from './modules/payments/payments-repository.js';
-import { paymentsRoutes, registerPaymentResultPage } from './modules/payments/payments-routes.js';
+import { paymentsRoutes, registerPaymentResultPage } from './modules/payments/patient-routes.js';
 import {
   createPaymentsService,
   VERIFY_TOPIC,
@@ -212,7 +212,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   });
   await app.register(clinicsRoutes, { prefix: '/api', clinics });
   await app.register(availabilityRoutes, { prefix: '/api', availability });
-  await registerMessaging(app, {
+  const { devMessages } = registerMessaging(app, {
     config,
     database,
     clock,
@@ -340,6 +340,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     }),
   });
   if (config.demo) {
+    await app.register(devRoutes, { prefix: '/api', messages: devMessages });
     await app.register(devLinksRoutes, { prefix: '/api', forms, payments });
     const ledger = createSandboxLedger();
     await app.register(sandboxRoutes, {

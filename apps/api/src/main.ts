@@ -4,7 +4,7 @@ import { ensureDemoForm } from './demo/demo-form.js';
 import { createDemoFormLink, createDemoPaymentLink } from './demo/demo-links.js';
 import { ensureDemoCardTerminal, ensureDemoProviderCredentials } from './demo/demo-payment.js';
 import { seedDemoClinic } from './demo/seed-demo-clinic.js';
-import { demoBanner } from './modules/dev/demo-banner.js';
+import { demoBanner } from './demo/demo-banner.js';
 import { ConfigError, loadConfig, type Config } from './platform/config.js';
 import { loadDataKey } from './platform/crypto.js';
 import { openDatabase, type DatabaseHandle } from './platform/db/client.js';

@@ -12,7 +12,7 @@ import {
   bookingConflictOf,
   createAppointmentsRepository,
 } from '../src/modules/appointments/appointments-repository.js';
-import { formatZonedIso, zonedToEpoch } from '../src/modules/availability/zoned-time.js';
+import { formatZonedIso, zonedToEpoch } from '../src/platform/zoned-time.js';
 import type { Database } from '../src/platform/db/client.js';
 import {
   appointments,

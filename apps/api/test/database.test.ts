@@ -2,7 +2,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_CLINIC_ID, DEMO_SETUP_CLINIC_ID } from '../src/demo/demo-clinic.js';
 import { seedDemoClinic } from '../src/demo/seed-demo-clinic.js';
-import { zonedDate } from '../src/modules/availability/zoned-time.js';
+import { zonedDate } from '../src/platform/zoned-time.js';
 import {
   appointments,
   appointmentTypes,

@@ -11,7 +11,7 @@ import { parseFormLinkArgs, UsageError } from '../src/cli/form-link-args.js';
 import { DEMO_CLINIC_ID } from '../src/demo/demo-clinic.js';
 import { DEMO_FORM_NAME, demoFormSchema, seedDemoForm } from '../src/demo/demo-form.js';
 import { seedDemoClinic } from '../src/demo/seed-demo-clinic.js';
-import { headerImageOf } from '../src/modules/forms/forms-service.js';
+import { headerImageOf } from '../src/platform/http/header-image.js';
 import type { Database } from '../src/platform/db/client.js';
 import {
   clinics,

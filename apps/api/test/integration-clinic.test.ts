@@ -12,9 +12,9 @@ import type {
   Slot,
 } from '@marpe/shared';
 import type { App } from '../src/app.js';
-import { formatZonedIso, zonedToEpoch } from '../src/modules/availability/zoned-time.js';
-import { createClinicRepository } from '../src/modules/integration/clinic-repository.js';
-import { createClinic } from '../src/modules/integration/clinic-service.js';
+import { formatZonedIso, zonedToEpoch } from '../src/platform/zoned-time.js';
+import { createClinicRepository } from '../src/modules/clinics/setup-repository.js';
+import { createClinic } from '../src/modules/clinics/setup-service.js';
 import type { Database } from '../src/platform/db/client.js';
 import {
   appointments,

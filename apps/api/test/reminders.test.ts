@@ -7,7 +7,7 @@ import {
   type ReminderSettings,
 } from '@marpe/shared';
 import type { App } from '../src/app.js';
-import { formatZonedIso, zonedToEpoch } from '../src/modules/availability/zoned-time.js';
+import { formatZonedIso, zonedToEpoch } from '../src/platform/zoned-time.js';
 import { restSpans } from '../src/modules/reminders/rest-days.js';
 import type { Database } from '../src/platform/db/client.js';
 import {

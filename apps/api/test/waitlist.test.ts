@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DevMessage, IntegrationWaitlistRow, WaitlistEntry } from '@marpe/shared';
 import type { App } from '../src/app.js';
-import { formatZonedIso, zonedToEpoch } from '../src/modules/availability/zoned-time.js';
+import { formatZonedIso, zonedToEpoch } from '../src/platform/zoned-time.js';
 import type { Database } from '../src/platform/db/client.js';
 import {
   appointmentTypes,

@@ -17,7 +17,7 @@ import {
   listWebhookDeliveries,
   parseWebhookDeliveriesArgs,
 } from '../src/cli/webhook-deliveries.js';
-import { formatZonedIso, zonedToEpoch } from '../src/modules/availability/zoned-time.js';
+import { formatZonedIso, zonedToEpoch } from '../src/platform/zoned-time.js';
 import { webhookSignatureHeader } from '../src/modules/webhooks/webhook-signature.js';
 import { checkWebhookUrl } from '../src/modules/webhooks/webhook-url.js';
 import type { Database } from '../src/platform/db/client.js';

@@ -1,6 +1,6 @@
 import { addressPartSchema, clinicNameSchema, clinicPhoneSchema } from '@marpe/shared';
 import type { z } from 'zod';
-import { isValidTimeZone } from '../modules/availability/zoned-time.js';
+import { isValidTimeZone } from '../platform/zoned-time.js';
 import { positiveInteger, splitInlineValue, UsageError } from './args.js';
 
 export const CREATE_CLINIC_USAGE = `  create-clinic --name <text> --phone <number> --street <text> --home-number <text>

@@ -1,6 +1,6 @@
 import { createApiKeys } from '../modules/integration/api-keys.js';
-import { createClinicRepository } from '../modules/integration/clinic-repository.js';
-import { createClinic } from '../modules/integration/clinic-service.js';
+import { createClinicRepository } from '../modules/clinics/setup-repository.js';
+import { createClinic } from '../modules/clinics/setup-service.js';
 import type { DatabaseHandle } from '../platform/db/client.js';
 import {
   CREATE_CLINIC_USAGE,

@@ -5,7 +5,7 @@ import {
   weekDayOfLocalDate,
   zonedDate,
   zonedToEpoch,
-} from '../modules/availability/zoned-time.js';
+} from '../platform/zoned-time.js';
 import type { Database } from '../platform/db/client.js';
 import {
   appointments,

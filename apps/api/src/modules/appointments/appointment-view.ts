@@ -8,7 +8,7 @@ import {
   clinics,
   patients,
 } from '../../platform/db/schema.js';
-import { formatZonedIso } from '../availability/zoned-time.js';
+import { formatZonedIso } from '../../platform/zoned-time.js';
 
 /**
  * Appointments as a clinic sees them (the integration API's list and the appointment webhooks):

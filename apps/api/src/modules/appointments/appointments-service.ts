@@ -12,10 +12,10 @@ import type { Transaction } from '../../platform/db/client.js';
 import { AppError, isAppError } from '../../platform/errors.js';
 import { limits, takeLimit } from '../../platform/limits.js';
 import { clinicNotFound, type AvailabilityService } from '../availability/availability-service.js';
-import { formatZonedIso, zonedDate } from '../availability/zoned-time.js';
+import { formatZonedIso, zonedDate } from '../../platform/zoned-time.js';
 import type { ClinicDataCache } from '../clinics/clinic-data-cache.js';
 import type { Messaging } from '../messaging/messaging.js';
-import type { PatientRow } from '../patient-auth/patient-auth-repository.js';
+import type { SessionPatient } from '../patient-auth/patient-auth-repository.js';
 import type { Reminders } from '../reminders/reminders-service.js';
 import type { WaitlistService } from '../waitlist/waitlist-service.js';
 import type { Webhooks } from '../webhooks/webhooks-service.js';
@@ -64,9 +64,6 @@ export interface AppointmentsServiceDeps {
   /** The per-patient limits' counter (platform/limits.ts); a unit test without SQL replaces it. */
   takeLimit?: typeof takeLimit;
 }
-
-/** The patient of the session: patients belong to one clinic. */
-export type SessionPatient = Pick<PatientRow, 'id' | 'clinicId' | 'phone'>;
 
 /** The clinic's cancellation notice has not begun: start − now ≥ notice. */
 export function isCancellable(startMs: number, cancelNoticeMinutes: number, now: number): boolean {

@@ -18,7 +18,7 @@ import {
   weekDayOfDayNumber,
   zonedDate,
   zonedDateMinutesToEpoch,
-} from './zoned-time.js';
+} from '../../platform/zoned-time.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -8,7 +8,7 @@ import {
   type AvailabilityInput,
   type Interval,
 } from './availability-engine.js';
-import { formatZonedIso, zonedToEpoch } from './zoned-time.js';
+import { formatZonedIso, zonedToEpoch } from '../../platform/zoned-time.js';
 
 const J = 'Asia/Jerusalem';
 const MINUTE = 60_000;

@@ -26,7 +26,7 @@ import {
   wallTimeToEpoch,
   weekDayOfDayNumber,
   zonedDate,
-} from './zoned-time.js';
+} from '../../platform/zoned-time.js';
 
 /** [start, end) in epoch milliseconds. */
 export interface Interval {

@@ -21,7 +21,7 @@ import {
   startOfZonedDay,
   zonedDate,
   zonedToEpoch,
-} from './zoned-time.js';
+} from '../../platform/zoned-time.js';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;

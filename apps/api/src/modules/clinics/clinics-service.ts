@@ -7,7 +7,7 @@ import {
   formatZonedIso,
   startOfZonedDay,
   zonedDate,
-} from '../availability/zoned-time.js';
+} from '../../platform/zoned-time.js';
 import type { ClinicDataCache } from './clinic-data-cache.js';
 import type { ClinicsRepository } from './clinics-repository.js';
 

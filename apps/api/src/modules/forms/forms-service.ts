@@ -27,9 +27,10 @@ import {
   sha256Hex,
 } from '../../platform/crypto.js';
 import { AppError } from '../../platform/errors.js';
+import { headerImageOf } from '../../platform/http/header-image.js';
 import { storedSignature } from '../../platform/signature-image.js';
 import type { Executor } from '../../platform/db/client.js';
-import { zonedDate } from '../availability/zoned-time.js';
+import { zonedDate } from '../../platform/zoned-time.js';
 import type { Webhooks } from '../webhooks/webhooks-service.js';
 import type {
   FormRequestListQuery,
@@ -125,14 +126,6 @@ const DRAFT_PRUNE_INTERVAL_MS = 10 * 60_000;
 
 const linkNotFound = () =>
   new AppError('not_found', 404, 'This form link is not valid: ask the clinic for a new one');
-
-/** A logo as the page can load it: absolute http(s) URLs as they are, anything else root-relative. */
-export function headerImageOf(logoUrl: string | null): string {
-  const url = logoUrl?.trim() ?? '';
-  if (url === '') return '';
-  if (/^https?:\/\//i.test(url)) return url;
-  return url.startsWith('/') && !url.startsWith('//') ? url : `/${url.replace(/^\/+/, '')}`;
-}
 
 /** JSON with the keys sorted: the same values always give the same text. */
 export function canonicalJson(values: Record<string, string | boolean>): string {

@@ -3,20 +3,19 @@ import { z } from 'zod';
 import type { Config } from '../../platform/config.js';
 import { sealingKey } from '../../platform/crypto.js';
 import type { DatabaseHandle, Executor } from '../../platform/db/client.js';
-import type { MessagingChannel } from '../../platform/db/schema.js';
+import type { MessagingChannel, OutboxLane } from '../../platform/db/schema.js';
 import {
   createOutbox,
   type OutboxHandler,
   type OutboxItem,
-  type OutboxLane,
 } from '../../platform/outbox/outbox.js';
-import { devRoutes } from '../dev/dev-routes.js';
 import { whatsappTokenKey } from '../whatsapp/whatsapp-repository.js';
 import { createHttpSmsProvider } from './http-sms-provider.js';
 import {
   createDevMessageLog,
   createLogSmsProvider,
   createLogWhatsAppProvider,
+  type DevMessageLog,
 } from './log-sms-provider.js';
 import type { SmsProvider } from './sms-provider.js';
 import {
@@ -86,20 +85,27 @@ declare module 'fastify' {
 }
 
 export interface RegisterMessagingOptions {
-  config: Pick<Config, 'sms' | 'demo' | 'whatsapp'>;
+  config: Pick<Config, 'sms' | 'whatsapp'>;
   database: Pick<DatabaseHandle, 'db'>;
   clock: () => number;
   pollIntervalMs?: number;
 }
 
+export interface RegisteredMessaging {
+  messaging: Messaging;
+  outbox: AppOutbox;
+  /** What the log provider recorded (in demo mode nothing leaves): the demo serves it. */
+  devMessages: Pick<DevMessageLog, 'list'>;
+}
+
 /**
- * Exposes `app.messaging`, runs the outbox worker from `ready` to `close`, and in demo mode
- * serves the messages the log provider recorded at GET /api/dev/messages.
+ * Exposes `app.messaging` and `app.outbox`, and runs the outbox worker from `ready` to `close`:
+ * every topic's handler must be named (`outbox.handle`) before then.
  */
-export async function registerMessaging(
+export function registerMessaging(
   app: FastifyInstance,
   { config, database, clock, pollIntervalMs }: RegisterMessagingOptions,
-): Promise<Messaging> {
+): RegisteredMessaging {
   const devMessages = createDevMessageLog();
   const sms: SmsProvider =
     config.sms.provider === 'http'
@@ -159,8 +165,7 @@ export async function registerMessaging(
     kick: () => outbox.kick(),
     runOutbox: outbox.runOnce,
   };
-  app.decorate('messaging', messaging);
-  app.decorate('outbox', {
+  const appOutbox: AppOutbox = {
     enqueue: outbox.enqueue,
     kick: outbox.kick,
     runOnce: outbox.runOnce,
@@ -170,13 +175,14 @@ export async function registerMessaging(
         throw new Error(`outbox: topic ${topic} registered twice`);
       handlers[topic] = handler;
     },
-  } satisfies AppOutbox);
+  };
+  app.decorate('messaging', messaging);
+  app.decorate('outbox', appOutbox);
   app.addHook('onReady', async () => {
     started = true;
     outbox.start();
   });
   app.addHook('onClose', async () => outbox.stop());
 
-  if (config.demo) await app.register(devRoutes, { prefix: '/api', messages: devMessages });
-  return messaging;
+  return { messaging, outbox: appOutbox, devMessages };
 }

@@ -10,6 +10,8 @@ import {
 } from '../../platform/db/schema.js';
 
 export type PatientRow = typeof patients.$inferSelect;
+/** The patient of the session: patients belong to one clinic. */
+export type SessionPatient = Pick<PatientRow, 'id' | 'clinicId' | 'phone'>;
 export type ChallengeRow = typeof authChallenges.$inferSelect;
 export type NewChallenge = typeof authChallenges.$inferInsert;
 

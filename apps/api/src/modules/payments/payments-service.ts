@@ -16,7 +16,7 @@ import {
 } from '../../platform/crypto.js';
 import type { Executor } from '../../platform/db/client.js';
 import { AppError } from '../../platform/errors.js';
-import { headerImageOf } from '../forms/forms-service.js';
+import { headerImageOf } from '../../platform/http/header-image.js';
 import type { Webhooks } from '../webhooks/webhooks-service.js';
 import type {
   PaymentRequestListQuery,

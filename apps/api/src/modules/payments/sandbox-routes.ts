@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { framableBySelf } from '../../platform/http/security-headers.js';
 import { privateAnswer } from '../../platform/http/private-answer.js';
-import { acceptFormBodies, PROVIDER_BODY_LIMIT } from './payments-routes.js';
+import { acceptFormBodies, PROVIDER_BODY_LIMIT } from './patient-routes.js';
 import { providerFieldsOf } from './provider-fields.js';
 import type { SandboxLedger } from './sandbox-api.js';
 import {

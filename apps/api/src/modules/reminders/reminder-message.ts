@@ -1,5 +1,5 @@
 import type { MessageLanguage } from '../../platform/http/message-language.js';
-import { formatZonedForPatient } from '../availability/zoned-time.js';
+import { formatZonedForPatient } from '../../platform/zoned-time.js';
 
 export interface ReminderSubject {
   clinicName: string;

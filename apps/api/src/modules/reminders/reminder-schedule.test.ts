@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatZonedIso, zonedToEpoch } from '../availability/zoned-time.js';
+import { formatZonedIso, zonedToEpoch } from '../../platform/zoned-time.js';
 import {
   allowedDueAt,
   nominalDueAt,

@@ -5,7 +5,7 @@ import {
   wallTimeToEpoch,
   zonedDate,
   zonedDateMinutesToEpoch,
-} from '../availability/zoned-time.js';
+} from '../../platform/zoned-time.js';
 import { restSpans, type Span } from './rest-days.js';
 
 const MINUTE = 60_000;

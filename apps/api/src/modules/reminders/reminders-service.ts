@@ -3,7 +3,7 @@ import type { IntegrationReminder, ReminderSettings } from '@marpe/shared';
 import { audit } from '../../platform/audit.js';
 import type { Executor } from '../../platform/db/client.js';
 import { AppError } from '../../platform/errors.js';
-import { formatZonedIso } from '../availability/zoned-time.js';
+import { formatZonedIso } from '../../platform/zoned-time.js';
 import type { Messaging } from '../messaging/messaging.js';
 import type { Webhooks } from '../webhooks/webhooks-service.js';
 import { reminderMessage } from './reminder-message.js';

@@ -1,5 +1,5 @@
 import { CandleLightingEvent, HavdalahEvent, HDate, HebrewCalendar, Location } from '@hebcal/core';
-import { addDaysToLocalDate } from '../availability/zoned-time.js';
+import { addDaysToLocalDate } from '../../platform/zoned-time.js';
 
 /** An interval of instants, epoch milliseconds, start included, end excluded. */
 export interface Span {

@@ -1,5 +1,5 @@
 import type { MessageLanguage } from '../../platform/http/message-language.js';
-import { formatZonedLocal } from '../availability/zoned-time.js';
+import { formatZonedLocal } from '../../platform/zoned-time.js';
 
 export interface OfferDetails {
   publicOrigin: string;

@@ -24,7 +24,6 @@ import type {
   WebhookEventType,
 } from '@marpe/shared';
 import type { MessageLanguage } from '../http/message-language.js';
-import type { OutboxLane } from '../outbox/outbox.js';
 
 // The booking EXCLUDE constraint and the one-appointment-per-date partial index live in the
 // custom migration drizzle/0001_booking-constraints.sql: drizzle cannot express them. The
@@ -505,6 +504,15 @@ export const patientSessions = pgTable(
     index('patient_sessions_patient_idx').on(t.patientId),
   ],
 );
+
+/**
+ * Outbox rows are worked in lanes, each with its own claims and its own runs, so that one kind of work
+ * never waits behind another: one-time codes ('codes') expire within minutes and must not queue
+ * behind a hundred webhooks to a slow endpoint ('webhooks'); everything else is 'default'.
+ * See docs/decisions/018-outbox-lanes-and-webhook-delivery.md.
+ */
+export const outboxLanes = ['codes', 'default', 'webhooks'] as const;
+export type OutboxLane = (typeof outboxLanes)[number];
 
 export const outboxStatuses = ['pending', 'sent', 'failed', 'expired'] as const;
 export type OutboxStatus = (typeof outboxStatuses)[number];

@@ -2,21 +2,12 @@ import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { decryptText, encryptText, sealedAt, type SealingKey } from '../crypto.js';
 import type { Database, Executor } from '../db/client.js';
-import { outbox } from '../db/schema.js';
+import { outbox, outboxLanes, type OutboxLane } from '../db/schema.js';
 
 // Home-made rather than pg-boss or graphile-worker: both expect a PostgreSQL server reached through
 // `pg` (their own schema, LISTEN, advisory locks, several connections), which PGlite's single
 // in-process connection does not offer, and neither can enqueue inside a drizzle transaction on
 // both engines. One table and one claim statement do the job. See docs/decisions/005-outbox.md.
-
-/**
- * Rows are worked in lanes, each with its own claims and its own runs, so that one kind of work
- * never waits behind another: one-time codes ('codes') expire within minutes and must not queue
- * behind a hundred webhooks to a slow endpoint ('webhooks'); everything else is 'default'.
- * See docs/decisions/018-outbox-lanes-and-webhook-delivery.md.
- */
-export const outboxLanes = ['codes', 'default', 'webhooks'] as const;
-export type OutboxLane = (typeof outboxLanes)[number];
 
 /** How many rows of a lane one process works on at once, unless OutboxOptions say otherwise. */
 export const OUTBOX_LANE_CONCURRENCY: Readonly<Record<OutboxLane, number>> = {

@@ -26,8 +26,8 @@ import {
   isValidTimeZone,
   startOfZonedDay,
   zonedDate,
-} from '../availability/zoned-time.js';
-import type { ClinicDataCache } from '../clinics/clinic-data-cache.js';
+} from '../../platform/zoned-time.js';
+import type { ClinicDataCache } from './clinic-data-cache.js';
 import type { WaitlistService } from '../waitlist/waitlist-service.js';
 import type {
   CaregiverRow,
@@ -36,7 +36,7 @@ import type {
   ClinicRepository,
   ClinicRow,
   ClinicValues,
-} from './clinic-repository.js';
+} from './setup-repository.js';
 
 const DAY = 86_400_000;
 

@@ -8,7 +8,7 @@ import { audit } from '../../platform/audit.js';
 import type { Database } from '../../platform/db/client.js';
 import { clinics } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/errors.js';
-import type { ClinicFormRequest, FormAnswers, FormsService } from '../forms/forms-service.js';
+import type { ClinicFormRequest, FormAnswers, FormsService } from './forms-service.js';
 import type { Messaging } from '../messaging/messaging.js';
 import { renderFormPdf } from './forms-pdf.js';
 

@@ -19,12 +19,12 @@ import type { Database } from '../../platform/db/client.js';
 import { clinics } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/errors.js';
 import type { Messaging } from '../messaging/messaging.js';
-import type { PaymentTransactionRow } from '../payments/payments-repository.js';
+import type { PaymentTransactionRow } from './payments-repository.js';
 import type {
   CreatePaymentLinkInput,
   PaymentRequestSummary,
   PaymentsService,
-} from '../payments/payments-service.js';
+} from './payments-service.js';
 
 export interface PaymentRequestsDeps {
   db: Database;

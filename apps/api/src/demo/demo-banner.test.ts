@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../platform/config.js';
+import { loadConfig } from '../platform/config.js';
 import { demoBanner } from './demo-banner.js';
 
 describe('demoBanner', () => {

@@ -1,10 +1,10 @@
 import { devMessagesSchema } from '@marpe/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createDemoFormLink, createDemoPaymentLink } from '../../demo/demo-links.js';
-import type { FormsService } from '../forms/forms-service.js';
-import type { DevMessageLog } from '../messaging/log-sms-provider.js';
-import type { PaymentsService } from '../payments/payments-service.js';
+import { createDemoFormLink, createDemoPaymentLink } from './demo-links.js';
+import type { FormsService } from '../modules/forms/forms-service.js';
+import type { DevMessageLog } from '../modules/messaging/log-sms-provider.js';
+import type { PaymentsService } from '../modules/payments/payments-service.js';
 
 export interface DevRoutesOptions {
   messages: Pick<DevMessageLog, 'list'>;

@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import { create, type Font } from 'fontkit';
 import PDFDocument from 'pdfkit';
 import { isVisible, type FormField, type FormSchema, type InputData } from '@marpe/shared';
-import { formatZonedLocal, zonedDate } from '../availability/zoned-time.js';
-import type { FilledForm } from '../forms/forms-service.js';
+import { formatZonedLocal, zonedDate } from '../../platform/zoned-time.js';
+import type { FilledForm } from './forms-service.js';
 import { signatureImage } from '../../platform/signature-image.js';
 import {
   directionOf,

@@ -18,10 +18,10 @@ import {
 } from '@marpe/shared';
 import { privateAnswer } from '../../platform/http/private-answer.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { ClinicFormRequest } from '../forms/forms-service.js';
-import type { FormRequests } from './forms-requests.js';
-import type { FormTemplateRow, FormTemplates } from './forms-templates.js';
-import { actorOf, callerOf } from './integration-auth.js';
+import type { ClinicFormRequest } from './forms-service.js';
+import type { FormRequests } from './form-requests.js';
+import type { FormTemplateRow, FormTemplates } from './form-templates.js';
+import { actorOf, callerOf } from '../integration/integration-auth.js';
 
 export interface FormsIntegrationRoutesOptions {
   templates: FormTemplates;

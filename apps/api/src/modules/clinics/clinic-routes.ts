@@ -20,8 +20,8 @@ import {
   updateClinicBodySchema,
 } from '@marpe/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { actorOf, callerOf } from './integration-auth.js';
-import { invalidField, type ClinicService, type Writer } from './clinic-service.js';
+import { actorOf, callerOf } from '../integration/integration-auth.js';
+import { invalidField, type ClinicService, type Writer } from './setup-service.js';
 
 export interface ClinicRoutesOptions {
   service: ClinicService;

@@ -1,4 +1,4 @@
-import type { Config } from '../../platform/config.js';
+import type { Config } from '../platform/config.js';
 
 /**
  * Printed at start-up in demo mode, before anything else the server says: whoever runs it must

@@ -12,8 +12,8 @@ import {
 } from '@marpe/shared';
 import { privateAnswer } from '../../platform/http/private-answer.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { actorOf, callerOf } from './integration-auth.js';
-import type { PaymentRequests } from './payments-requests.js';
+import { actorOf, callerOf } from '../integration/integration-auth.js';
+import type { PaymentRequests } from './payment-requests.js';
 
 export interface PaymentsIntegrationRoutesOptions {
   requests: PaymentRequests;
