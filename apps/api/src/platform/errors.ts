@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@marpe/shared';
+import type { ErrorCode, ValidationDetails } from '@marpe/shared';
 
 /**
  * The one error type services throw; the HTTP error handler turns it into
@@ -20,4 +20,10 @@ export class AppError extends Error {
 
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
+}
+
+/** A 400 naming one field, as a schema's refusal reads. */
+export function invalidField(path: string, message: string): AppError {
+  const details: ValidationDetails = { issues: [{ path, message }] };
+  return new AppError('validation_failed', 400, `Invalid request: ${path}`, details);
 }

@@ -1,27 +1,21 @@
 import { z } from 'zod';
 import {
-  auditLogQuerySchema,
-  auditLogSchema,
   createAppointmentTypeBodySchema,
   createCaregiverBodySchema,
   errorBodySchema,
-  integrationAppointmentSchema,
-  integrationAppointmentsQuerySchema,
-  integrationAppointmentsSchema,
   integrationAppointmentTypeSchema,
   integrationAppointmentTypesSchema,
   integrationCaregiverSchema,
   integrationCaregiversSchema,
   integrationClinicSchema,
   integrationIdParamsSchema,
-  MAX_APPOINTMENT_RANGE_DAYS,
   updateAppointmentTypeBodySchema,
   updateCaregiverBodySchema,
   updateClinicBodySchema,
 } from '@marpe/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { actorOf, callerOf } from '../integration/integration-auth.js';
-import { invalidField, type ClinicService, type Writer } from './setup-service.js';
+import { callerOf, refuseNulCharacters, writerOf } from '../integration/integration-auth.js';
+import type { ClinicService } from './setup-service.js';
 
 export interface ClinicRoutesOptions {
   service: ClinicService;
@@ -32,35 +26,17 @@ const readErrors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodyS
 const writeErrors = { ...readErrors, 409: errorBodySchema };
 const noContent = { 204: z.null().describe('Done') };
 
-/** The dotted path of the first text holding U+0000, which PostgreSQL text and jsonb refuse. */
-function nulCharacterPath(value: unknown, path: string[] = []): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') : null;
-  if (typeof value !== 'object' || value === null) return null;
-  for (const [key, item] of Object.entries(value)) {
-    const found = key.includes('\u0000') ? path.join('.') : nulCharacterPath(item, [...path, key]);
-    if (found !== null) return found;
-  }
-  return null;
-}
-
 /**
- * `/api/integration/clinic`, `/caregivers`, `/appointment-types`, `/appointments` and `/audit-log`:
- * the data of the key's clinic only; another clinic's ids answer 404 like unknown ones.
+ * `/api/integration/clinic`, `/caregivers` and `/appointment-types`: the data of the key's clinic
+ * only; another clinic's ids answer 404 like unknown ones.
  */
 export const clinicRoutes: FastifyPluginAsyncZod<ClinicRoutesOptions> = async (
   app,
   { service },
 ) => {
-  const writerOf = (request: Parameters<typeof callerOf>[0]): Writer => {
-    const caller = callerOf(request);
-    return { clinicId: caller.clinicId, actor: actorOf(caller) };
-  };
   const clinicIdOf = (request: Parameters<typeof callerOf>[0]) => callerOf(request).clinicId;
 
-  app.addHook('preValidation', async (request) => {
-    const path = nulCharacterPath(request.body);
-    if (path !== null) throw invalidField(path || 'body', 'Text must not contain U+0000');
-  });
+  app.addHook('preValidation', refuseNulCharacters);
 
   app.get(
     '/clinic',
@@ -235,53 +211,5 @@ export const clinicRoutes: FastifyPluginAsyncZod<ClinicRoutesOptions> = async (
       await service.deleteAppointmentType(writerOf(request), request.params.id);
       return reply.status(204).send(null);
     },
-  );
-
-  app.get(
-    '/appointments',
-    {
-      schema: {
-        tags,
-        summary: `Appointments starting from \`from\` to \`to\` (YYYY-MM-DD, clinic time, both included, at most ${MAX_APPOINTMENT_RANGE_DAYS} days), booked and cancelled unless \`status\` says, by start`,
-        querystring: integrationAppointmentsQuerySchema,
-        response: { 200: integrationAppointmentsSchema, ...readErrors },
-      },
-    },
-    async (request, reply) => {
-      // Patients' names, phones and ID numbers: no cache on the way keeps them.
-      reply.header('cache-control', 'no-store');
-      return service.listAppointments(clinicIdOf(request), request.query);
-    },
-  );
-
-  app.post(
-    '/appointments/:id/cancel',
-    {
-      schema: {
-        tags,
-        summary:
-          "Cancels a booked appointment on the clinic's behalf, whatever the patient's online cancellation notice; the slot is free again. 409 not_cancellable when already cancelled",
-        params: integrationIdParamsSchema,
-        response: { 200: integrationAppointmentSchema, ...writeErrors },
-      },
-    },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return service.cancelAppointment(writerOf(request), request.params.id);
-    },
-  );
-
-  app.get(
-    '/audit-log',
-    {
-      schema: {
-        tags,
-        summary:
-          "Who changed the clinic's data and when (API keys, the operator's CLI…), newest first; `before` (an entry id) pages on",
-        querystring: auditLogQuerySchema,
-        response: { 200: auditLogSchema, ...readErrors },
-      },
-    },
-    async (request) => service.listAuditLog(clinicIdOf(request), request.query),
   );
 };

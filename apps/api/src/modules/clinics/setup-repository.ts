@@ -1,9 +1,8 @@
-import { and, asc, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../platform/db/client.js';
 import {
   appointments,
   appointmentTypes,
-  auditLog,
   caregiverAppointmentTypes,
   caregiverBreaks,
   caregivers,
@@ -13,9 +12,7 @@ import {
   clinics,
   isStoredId,
   whatsappConnections,
-  type AppointmentStatus,
 } from '../../platform/db/schema.js';
-import { selectAppointmentViews } from '../appointments/appointment-view.js';
 
 export type ClinicRow = typeof clinics.$inferSelect;
 export type ClinicValues = Partial<Omit<typeof clinics.$inferInsert, 'id'>>;
@@ -410,42 +407,6 @@ export function createClinicRepository(db: Database) {
     /** The caregivers' links to it go too (ON DELETE CASCADE). */
     async deleteType(tx: Executor, typeId: number) {
       await tx.delete(appointmentTypes).where(eq(appointmentTypes.id, typeId));
-    },
-
-    /** The clinic's appointments starting in [from, to), or the one asked for, by start. */
-    async listAppointments(
-      ex: Executor,
-      clinicId: number,
-      filter: { from: Date; to: Date; status?: AppointmentStatus } | { id: number },
-    ) {
-      if ('id' in filter && !isStoredId(filter.id)) return [];
-      const where =
-        'id' in filter
-          ? and(eq(appointments.clinicId, clinicId), eq(appointments.id, filter.id))
-          : and(
-              eq(appointments.clinicId, clinicId),
-              gte(appointments.startAt, filter.from),
-              lt(appointments.startAt, filter.to),
-              filter.status ? eq(appointments.status, filter.status) : undefined,
-            );
-      return selectAppointmentViews(ex)
-        .where(where)
-        .orderBy(asc(appointments.startAt), asc(appointments.id));
-    },
-
-    /** The clinic's audit entries, newest first. */
-    async listAuditLog(ex: Executor, clinicId: number, page: { limit: number; before?: number }) {
-      return ex
-        .select()
-        .from(auditLog)
-        .where(
-          and(
-            eq(auditLog.clinicId, clinicId),
-            page.before === undefined ? undefined : lt(auditLog.id, page.before),
-          ),
-        )
-        .orderBy(desc(auditLog.id))
-        .limit(page.limit);
     },
   };
 }

@@ -1,34 +1,23 @@
 import {
   weekDays,
-  type AuditLogEntry,
-  type AuditLogQuery,
   type CaregiverRulesInput,
   type CreateAppointmentTypeBody,
   type CreateCaregiverBody,
-  type IntegrationAppointment,
-  type IntegrationAppointmentsQuery,
   type IntegrationAppointmentType,
   type IntegrationCaregiver,
   type IntegrationClinic,
   type UpdateAppointmentTypeBody,
   type UpdateCaregiverBody,
   type UpdateClinicBody,
-  type ValidationDetails,
 } from '@marpe/shared';
 import { audit } from '../../platform/audit.js';
 import type { Executor, Transaction } from '../../platform/db/client.js';
-import { AppError } from '../../platform/errors.js';
-import { toAppointmentView } from '../appointments/appointment-view.js';
-import type { AppointmentsService } from '../appointments/appointments-service.js';
+import { AppError, invalidField } from '../../platform/errors.js';
 import { effectiveMarpeRules } from '../availability/marpe-rules.js';
-import {
-  addDaysToLocalDate,
-  isValidTimeZone,
-  startOfZonedDay,
-  zonedDate,
-} from '../../platform/zoned-time.js';
-import type { ClinicDataCache } from './clinic-data-cache.js';
+import { isValidTimeZone, zonedDate } from '../../platform/zoned-time.js';
+import type { Writer } from '../integration/integration-auth.js';
 import type { WaitlistService } from '../waitlist/waitlist-service.js';
+import type { ClinicDataCache } from './clinic-data-cache.js';
 import type {
   CaregiverRow,
   CaregiverSchedule,
@@ -40,27 +29,14 @@ import type {
 
 const DAY = 86_400_000;
 
-/** Who writes: the clinic a key belongs to and the audit actor (`api_key:<id>`, `cli`). */
-export interface Writer {
-  clinicId: number;
-  actor: string;
-}
-
 export interface ClinicServiceDeps {
   repository: ClinicRepository;
-  appointments: Pick<AppointmentsService, 'cancelForClinic'>;
   /** New hours, rules or types may open times that waiting patients are offered. */
   waitlist: Pick<WaitlistService, 'queueOffers' | 'kick'>;
   /** The public clinic page shows caregivers, hours, types and settings. */
   cache: Pick<ClinicDataCache, 'invalidate'>;
   /** Epoch milliseconds. */
   clock: () => number;
-}
-
-/** A 400 naming one field, as a schema's refusal reads. */
-export function invalidField(path: string, message: string): AppError {
-  const details: ValidationDetails = { issues: [{ path, message }] };
-  return new AppError('validation_failed', 400, `Invalid request: ${path}`, details);
 }
 
 const caregiverNotFound = (id: number) =>
@@ -164,17 +140,11 @@ function caregiverValues(body: UpdateCaregiverBody): CaregiverValues {
 }
 
 /**
- * The integration API's clinic data: profile and settings, caregivers with their schedules and
- * rules, appointment types, appointments, and the audit log. Every write runs in one transaction
- * with its audit entry, then drops the clinic's cached public page.
+ * The integration API's clinic setup: profile and settings, caregivers with their schedules and
+ * rules, and appointment types. Every write runs in one transaction with its audit entry, then
+ * drops the clinic's cached public page.
  */
-export function createClinicService({
-  repository,
-  appointments,
-  waitlist,
-  cache,
-  clock,
-}: ClinicServiceDeps) {
+export function createClinicService({ repository, waitlist, cache, clock }: ClinicServiceDeps) {
   const { db } = repository;
 
   async function clinicOf(ex: Executor, clinicId: number): Promise<ClinicRow> {
@@ -569,41 +539,6 @@ export function createClinicService({
         });
       });
       cache.invalidate(writer.clinicId);
-    },
-
-    /** Appointments starting on the dates asked (clinic time), by start. */
-    async listAppointments(
-      clinicId: number,
-      query: IntegrationAppointmentsQuery,
-    ): Promise<IntegrationAppointment[]> {
-      const clinic = await clinicOf(db, clinicId);
-      const rows = await repository.listAppointments(db, clinicId, {
-        from: new Date(startOfZonedDay(query.from, clinic.timezone)),
-        to: new Date(startOfZonedDay(addDaysToLocalDate(query.to, 1), clinic.timezone)),
-        status: query.status,
-      });
-      return rows.map(toAppointmentView);
-    },
-
-    /** Cancels on the clinic's behalf and answers the cancelled appointment. */
-    async cancelAppointment(writer: Writer, appointmentId: number) {
-      await appointments.cancelForClinic(writer.clinicId, appointmentId, writer.actor);
-      const [row] = await repository.listAppointments(db, writer.clinicId, { id: appointmentId });
-      if (!row) throw new AppError('appointment_not_found', 404, 'Appointment not found');
-      return toAppointmentView(row);
-    },
-
-    async listAuditLog(clinicId: number, query: AuditLogQuery): Promise<AuditLogEntry[]> {
-      const rows = await repository.listAuditLog(db, clinicId, query);
-      return rows.map((row) => ({
-        id: row.id,
-        actor: row.actor,
-        action: row.action,
-        target_type: row.targetType,
-        target_id: row.targetId,
-        details: row.details,
-        created_at: row.createdAt.toISOString(),
-      }));
     },
   };
 }

@@ -4,7 +4,7 @@ import type {
   FastifyRequest,
   onRequestHookHandler,
 } from 'fastify';
-import { AppError } from '../../platform/errors.js';
+import { AppError, invalidField } from '../../platform/errors.js';
 import { clientKey } from '../../platform/http/client-key.js';
 import type { ApiKeyCaller, ApiKeys } from './api-keys.js';
 
@@ -63,6 +63,35 @@ export function callerOf(request: FastifyRequest): ApiKeyCaller {
 
 /** The audit actor of an integration call. */
 export const actorOf = (caller: ApiKeyCaller): string => `api_key:${caller.keyId}`;
+
+/** Who writes: the clinic a key belongs to and the audit actor (`api_key:<id>`, `cli`). */
+export interface Writer {
+  clinicId: number;
+  actor: string;
+}
+
+/** The writer of a request that passed `app.authenticateClinic`. */
+export function writerOf(request: FastifyRequest): Writer {
+  const caller = callerOf(request);
+  return { clinicId: caller.clinicId, actor: actorOf(caller) };
+}
+
+/** The dotted path of the first text holding U+0000, which PostgreSQL text and jsonb refuse. */
+function nulCharacterPath(value: unknown, path: string[] = []): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') : null;
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, item] of Object.entries(value)) {
+    const found = key.includes('\u0000') ? path.join('.') : nulCharacterPath(item, [...path, key]);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/** A preValidation hook: 400 naming the first text of the body that holds U+0000. */
+export async function refuseNulCharacters(request: FastifyRequest): Promise<void> {
+  const path = nulCharacterPath(request.body);
+  if (path !== null) throw invalidField(path || 'body', 'Text must not contain U+0000');
+}
 
 /**
  * Registers a plugin of integration routes under `/api/integration`: every route in it needs an

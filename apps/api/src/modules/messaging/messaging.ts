@@ -4,11 +4,7 @@ import type { Config } from '../../platform/config.js';
 import { sealingKey } from '../../platform/crypto.js';
 import type { DatabaseHandle, Executor } from '../../platform/db/client.js';
 import type { MessagingChannel, OutboxLane } from '../../platform/db/schema.js';
-import {
-  createOutbox,
-  type OutboxHandler,
-  type OutboxItem,
-} from '../../platform/outbox/outbox.js';
+import { createOutbox, type OutboxHandler, type OutboxItem } from '../../platform/outbox/outbox.js';
 import { whatsappTokenKey } from '../whatsapp/whatsapp-repository.js';
 import { createHttpSmsProvider } from './http-sms-provider.js';
 import {

@@ -15,7 +15,6 @@ import {
   type WebhookEventPayload,
   type WebhookEventType,
 } from '@marpe/shared';
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { audit } from '../../platform/audit.js';
 import {
@@ -503,21 +502,3 @@ export function createWebhooks(deps: WebhooksDeps) {
 }
 
 export type Webhooks = ReturnType<typeof createWebhooks>;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Webhook endpoints and events: other modules emit through it in their transactions. */
-    webhooks: Webhooks;
-  }
-}
-
-/** Creates `app.webhooks` and hands its deliveries to the outbox; call before `ready()`. */
-export function registerWebhooks(
-  app: FastifyInstance,
-  deps: Omit<WebhooksDeps, 'outbox'>,
-): Webhooks {
-  const webhooks = createWebhooks({ ...deps, outbox: app.outbox });
-  app.decorate('webhooks', webhooks);
-  app.outbox.handle(WEBHOOK_TOPIC, webhooks.deliver);
-  return webhooks;
-}

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import type { FormsService } from '../modules/forms/forms-service.js';
+import type { DevMessageLog } from '../modules/messaging/log-sms-provider.js';
+import type { PaymentsService } from '../modules/payments/payments-service.js';
+import {
+  createSandboxLedger,
+  SANDBOX_API_PREFIX,
+  sandboxApiRoutes,
+} from '../modules/payments/sandbox-api.js';
+import { sandboxRoutes } from '../modules/payments/sandbox-routes.js';
+import { DEMO_PROVIDER_CREDENTIALS } from './demo-payment.js';
+import { devLinksRoutes, devRoutes } from './dev-routes.js';
+
+/**
+ * Demo mode only (buildApp calls it when `config.demo`; else these paths are 404): the messages
+ * that were "sent", fresh demo links, and the card sandbox (its page and its provider API).
+ */
+export async function registerDemo(
+  app: FastifyInstance,
+  deps: {
+    publicOrigin: string;
+    clock: () => number;
+    devMessages: Pick<DevMessageLog, 'list'>;
+    forms: Pick<FormsService, 'createLink' | 'findTemplateId'>;
+    payments: Pick<PaymentsService, 'createLink'>;
+  },
+): Promise<void> {
+  await app.register(devRoutes, { prefix: '/api', messages: deps.devMessages });
+  await app.register(devLinksRoutes, {
+    prefix: '/api',
+    forms: deps.forms,
+    payments: deps.payments,
+  });
+  const ledger = createSandboxLedger();
+  await app.register(sandboxRoutes, { prefix: '/api', publicOrigin: deps.publicOrigin, ledger });
+  await app.register(sandboxApiRoutes, {
+    prefix: SANDBOX_API_PREFIX,
+    ledger,
+    credentials: DEMO_PROVIDER_CREDENTIALS,
+    clock: deps.clock,
+  });
+}

@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '../../platform/db/client.js';
+import type { AvailabilityService } from '../availability/availability-service.js';
+import type { ClinicDataCache } from '../clinics/clinic-data-cache.js';
+import { registerIntegrationRoutes } from '../integration/integration-auth.js';
+import type { Messaging } from '../messaging/messaging.js';
+import type { Reminders } from '../reminders/reminders-service.js';
+import type { WaitlistService } from '../waitlist/waitlist-service.js';
+import type { Webhooks } from '../webhooks/webhooks-service.js';
+import { createAppointmentsRepository } from './appointments-repository.js';
+import { createAppointmentsService } from './appointments-service.js';
+import { createClinicAppointments } from './clinic-appointments.js';
+import { clinicAppointmentsRoutes } from './clinic-routes.js';
+import { appointmentsRoutes } from './patient-routes.js';
+
+/**
+ * Booking, moving and cancelling (the patient, after registerPatientAuth) and the clinic's list
+ * and cancellation (after registerIntegration).
+ */
+export async function registerAppointments(
+  app: FastifyInstance,
+  deps: {
+    db: Database;
+    clock: () => number;
+    availability: AvailabilityService;
+    messaging: Messaging;
+    webhooks: Webhooks;
+    reminders: Reminders;
+    waitlist: WaitlistService;
+    cache: ClinicDataCache;
+  },
+): Promise<void> {
+  const appointments = createAppointmentsService({
+    repository: createAppointmentsRepository(deps.db),
+    availability: deps.availability,
+    messaging: deps.messaging,
+    webhooks: deps.webhooks,
+    reminders: deps.reminders,
+    waitlist: deps.waitlist,
+    cache: deps.cache,
+    clock: deps.clock,
+  });
+  await app.register(appointmentsRoutes, { prefix: '/api', service: appointments });
+  await registerIntegrationRoutes(app, clinicAppointmentsRoutes, {
+    service: createClinicAppointments({ db: deps.db, appointments }),
+  });
+}

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import type { Database, DatabaseHandle } from '../../platform/db/client.js';
+import type { AvailabilityRepository } from '../availability/availability-repository.js';
+import type { AvailabilityService } from '../availability/availability-service.js';
+import { registerIntegrationRoutes } from '../integration/integration-auth.js';
+import type { WaitlistService } from '../waitlist/waitlist-service.js';
+import { registerClinicDataCache, type ClinicDataCache } from './clinic-data-cache.js';
+import { clinicRoutes } from './clinic-routes.js';
+import { createClinicsRepository } from './clinics-repository.js';
+import { createClinicsService, type ClinicsService } from './clinics-service.js';
+import { clinicsRoutes } from './patient-routes.js';
+import { createClinicRepository } from './setup-repository.js';
+import { createClinicService } from './setup-service.js';
+
+/**
+ * The clinic and its setup: the public clinic page and its cache (patients), and the profile,
+ * caregivers with their hours, breaks and exceptions, and appointment types (the clinic's API).
+ */
+export async function registerClinics(
+  app: FastifyInstance,
+  deps: {
+    database: Pick<DatabaseHandle, 'listen'>;
+    db: Database;
+    clock: () => number;
+    availability: AvailabilityService;
+    schedules: AvailabilityRepository;
+    /** New hours, rules or types may open times that waiting patients are offered. */
+    waitlist: Pick<WaitlistService, 'queueOffers' | 'kick'>;
+  },
+): Promise<{
+  /** The cached page data; whoever changes what the page shows drops its clinic's entry. */
+  cache: ClinicDataCache;
+  clinics: ClinicsService;
+}> {
+  const { db, clock } = deps;
+  const cache = registerClinicDataCache(app, { database: deps.database, clock });
+  const clinics = createClinicsService({
+    clinics: createClinicsRepository(db),
+    schedules: deps.schedules,
+    availability: deps.availability,
+    cache,
+    clock,
+  });
+  await app.register(clinicsRoutes, { prefix: '/api', clinics });
+  await registerIntegrationRoutes(app, clinicRoutes, {
+    service: createClinicService({
+      repository: createClinicRepository(db),
+      waitlist: deps.waitlist,
+      cache,
+      clock,
+    }),
+  });
+  return { cache, clinics };
+}

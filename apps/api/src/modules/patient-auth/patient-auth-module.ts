@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import { deriveKey, type DataKeys } from '../../platform/crypto.js';
+import type { Database } from '../../platform/db/client.js';
+import type { Messaging } from '../messaging/messaging.js';
+import { registerAuthenticate } from './authenticate.js';
+import { createPatientAuthRepository } from './patient-auth-repository.js';
+import { patientAuthRoutes } from './patient-auth-routes.js';
+import { createPatientAuthService } from './patient-auth-service.js';
+
+/**
+ * Login by SMS code and the patient's session: `app.authenticate`, which the patient routes of
+ * appointments and the waitlist use, so this comes before them.
+ */
+export async function registerPatientAuth(
+  app: FastifyInstance,
+  deps: {
+    db: Database;
+    clock: () => number;
+    dataKeys: DataKeys;
+    messaging: Messaging;
+    publicOrigin: string;
+    /** The per-address limit of each route (default 60 a minute). */
+    attemptsPerMinute?: number;
+  },
+): Promise<void> {
+  const service = createPatientAuthService({
+    repository: createPatientAuthRepository(deps.db),
+    messaging: deps.messaging,
+    clock: deps.clock,
+    codeKey: deriveKey(deps.dataKeys.current, 'otp'),
+    host: new URL(deps.publicOrigin).hostname,
+  });
+  registerAuthenticate(app, service);
+  await app.register(patientAuthRoutes, {
+    prefix: '/api',
+    service,
+    attemptsPerMinute: deps.attemptsPerMinute,
+  });
+}

@@ -1,0 +1,61 @@
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
+import { clientKey } from './client-key.js';
+import { registerErrorHandler } from './error-handler.js';
+import { registerJsonBodyParser } from './json-body.js';
+import { registerSecurityHeaders } from './security-headers.js';
+import { registerXsrf } from './xsrf.js';
+
+/**
+ * What every route relies on, before any module registers one: errors and bodies, cookies,
+ * security headers, per-route rate limits, the XSRF check, and the OpenAPI document at /api/docs
+ * (which only sees the routes registered after it).
+ */
+export async function registerHttpBasics(
+  app: FastifyInstance,
+  { config, dataKey }: { config: Config; dataKey: Buffer },
+): Promise<void> {
+  registerErrorHandler(app);
+  registerJsonBodyParser(app);
+  await app.register(cookie);
+  registerSecurityHeaders(app, config);
+  // Limits are per route (`config: { rateLimit }`), never on static files.
+  await app.register(rateLimit, {
+    global: false,
+    keyGenerator: (request) => clientKey(request.ip),
+    errorResponseBuilder: (_request, context) =>
+      new AppError(
+        context.ban ? 'forbidden' : 'too_many_requests',
+        context.statusCode,
+        `Too many requests; retry in ${context.after}`,
+      ),
+  });
+  registerXsrf(app, { config, dataKey });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'Marpe API', version: '0.1.0' },
+      servers: [{ url: config.publicOrigin }],
+      components: {
+        securitySchemes: {
+          // The integration API (docs/integration.md): one key per clinic.
+          apiKey: { type: 'http', scheme: 'bearer', description: 'A clinic API key (mrp_…)' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  // Swagger UI loads only external scripts, so the global CSP (script-src 'self') fits it as is.
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    uiConfig: { validatorUrl: null, deepLinking: true },
+  });
+}
