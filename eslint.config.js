@@ -56,6 +56,36 @@ export default tseslint.config(
     },
   },
   {
+    // The API's layers (docs/decisions/024-api-modules.md): platform/ knows no module, modules/ know
+    // neither the demo nor the entry points, and only the entry points (app.ts, main.ts, cli/)
+    // import app.ts. Type-only imports count too: import-x/no-cycle skips them, this does not.
+    files: ['apps/api/src/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './apps/api/src/platform',
+              from: ['./apps/api/src/modules', './apps/api/src/demo', './apps/api/src/cli'],
+              message: 'platform/ is below every module: move the shared piece down instead.',
+            },
+            {
+              target: './apps/api/src/modules',
+              from: ['./apps/api/src/demo', './apps/api/src/cli', './apps/api/src/app.ts'],
+              message: 'Modules never reach up: demo/, cli/ and app.ts call them, not the reverse.',
+            },
+            {
+              target: './apps/api/src/demo',
+              from: ['./apps/api/src/cli', './apps/api/src/app.ts'],
+              message: 'demo/ is called by app.ts, main.ts and the CLI.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
