@@ -27,3 +27,8 @@ export function invalidField(path: string, message: string): AppError {
   const details: ValidationDetails = { issues: [{ path, message }] };
   return new AppError('validation_failed', 400, `Invalid request: ${path}`, details);
 }
+
+/** A clinic id that names no clinic: booking, the waitlist and the clinic page answer it alike. */
+export function clinicNotFound(clinicId: number): AppError {
+  return new AppError('clinic_not_found', 404, `Clinic ${clinicId} not found`);
+}

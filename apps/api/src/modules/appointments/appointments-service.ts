@@ -9,9 +9,9 @@ import {
 } from '@marpe/shared';
 import { audit } from '../../platform/audit.js';
 import type { Transaction } from '../../platform/db/client.js';
-import { AppError, isAppError } from '../../platform/errors.js';
+import { AppError, clinicNotFound, isAppError } from '../../platform/errors.js';
 import { limits, takeLimit } from '../../platform/limits.js';
-import { clinicNotFound, type AvailabilityService } from '../availability/availability-service.js';
+import type { AvailabilityService } from '../availability/availability-service.js';
 import { formatZonedIso, zonedDate } from '../../platform/zoned-time.js';
 import type { ClinicDataCache } from '../clinics/clinic-data-cache.js';
 import type { Messaging } from '../messaging/messaging.js';

@@ -5,7 +5,7 @@ import type {
   Slot,
   ValidationDetails,
 } from '@marpe/shared';
-import { AppError } from '../../platform/errors.js';
+import { AppError, clinicNotFound } from '../../platform/errors.js';
 import {
   availableDates,
   availableSlots,
@@ -42,10 +42,6 @@ export interface FirstSlotQuery {
   rules: MarpeRules;
   /** The appointment length to look for; null finds nothing (the caregiver offers no type). */
   durationMinutes: number | null;
-}
-
-export function clinicNotFound(clinicId: number): AppError {
-  return new AppError('clinic_not_found', 404, `Clinic ${clinicId} not found`);
 }
 
 function caregiverNotFound(clinicId: number, caregiverId: number): AppError {

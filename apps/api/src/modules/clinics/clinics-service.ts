@@ -1,6 +1,6 @@
 import { clinicDataSchema, type ClinicData, type ClinicSummary } from '@marpe/shared';
 import type { AvailabilityRepository } from '../availability/availability-repository.js';
-import { clinicNotFound, type AvailabilityService } from '../availability/availability-service.js';
+import type { AvailabilityService } from '../availability/availability-service.js';
 import { effectiveMarpeRules, emptySchedule } from '../availability/marpe-rules.js';
 import {
   addDaysToLocalDate,
@@ -8,6 +8,7 @@ import {
   startOfZonedDay,
   zonedDate,
 } from '../../platform/zoned-time.js';
+import { clinicNotFound } from '../../platform/errors.js';
 import type { ClinicDataCache } from './clinic-data-cache.js';
 import type { ClinicsRepository } from './clinics-repository.js';
 

@@ -1,4 +1,5 @@
 import { israeliMobileToE164, META_GRAPH_VERSION, normaliseIsraeliMobile } from '@marpe/shared';
+import { graphErrorCode, networkReason } from '../../platform/http/outbound-errors.js';
 
 export const WHATSAPP_HTTP_TIMEOUT_MS = 10_000;
 
@@ -64,22 +65,4 @@ export function createGraphWhatsAppProvider(options: {
       );
     },
   };
-}
-
-/** ` (Graph error <code>)` from Meta's error body, or '' when it has none. */
-export async function graphErrorCode(response: Response): Promise<string> {
-  try {
-    const body = (await response.json()) as { error?: { code?: unknown } };
-    const code = body.error?.code;
-    return typeof code === 'number' ? ` (Graph error ${code})` : '';
-  } catch {
-    return '';
-  }
-}
-
-export function networkReason(error: unknown): string {
-  if (!(error instanceof Error)) return 'unknown error';
-  if (error.name === 'TimeoutError') return 'no answer in time';
-  const code = (error.cause as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' ? code : error.name;
 }

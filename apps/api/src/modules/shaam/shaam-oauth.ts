@@ -1,4 +1,4 @@
-import { networkReason } from '../messaging/whatsapp-provider.js';
+import { networkReason } from '../../platform/http/outbound-errors.js';
 
 export const SHAAM_HTTP_TIMEOUT_MS = 10_000;
 

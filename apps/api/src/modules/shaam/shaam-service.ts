@@ -13,7 +13,7 @@ import {
   findLiveConnectionToken,
   issueConnectionToken,
   useConnectionToken,
-} from '../whatsapp/connection-tokens.js';
+} from '../../platform/connection-tokens.js';
 import type { ShaamOAuth } from './shaam-oauth.js';
 import { findClient, findStatus, saveClient, saveTokens } from './shaam-repository.js';
 import type { SealingKey } from '../../platform/crypto.js';

@@ -8,14 +8,14 @@ import {
 } from '@marpe/shared';
 import { z } from 'zod';
 import type { Executor } from '../../platform/db/client.js';
-import { AppError } from '../../platform/errors.js';
+import { AppError, clinicNotFound } from '../../platform/errors.js';
 import type { MessageLanguage } from '../../platform/http/message-language.js';
 import { limits, takeLimit } from '../../platform/limits.js';
 import type { AppOutbox, Messaging } from '../messaging/messaging.js';
 import type { AppointmentsRepository } from '../appointments/appointments-repository.js';
 import type { SessionPatient } from '../patient-auth/patient-auth-repository.js';
 import type { Interval } from '../availability/availability-engine.js';
-import { clinicNotFound, type AvailabilityService } from '../availability/availability-service.js';
+import type { AvailabilityService } from '../availability/availability-service.js';
 import { addDaysToLocalDate, formatZonedLocal, zonedDate } from '../../platform/zoned-time.js';
 import { offerMessage } from './offer-message.js';
 import type { OfferRow, WaitlistRepository } from './waitlist-repository.js';

@@ -1,5 +1,5 @@
 import { META_GRAPH_VERSION } from '@marpe/shared';
-import { graphErrorCode, networkReason } from '../messaging/whatsapp-provider.js';
+import { graphErrorCode, networkReason } from '../../platform/http/outbound-errors.js';
 
 export const GRAPH_SIGNUP_TIMEOUT_MS = 10_000;
 

@@ -11,7 +11,7 @@ import {
   findLiveConnectionToken,
   issueConnectionToken,
   useConnectionToken,
-} from './connection-tokens.js';
+} from '../../platform/connection-tokens.js';
 import type { GraphSignup } from './graph-signup.js';
 import {
   deleteConnection,

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import { randomToken, sha256Hex } from '../../platform/crypto.js';
-import type { Executor } from '../../platform/db/client.js';
-import { connectionTokens, type ConnectionPurpose } from '../../platform/db/schema.js';
+import { randomToken, sha256Hex } from './crypto.js';
+import type { Executor } from './db/client.js';
+import { connectionTokens, type ConnectionPurpose } from './db/schema.js';
 
 // The single-use, expiring tokens that let a browser finish a connection a clinic's software
 // started: the WhatsApp page's `clientId` and the Tax Authority's OAuth `state`. Only their
