@@ -17,11 +17,12 @@ import { registerPatientAuth } from './modules/patient-auth/patient-auth-module.
 import { registerPaymentResultPage } from './modules/payments/patient-routes.js';
 import { registerPayments } from './modules/payments/payments-module.js';
 import { registerReminders } from './modules/reminders/reminders-module.js';
-import { registerShaam } from './modules/shaam/shaam-routes.js';
+import { registerShaam } from './modules/shaam/shaam-module.js';
 import { registerWaitlist } from './modules/waitlist/waitlist-module.js';
 import type { ResolveHost } from './modules/webhooks/webhook-request.js';
 import { registerWebhooks } from './modules/webhooks/webhooks-module.js';
-import { registerWhatsApp, registerWhatsAppPage } from './modules/whatsapp/whatsapp-routes.js';
+import { registerWhatsApp } from './modules/whatsapp/whatsapp-module.js';
+import { registerWhatsAppPage } from './modules/whatsapp/whatsapp-routes.js';
 import { defaultWebDistDir } from './paths.js';
 import type { Config } from './platform/config.js';
 import { sealingKey, type DataKeys } from './platform/crypto.js';

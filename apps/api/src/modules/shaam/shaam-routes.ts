@@ -6,40 +6,9 @@ import {
   shaamConnectResponseSchema,
   shaamStatusSchema,
 } from '@marpe/shared';
-import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Config } from '../../platform/config.js';
-import type { Database } from '../../platform/db/client.js';
-import { actorOf, callerOf, registerIntegrationRoutes } from '../integration/integration-auth.js';
-import { createShaamOAuth } from './shaam-oauth.js';
-import { shaamKey } from './shaam-repository.js';
-import { createShaamService, type ShaamService } from './shaam-service.js';
-import type { DataKeys } from '../../platform/crypto.js';
-
-/** The integration routes and `POST /api/shaam-auth`. */
-export async function registerShaam(
-  app: FastifyInstance,
-  deps: {
-    config: Pick<Config, 'shaam' | 'publicOrigin' | 'demo'>;
-    db: Database;
-    clock: () => number;
-    dataKeys: DataKeys;
-  },
-): Promise<void> {
-  const { shaam } = deps.config;
-  const service = createShaamService({
-    db: deps.db,
-    clock: deps.clock,
-    key: shaamKey(deps.dataKeys),
-    publicOrigin: deps.config.publicOrigin,
-    production: !deps.config.demo,
-    authorizeUrl: shaam.authorizeUrl,
-    scope: shaam.scope,
-    oauth: createShaamOAuth({ tokenUrl: shaam.tokenUrl }),
-  });
-  await registerIntegrationRoutes(app, shaamIntegrationRoutes, { service });
-  await app.register(shaamAuthRoutes, { prefix: '/api', service });
-}
+import { actorOf, callerOf } from '../integration/integration-auth.js';
+import type { ShaamService } from './shaam-service.js';
 
 // A type, not an interface: registerIntegrationRoutes takes options as a Record.
 export type ShaamIntegrationRoutesOptions = { service: ShaamService };

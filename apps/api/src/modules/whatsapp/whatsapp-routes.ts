@@ -9,41 +9,11 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Config } from '../../platform/config.js';
-import type { Database } from '../../platform/db/client.js';
 import { sendNotFound } from '../../platform/http/error-handler.js';
 import type { CspDirectives } from '../../platform/http/security-headers.js';
 import type { NavigationFallback } from '../../platform/http/web-app.js';
-import { actorOf, callerOf, registerIntegrationRoutes } from '../integration/integration-auth.js';
-import { createGraphSignup } from './graph-signup.js';
-import { whatsappTokenKey } from './whatsapp-repository.js';
-import { createWhatsAppService, type WhatsAppService } from './whatsapp-service.js';
-import type { DataKeys } from '../../platform/crypto.js';
-
-/** The integration routes and `POST /api/wa-signup`; the page comes later: `registerWhatsAppPage`. */
-export async function registerWhatsApp(
-  app: FastifyInstance,
-  deps: {
-    config: Pick<Config, 'whatsapp' | 'publicOrigin'>;
-    db: Database;
-    clock: () => number;
-    dataKeys: DataKeys;
-  },
-): Promise<void> {
-  const { graphApiBaseUrl, appId, appSecret } = deps.config.whatsapp;
-  const service = createWhatsAppService({
-    db: deps.db,
-    clock: deps.clock,
-    tokenKey: whatsappTokenKey(deps.dataKeys),
-    publicOrigin: deps.config.publicOrigin,
-    graph:
-      appId !== null && appSecret !== null
-        ? createGraphSignup({ graphApiBaseUrl, appId, appSecret })
-        : null,
-  });
-  await registerIntegrationRoutes(app, whatsappIntegrationRoutes, { service });
-  await app.register(waSignupRoutes, { prefix: '/api', service });
-}
+import { actorOf, callerOf } from '../integration/integration-auth.js';
+import type { WhatsAppService } from './whatsapp-service.js';
 
 // A type, not an interface: registerIntegrationRoutes takes options as a Record.
 export type WhatsAppIntegrationRoutesOptions = { service: WhatsAppService };
