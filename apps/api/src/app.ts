@@ -113,6 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     clock,
     callsPerMinute: options.integrationCallsPerMinute,
   });
+  // The outbox's worker starts at `ready()`: the modules below name their topics before it.
   const { messaging, outbox, devMessages } = registerMessaging(app, {
     config,
     database,
@@ -148,6 +149,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     log: app.log,
     pollIntervalMs: options.reminderPollIntervalMs,
   });
+  // Before clinics and appointments: their writes offer the times they free to waiting patients.
   const waitlist = await registerWaitlist(app, {
     db,
     clock,
