@@ -233,4 +233,55 @@ describe('the waitlist', () => {
     await a.context.close();
     await b.context.close();
   }, 120_000);
+
+  it('offers a fully booked caregiver the waitlist under step 1, for a type of its choice', async () => {
+    const first = await integration<{ id: number }>('POST', '/appointment-types', {
+      name: 'הלבנה',
+      duration_minutes: 30,
+    });
+    const second = await integration<{ id: number }>('POST', '/appointment-types', {
+      name: 'יישור שיניים',
+      duration_minutes: 30,
+    });
+    // No hours at all: no free time in the horizon, so step 1 leaves it out.
+    await integration('POST', '/caregivers', {
+      name: 'ד"ר מיכל ברק',
+      license_number: '6-66666',
+      appointment_type_ids: [first.id, second.id],
+      marpe_rules: { slot_step_minutes: 30 },
+    });
+
+    const { page, context } = await newPage(browser(), { viewport: 'mobile' });
+    await page.goto(`${server.url}/booking/1`);
+    await signUpHere(page, { idBase: '16180339', phone: '0547000503', firstName: 'Michal' });
+    const booked = page.getByRole('region', { name: /אין כרגע תורים פנויים/ });
+    const notify = booked.getByRole('button', { name: 'להודיע לי כשמתפנה תור אצל ד"ר מיכל ברק' });
+    await notify.waitFor();
+    // Not a card to choose in step 1: its only button is "notify me".
+    expect(await page.getByRole('button', { name: /^ד"ר מיכל ברק/ }).count()).toBe(0);
+    await expectNoAxeViolations(page);
+    await notify.click();
+    const join = page.getByRole('dialog', { name: 'הודעה כשמתפנה תור' });
+    await settled(page, '[role="dialog"]');
+    await expectNoAxeViolations(page);
+    await join
+      .getByRole('radiogroup', { name: 'סוג התור' })
+      .getByRole('radio', { name: 'יישור שיניים' })
+      .check();
+    await join.getByRole('button', { name: 'להודיע לי' }).click();
+    await page.getByRole('alert').filter({ hasText: 'נשלח לך הודעה אם יתפנה תור' }).waitFor();
+
+    await switchLanguage(page, 'en');
+    await page
+      .getByRole('region', { name: "Fully booked for now. We'll message you when a time frees up" })
+      .waitFor();
+    await expectNoAxeViolations(page);
+
+    await page.goto(`${server.url}/appointments/1`);
+    const card = page
+      .getByRole('region', { name: 'Waiting for a time' })
+      .getByRole('article', { name: 'ד"ר מיכל ברק' });
+    await card.getByText('יישור שיניים').waitFor();
+    await context.close();
+  }, 90_000);
 });

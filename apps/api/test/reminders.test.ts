@@ -342,9 +342,10 @@ describe.each(engines)('reminders (%s)', (engine) => {
       });
       expect(moved.statusCode, moved.body).toBe(200);
       expect(await brief(id)).toEqual([
-        [1440, 'withdrawn', '2027-03-28T10:00:00+03:00'],
+        // The day before, just before online cancellation closes (24 hours' notice).
+        [1440, 'withdrawn', '2027-03-28T09:45:00+03:00'],
         [120, 'withdrawn', '2027-03-29T08:00:00+03:00'],
-        [1440, 'scheduled', '2027-03-29T12:00:00+03:00'],
+        [1440, 'scheduled', '2027-03-29T11:45:00+03:00'],
         [120, 'scheduled', '2027-03-30T10:00:00+03:00'],
       ]);
       // The old times pass without a message.
@@ -391,9 +392,9 @@ describe.each(engines)('reminders (%s)', (engine) => {
       const he = await book(hebrew, '2027-03-29 10:00');
       const en = await book(english, '2027-03-29 11:00', 'en-US,en;q=0.9');
 
-      now = at('2027-03-28 10:00') + 30 * 1000;
+      now = at('2027-03-28 09:45') + 30 * 1000;
       expect(await app.reminders.runOnce()).toBe(1);
-      now = at('2027-03-28 11:00');
+      now = at('2027-03-28 10:45');
       expect(await app.reminders.runOnce()).toBe(1);
       expect(await app.reminders.runOnce()).toBe(0);
       const sent = await messages();
@@ -422,11 +423,24 @@ describe.each(engines)('reminders (%s)', (engine) => {
           lead_minutes: 1440,
           status: 'sent',
           channel: 'sms',
-          sent_at: new Date(at('2027-03-28 10:00') + 30_000).toISOString(),
+          sent_at: new Date(at('2027-03-28 09:45') + 30_000).toISOString(),
         },
         { lead_minutes: 120, status: 'scheduled' },
       ]);
       expect((await reminders(en))[0]).toMatchObject({ status: 'sent', channel: 'sms' });
+
+      // Two hours before, online changes have closed: the clinic's phone instead.
+      now = at('2027-03-29 08:00');
+      expect(await app.reminders.runOnce()).toBe(1);
+      expect((await messages())[0]?.body).toBe(
+        [
+          'תזכורת: התור שלך במרפאת התזכורות',
+          'בדיקה תקופתית עם ד"ר דנה',
+          'בתאריך 29/03/2027 בשעה 10:00',
+          `לפרטים: ${ORIGIN}/appointments/${f.clinicId}`,
+          'לשינוי יש לפנות למרפאה: 03-5550000',
+        ].join('\n'),
+      );
     });
 
     it('sends each reminder exactly once with two instances claiming at the same time', async () => {

@@ -1,4 +1,4 @@
-import { inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { weekDays, withIdCheckDigit, type WeekDay } from '@marpe/shared';
 import {
   addDaysToLocalDate,
@@ -262,7 +262,14 @@ async function seedMainClinic(tx: Tx, now: number): Promise<void> {
   await tx
     .insert(reminderSettings)
     .values({ clinicId: DEMO_CLINIC_ID, ...reminderSettingsValues(demoReminderSettings) });
-  const policy = reminderPolicy(demoReminderSettings, timezone);
+  const [rules] = await tx
+    .select({ cancelNoticeMinutes: clinics.cancelNoticeMinutes })
+    .from(clinics)
+    .where(eq(clinics.id, DEMO_CLINIC_ID));
+  const policy = reminderPolicy(demoReminderSettings, {
+    timezone,
+    cancelNoticeMinutes: rules?.cancelNoticeMinutes ?? 0,
+  });
   const reminders = booked.flatMap((b) =>
     planReminders(b.startAt.getTime(), policy, now).map((r) => ({
       appointmentId: b.id,

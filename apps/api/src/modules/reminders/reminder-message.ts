@@ -10,6 +10,12 @@ export interface ReminderSubject {
   start: number;
   /** The patient's appointments page of this clinic, where it can be cancelled or moved. */
   link: string;
+  /**
+   * Whether the appointment can still be cancelled or moved online (the clinic's cancellation
+   * notice has not begun); when not, the message gives the clinic's phone for changes.
+   */
+  changeableOnline: boolean;
+  clinicPhone: string;
 }
 
 /**
@@ -23,13 +29,17 @@ export function reminderMessage(subject: ReminderSubject, language: MessageLangu
       `Reminder: your appointment at ${subject.clinicName}`,
       `${subject.typeName} with ${subject.caregiverName}`,
       `On ${date} at ${time}`,
-      `To cancel or change the time: ${subject.link}`,
+      subject.changeableOnline
+        ? `To cancel or change the time: ${subject.link}`
+        : `Details: ${subject.link}\nTo change it, call the clinic: ${subject.clinicPhone}`,
     ].join('\n');
   }
   return [
     `תזכורת: התור שלך ב${subject.clinicName}`,
     `${subject.typeName} עם ${subject.caregiverName}`,
     `בתאריך ${date} בשעה ${time}`,
-    `לביטול או לשינוי המועד: ${subject.link}`,
+    subject.changeableOnline
+      ? `לביטול או לשינוי המועד: ${subject.link}`
+      : `לפרטים: ${subject.link}\nלשינוי יש לפנות למרפאה: ${subject.clinicPhone}`,
   ].join('\n');
 }

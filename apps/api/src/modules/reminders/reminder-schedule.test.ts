@@ -20,6 +20,8 @@ const policy = (overrides: Partial<ReminderPolicy> = {}): ReminderPolicy => ({
   quietEnd: '08:00',
   observeRestDays: false,
   timezone: TZ,
+  // No notice: online cancellation stays open until the start (see the deadline tests).
+  cancelNoticeMinutes: 0,
   ...overrides,
 });
 
@@ -139,5 +141,21 @@ describe('planReminders', () => {
       at('2026-11-25 12:00'),
     );
     expect(planned).toEqual([{ leadMinutes: 120, dueAt: at('2026-12-01 20:59') }]);
+  });
+
+  it('sends the day-before reminder before online cancellation closes, not just after', () => {
+    // Notice 24 hours: cancelling and moving online close at 10:00 the day before, the very time
+    // of the day-before reminder; it goes at 09:45 instead. Other lead times keep their time.
+    const start = at('2026-12-02 10:00');
+    const planned = planReminders(
+      start,
+      policy({ cancelNoticeMinutes: 1440, leadMinutes: [1440, 1560, 120] }),
+      at('2026-11-25 12:00'),
+    );
+    expect(planned.map((r) => [r.leadMinutes, iso(r.dueAt)])).toEqual([
+      [1560, '2026-12-01T08:00:00+02:00'],
+      [1440, '2026-12-01T09:45:00+02:00'],
+      [120, '2026-12-02T08:00:00+02:00'],
+    ]);
   });
 });

@@ -15,6 +15,12 @@ const DAY_MINUTES = 24 * 60;
 export const REMINDER_MIN_GAP_MS = 60 * MINUTE;
 /** Two reminders this close together after moving one out of quiet time: only the later goes. */
 export const REMINDER_MIN_SPACING_MS = 60 * MINUTE;
+/**
+ * A reminder due less than this after online cancellation closes goes before it closes instead
+ * (REMINDER_BEFORE_DEADLINE_MS earlier): the patient it reminds can still cancel or move online.
+ */
+export const REMINDER_DEADLINE_GRACE_MS = 30 * MINUTE;
+export const REMINDER_BEFORE_DEADLINE_MS = 15 * MINUTE;
 
 export interface ReminderPolicy {
   leadMinutes: readonly number[];
@@ -24,6 +30,8 @@ export interface ReminderPolicy {
   /** Keep out of Shabbat and Yom Tov (candle lighting to havdalah). */
   observeRestDays: boolean;
   timezone: string;
+  /** The clinic's online cancellation notice: cancelling and moving close this long before. */
+  cancelNoticeMinutes: number;
 }
 
 export interface PlannedReminder {
@@ -33,12 +41,16 @@ export interface PlannedReminder {
 }
 
 /** What planning reads of a clinic's settings, in its zone. */
-export const reminderPolicy = (settings: ReminderSettings, timezone: string): ReminderPolicy => ({
+export const reminderPolicy = (
+  settings: ReminderSettings,
+  clinic: { timezone: string; cancelNoticeMinutes: number },
+): ReminderPolicy => ({
   leadMinutes: settings.lead_minutes,
   quietStart: settings.quiet_hours.start,
   quietEnd: settings.quiet_hours.end,
   observeRestDays: settings.observe_shabbat_and_holidays,
-  timezone,
+  timezone: clinic.timezone,
+  cancelNoticeMinutes: clinic.cancelNoticeMinutes,
 });
 
 const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
@@ -100,7 +112,8 @@ export function allowedDueAt(nominal: number, policy: ReminderPolicy): number {
 
 /**
  * The reminders of an appointment starting at `startMs`, planned at `now` (its booking or move):
- * one per lead time, each moved out of quiet time; none due within REMINDER_MIN_GAP_MS of now (a
+ * one per lead time, just before online cancellation closes when it would go just after (the
+ * default day-before reminder and 24-hour notice meet), each moved out of quiet time; none due within REMINDER_MIN_GAP_MS of now (a
  * lead time already passed gets no late reminder); of two that moving brought within
  * REMINDER_MIN_SPACING_MS of each other, only the later (closer to the start). By due time.
  */
@@ -109,10 +122,18 @@ export function planReminders(
   policy: ReminderPolicy,
   now: number,
 ): PlannedReminder[] {
+  const deadline = startMs - policy.cancelNoticeMinutes * MINUTE;
+  const beforeDeadline = (due: number) =>
+    due >= deadline && due - deadline < REMINDER_DEADLINE_GRACE_MS
+      ? deadline - REMINDER_BEFORE_DEADLINE_MS
+      : due;
   const planned = [...new Set(policy.leadMinutes)]
     .map((leadMinutes) => ({
       leadMinutes,
-      dueAt: allowedDueAt(nominalDueAt(startMs, leadMinutes, policy.timezone), policy),
+      dueAt: allowedDueAt(
+        beforeDeadline(nominalDueAt(startMs, leadMinutes, policy.timezone)),
+        policy,
+      ),
     }))
     .filter((reminder) => reminder.dueAt - now >= REMINDER_MIN_GAP_MS && reminder.dueAt < startMs)
     .sort((a, b) => b.dueAt - a.dueAt || a.leadMinutes - b.leadMinutes);

@@ -62,13 +62,13 @@ export function createRemindersRepository(db: Database) {
         .onConflictDoUpdate({ target: reminderSettings.clinicId, set: values });
     },
 
-    /** The clinic's zone, or null for no such clinic. */
-    async findClinicZone(ex: Executor, clinicId: number): Promise<string | null> {
+    /** What planning reads of the clinic: its zone and cancellation notice; null for none. */
+    async findClinicRules(ex: Executor, clinicId: number) {
       const [row] = await ex
-        .select({ timezone: clinics.timezone })
+        .select({ timezone: clinics.timezone, cancelNoticeMinutes: clinics.cancelNoticeMinutes })
         .from(clinics)
         .where(eq(clinics.id, clinicId));
-      return row?.timezone ?? null;
+      return row ?? null;
     },
 
     async insertReminders(
@@ -149,6 +149,8 @@ export function createRemindersRepository(db: Database) {
           language: appointments.language,
           phone: patients.phone,
           clinicName: clinics.name,
+          clinicPhone: clinics.phone,
+          cancelNoticeMinutes: clinics.cancelNoticeMinutes,
           timezone: clinics.timezone,
           caregiverName: caregivers.name,
           typeName: appointmentTypes.name,

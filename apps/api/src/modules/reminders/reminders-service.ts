@@ -61,9 +61,9 @@ export function createReminders(deps: RemindersDeps) {
   ): Promise<void> {
     const settings = await repository.findSettings(ex, clinicId);
     if (!settings.enabled || list.length === 0) return;
-    const timezone = await repository.findClinicZone(ex, clinicId);
-    if (timezone === null) return;
-    const policy = reminderPolicy(settings, timezone);
+    const clinic = await repository.findClinicRules(ex, clinicId);
+    if (clinic === null) return;
+    const policy = reminderPolicy(settings, clinic);
     await repository.insertReminders(
       ex,
       list.flatMap((appointment) =>
@@ -109,6 +109,9 @@ export function createReminders(deps: RemindersDeps) {
           timezone: subject.timezone,
           start: subject.startAt.getTime(),
           link: `${publicOrigin}/appointments/${reminder.clinicId}`,
+          // The appointments page's own rule (is_marpe_cancellable): start − now ≥ the notice.
+          changeableOnline: subject.startAt.getTime() - now >= subject.cancelNoticeMinutes * 60_000,
+          clinicPhone: subject.clinicPhone,
         },
         subject.language,
       ),
@@ -236,7 +239,7 @@ export function createReminders(deps: RemindersDeps) {
     async list(clinicId: number, appointmentId: number): Promise<IntegrationReminder[]> {
       const owner = await repository.findAppointmentClinic(db, appointmentId);
       if (owner !== clinicId) throw appointmentNotFound();
-      const timezone = (await repository.findClinicZone(db, clinicId)) ?? 'UTC';
+      const timezone = (await repository.findClinicRules(db, clinicId))?.timezone ?? 'UTC';
       const rows = await repository.listForAppointment(db, appointmentId);
       return rows.map((row) => ({
         id: row.id,

@@ -162,6 +162,52 @@ describe('booking page', () => {
   });
 });
 
+describe('a fully booked caregiver', () => {
+  it('is left out of step 1 and offered the waitlist, for a type of its own', async () => {
+    const data = clinic();
+    data.caregivers = data.caregivers.map((c) =>
+      c.id === 12 ? { ...c, first_available_slot: null } : c,
+    );
+    const api = stubApi({
+      'GET /api/clinic/1': () => json(data),
+      'POST /api/waitlist': () =>
+        json(
+          {
+            id: 5,
+            caregiver_id: 12,
+            appointment_type_id: 2,
+            caregiver_name: 'ד"ר נועה פרץ',
+            type_name: 'ניקוי אבנית',
+            from_date: '2027-03-28',
+            to_date: '2027-04-10',
+            part_of_day: 'any',
+            joined_at: '2027-03-27T08:00:00.000Z',
+          },
+          201,
+        ),
+    });
+    const { user } = renderRoutes(routes, { initialEntries: ['/booking/1'] });
+    await screen.findByRole('button', { name: /^ד"ר יעל כהן/ });
+    expect(screen.queryByRole('button', { name: /^ד"ר נועה פרץ/ })).toBeNull();
+    const booked = screen.getByRole('region', { name: /אין כרגע תורים פנויים/ });
+    await user.click(
+      within(booked).getByRole('button', { name: 'להודיע לי כשמתפנה תור אצל ד"ר נועה פרץ' }),
+    );
+
+    const dialog = await screen.findByRole('dialog', { name: /כשמתפנה תור/ });
+    const kind = within(dialog).getByRole('radiogroup', { name: 'סוג התור' });
+    await user.click(within(kind).getByRole('radio', { name: /ניקוי אבנית/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'להודיע לי' }));
+    await waitFor(() => expect(api.callsTo('POST /api/waitlist')).toHaveLength(1));
+    expect(api.callsTo('POST /api/waitlist')[0]?.body).toMatchObject({
+      clinicId: 1,
+      caregiverId: 12,
+      appointmentTypeId: 2,
+      partOfDay: 'any',
+    });
+  }, 30_000);
+});
+
 describe('presetTimeOf (a waitlist offer link’s time)', () => {
   it('takes HH:mm and nothing else', () => {
     expect(presetTimeOf('09:00')).toBe('09:00');

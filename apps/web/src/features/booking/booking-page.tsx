@@ -1,4 +1,4 @@
-import type { ClinicData } from '@marpe/shared';
+import type { AppointmentType, Caregiver, ClinicData } from '@marpe/shared';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -24,6 +24,7 @@ import { useCheckedSession } from '../../lib/patient-auth/use-checked-session';
 import { VerificationForm } from '../../lib/patient-auth/verification-form';
 import { snackbarDefaultMs } from '../../lib/snackbar';
 import { CaregiverStep } from './components/caregiver-step';
+import { FullyBookedList } from './components/fully-booked-list';
 import { formatTime } from './format';
 import { SummaryList } from './components/summary-list';
 import { TypeStep } from './components/type-step';
@@ -134,6 +135,11 @@ function BookingSteps({
   /** How the offer's slot turned out: preselected, or taken meanwhile. */
   const [offer, setOffer] = useState<'selected' | 'taken' | null>(null);
   const [dialogOpen, setDialogOpen] = useState(false);
+  /** Whom the waitlist dialog is for, and the types it offers to wait for. */
+  const [waitlistFor, setWaitlistFor] = useState<{
+    caregiver: Caregiver;
+    types: AppointmentType[];
+  } | null>(null);
   const [waitlistOpen, setWaitlistOpen] = useState(false);
   const [joined, setJoined] = useState(false);
   const [snackbar, setSnackbar] = useState<string | null>(null);
@@ -154,6 +160,16 @@ function BookingSteps({
   const caregivers = useMemo(
     () => bookable.filter((c) => !type || c.default_appointment_types.includes(type.id)),
     [bookable, type],
+  );
+  // Left out of step 1 (no free time): offered the waitlist below it instead.
+  const fullyBooked = useMemo(
+    () =>
+      data.caregivers.filter(
+        (c) =>
+          c.first_available_slot === null &&
+          (!type || c.default_appointment_types.includes(type.id)),
+      ),
+    [data.caregivers, type],
   );
   const types = useMemo(
     () =>
@@ -223,7 +239,20 @@ function BookingSteps({
   }, [caregiverId, typeId]);
 
   const allowed = canConfirm(store);
-  const openWaitlist = () => setWaitlistOpen(true);
+  const openWaitlist = () => {
+    if (!caregiver || !type) return;
+    setWaitlistFor({ caregiver, types: [type] });
+    setWaitlistOpen(true);
+  };
+  const notifyFullyBooked = (booked: Caregiver) => {
+    setWaitlistFor({
+      caregiver: booked,
+      types: type
+        ? [type]
+        : data.appointmentTypes.filter((tp) => booked.default_appointment_types.includes(tp.id)),
+    });
+    setWaitlistOpen(true);
+  };
   const fetchError = store.error && fetchErrors.has(store.error) ? store.error : null;
   const datesLoaded = !store.loading || store.availableDates.length > 0;
 
@@ -264,6 +293,7 @@ function BookingSteps({
               selected={caregiver}
               onSelect={store.selectCaregiver}
             />
+            <FullyBookedList caregivers={fullyBooked} onNotify={notifyFullyBooked} />
           </Step>
           <Step number={2} title={t('booking.steps.type')}>
             <TypeStep types={types} selected={type} onSelect={store.selectAppointmentType} />
@@ -359,12 +389,14 @@ function BookingSteps({
         slot={selectedSlot}
         timeZone={timeZone}
       />
-      {caregiver && type && (
+      {waitlistFor && (
         <WaitlistDialog
+          // A new one for another caregiver or type: its choices start afresh.
+          key={`${waitlistFor.caregiver.id}:${waitlistFor.types.map((tp) => tp.id).join(',')}`}
           open={waitlistOpen}
           clinicId={clinicId}
-          caregiver={caregiver}
-          appointmentType={type}
+          caregiver={waitlistFor.caregiver}
+          appointmentTypes={waitlistFor.types}
           timeZone={timeZone}
           onClose={() => setWaitlistOpen(false)}
           onJoined={() => {

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import { config } from '../../app/config';
 import { ApiError } from '../../lib/api-client';
+import { ClinicLogo } from '../../lib/clinic-logo';
 import { ErrorView } from '../../lib/error-view';
 import { LoadingView } from '../../lib/loading-view';
 import { getPaymentRequest } from './api/get-payment-request';
@@ -110,14 +111,7 @@ function PaymentRequest({ token, data, amountAgorot }: PaymentRequestProps) {
 
   return (
     <Box sx={{ maxWidth: 560, mx: 'auto', display: 'flex', flexDirection: 'column', gap: 3 }}>
-      {data.clinicLogo && (
-        <Box
-          component="img"
-          src={data.clinicLogo}
-          alt={t('payment.logoAlt')}
-          sx={{ maxHeight: 96, maxWidth: '100%', objectFit: 'contain', alignSelf: 'center' }}
-        />
-      )}
+      {data.clinicLogo && <ClinicLogo src={data.clinicLogo} alt={t('payment.logoAlt')} />}
       <Typography component="h1" variant="h4">
         {t('payment.title')}
       </Typography>

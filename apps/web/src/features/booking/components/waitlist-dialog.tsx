@@ -31,7 +31,8 @@ export interface WaitlistDialogProps {
   open: boolean;
   clinicId: number;
   caregiver: Caregiver;
-  appointmentType: AppointmentType;
+  /** What to wait for: one type, or the caregiver's types to choose from (a fully booked caregiver). */
+  appointmentTypes: readonly AppointmentType[];
   timeZone: string;
   onClose: () => void;
   onJoined: () => void;
@@ -43,10 +44,14 @@ const addDays = (date: string, days: number) => dayjs(date).add(days, 'day').for
 
 /** "Notify me if a time frees up": a range of at most 14 days from today and a part of day. */
 export function WaitlistDialog(props: WaitlistDialogProps) {
-  const { open, clinicId, caregiver, appointmentType, timeZone, onClose, onJoined } = props;
+  const { open, clinicId, caregiver, appointmentTypes, timeZone, onClose, onJoined } = props;
   const { t } = useTranslation();
   const titleId = useId();
   const partId = useId();
+  const typeId = useId();
+  const [chosenTypeId, setChosenTypeId] = useState(appointmentTypes[0]?.id ?? null);
+  const appointmentType =
+    appointmentTypes.find((type) => type.id === chosenTypeId) ?? appointmentTypes[0];
   const [today] = useState(() =>
     formatClinicTime(new Date().toISOString(), timeZone, 'YYYY-MM-DD'),
   );
@@ -69,7 +74,7 @@ export function WaitlistDialog(props: WaitlistDialogProps) {
     const error = checkRange();
     setFieldError(error);
     setFailure(null);
-    if (error) return;
+    if (error || !appointmentType) return;
     setPending(true);
     try {
       await joinWaitlist({
@@ -111,8 +116,29 @@ export function WaitlistDialog(props: WaitlistDialogProps) {
         <DialogTitle id={titleId}>{t('waitlist.dialogTitle')}</DialogTitle>
         <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
           <DialogContentText>
-            {t('waitlist.dialogIntro', { caregiver: caregiver.name, type: appointmentType.name })}
+            {appointmentTypes.length === 1 && appointmentType
+              ? t('waitlist.dialogIntro', { caregiver: caregiver.name, type: appointmentType.name })
+              : t('waitlist.dialogIntroAnyType', { caregiver: caregiver.name })}
           </DialogContentText>
+          {appointmentTypes.length > 1 && (
+            <FormControl>
+              <FormLabel id={typeId}>{t('waitlist.appointmentType')}</FormLabel>
+              <RadioGroup
+                aria-labelledby={typeId}
+                value={String(appointmentType?.id ?? '')}
+                onChange={(event) => setChosenTypeId(Number(event.target.value))}
+              >
+                {appointmentTypes.map((type) => (
+                  <FormControlLabel
+                    key={type.id}
+                    value={String(type.id)}
+                    control={<Radio />}
+                    label={<bdi>{type.name}</bdi>}
+                  />
+                ))}
+              </RadioGroup>
+            </FormControl>
+          )}
           <TextField
             type="date"
             label={t('waitlist.fromDate')}

@@ -9,6 +9,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
+import { ClinicLogo } from '../../../lib/clinic-logo';
 import { usePageTitle } from '../../../lib/page-title';
 import { VisuallyHidden } from '../../../lib/text-runs';
 import { submitForm } from '../api/submit-form';
@@ -109,12 +110,7 @@ export function IntakeForm() {
     <DirectionScope direction={direction}>
       <Box sx={{ maxWidth: 640, mx: 'auto', display: 'flex', flexDirection: 'column', gap: 3 }}>
         {formData.headerImage && (
-          <Box
-            component="img"
-            src={formData.headerImage}
-            alt={t('intakeForm.logoAlt')}
-            sx={{ maxHeight: 96, maxWidth: '100%', objectFit: 'contain', alignSelf: 'center' }}
-          />
+          <ClinicLogo src={formData.headerImage} alt={t('intakeForm.logoAlt')} />
         )}
         <Box
           component="form"
