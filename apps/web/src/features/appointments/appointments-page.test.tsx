@@ -40,6 +40,18 @@ const checkUp = {
   is_marpe_cancellable: false,
 };
 
+const waiting = {
+  id: 31,
+  caregiver_id: 11,
+  appointment_type_id: 3,
+  caregiver_name: 'ד״ר רונית כהן',
+  type_name: 'ניקוי אבנית',
+  from_date: '2027-01-04',
+  to_date: '2027-01-10',
+  part_of_day: 'any',
+  joined_at: '2027-01-01T08:00:00Z',
+};
+
 const reload = vi.fn();
 
 /** A page load with a stored session, as the app starts. */
@@ -243,6 +255,96 @@ describe('my appointments page', () => {
         screen.queryByText('An error occurred. Please try again or contact the clinic.'),
       ).not.toBeInTheDocument(),
     );
+  });
+
+  it('the cancel dialog is described by the appointment and held open while the call is pending', async () => {
+    let answer!: (response: Response) => void;
+    stubApi({
+      'GET /api/clinic/1': () => json(clinicFixture()),
+      'GET /api/patient-auth': () => json(patient),
+      'GET /api/appointment/patient-appointments': [() => json([cleaning]), () => json([])],
+      'PUT /api/appointment/patient-appointments': () =>
+        new Promise<Response>((resolve) => (answer = resolve)),
+    });
+    const { user } = load({ language: 'en' });
+
+    await user.click(await screen.findByRole('button', { name: 'Cancel appointment' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel this appointment?' });
+    expect(dialog).toHaveAccessibleDescription(
+      'ניקוי אבנית · ד״ר רונית כהן · 04/01/2027 09:00 – 09:30',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel appointment' }));
+
+    await waitFor(() =>
+      expect(within(dialog).getByRole('button', { name: 'Return' })).toBeDisabled(),
+    );
+    expect(within(dialog).getByRole('button', { name: /Cancel appointment/ })).toBeDisabled();
+    await user.keyboard('{Escape}');
+    expect(screen.getByRole('dialog', { name: 'Cancel this appointment?' })).toBeVisible();
+
+    answer(json({ status: 'ok' }));
+    expect(await screen.findByText('Appointment cancelled successfully')).toBeVisible();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('leaving the waitlist: confirm or stay, pending, the call, the snackbar and focus on the heading', async () => {
+    let answer!: (response: Response) => void;
+    const { callsTo } = stubApi({
+      'GET /api/clinic/1': () => json(clinicFixture()),
+      'GET /api/patient-auth': () => json(patient),
+      'GET /api/appointment/patient-appointments': () => json([]),
+      'GET /api/waitlist': [() => json([waiting]), () => json([])],
+      'DELETE /api/waitlist/31': () => new Promise<Response>((resolve) => (answer = resolve)),
+    });
+    const { user } = load({ language: 'en' });
+
+    const section = await screen.findByRole('region', { name: 'Waiting for a time' });
+    const leave = within(section).getByRole('button', { name: 'Leave the waitlist' });
+    await user.click(leave);
+    const dialog = await screen.findByRole('dialog', { name: 'Leave the waitlist?' });
+    expect(dialog).toHaveAccessibleDescription(
+      "You won't get more messages about times freeing up with ד״ר רונית כהן (ניקוי אבנית).",
+    );
+    // Stay closes it without a call, and focus goes back to the button.
+    await user.click(within(dialog).getByRole('button', { name: 'Stay' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(leave).toHaveFocus();
+    expect(callsTo('DELETE /api/waitlist/31')).toHaveLength(0);
+
+    await user.click(leave);
+    const again = await screen.findByRole('dialog', { name: 'Leave the waitlist?' });
+    await user.click(within(again).getByRole('button', { name: 'Leave' }));
+    await waitFor(() => expect(within(again).getByRole('button', { name: 'Stay' })).toBeDisabled());
+    expect(within(again).getByRole('button', { name: /Leave/ })).toBeDisabled();
+    await user.keyboard('{Escape}');
+    expect(screen.getByRole('dialog', { name: 'Leave the waitlist?' })).toBeVisible();
+
+    answer(json({ status: 'ok' }));
+    expect(await screen.findByText('You left the waitlist')).toBeVisible();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() =>
+      expect(screen.getByRole('heading', { level: 2, name: 'Waiting for a time' })).toHaveFocus(),
+    );
+    expect(callsTo('DELETE /api/waitlist/31')).toHaveLength(1);
+  });
+
+  it('a failed leave shows the error snackbar and keeps the entry', async () => {
+    stubApi({
+      'GET /api/clinic/1': () => json(clinicFixture()),
+      'GET /api/patient-auth': () => json(patient),
+      'GET /api/appointment/patient-appointments': () => json([]),
+      'GET /api/waitlist': () => json([waiting]),
+      'DELETE /api/waitlist/31': () => apiError(404, 'waitlist_entry_not_found'),
+    });
+    const { user } = load({ language: 'en' });
+
+    await user.click(await screen.findByRole('button', { name: 'Leave the waitlist' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave the waitlist?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Leave' }));
+
+    expect(await screen.findByText('Something went wrong. Please try again.')).toBeVisible();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByRole('article', { name: 'ד״ר רונית כהן' })).toBeVisible();
   });
 
   it('logout clears the session and goes to the clinic page', async () => {
