@@ -101,7 +101,7 @@ export function WaitlistSection({ patientId }: { patientId: number }) {
         open={open}
         entry={target}
         pending={leave.isPending}
-        onStay={() => setOpen(false)}
+        onReturn={() => setOpen(false)}
         onConfirm={(entry) =>
           leave.mutate(entry.id, {
             onSuccess: () => {
