@@ -142,3 +142,90 @@ describe('the clinic page rendered on the server', () => {
     await context.close();
   });
 });
+
+/** The app's scripts a page has fetched so far (file names under /assets/). */
+function scriptsFetched(page: Page): string[] {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/assets/') && url.pathname.endsWith('.js')) {
+      scripts.push(url.pathname.slice('/assets/'.length));
+    }
+  });
+  return scripts;
+}
+
+describe('pages that wake on demand (ADR 025)', () => {
+  it.each(['/', '/privacy', '/completed', '/clinic/1'])(
+    '%s loads only its waking script until the patient acts on it',
+    async (path) => {
+      const { context, page } = await newPage(browser());
+      const scripts = scriptsFetched(page);
+      await page.goto(`${baseUrl}${path}`);
+      await page.waitForLoadState('networkidle');
+      expect(scripts).toHaveLength(1);
+      expect(scripts[0]).toMatch(/^wake-on-demand-[\w-]+\.js$/);
+      // The first touch wakes it: the app's code comes, and the page is React's.
+      await page.getByRole('button', { name: 'שפה' }).click();
+      await page.getByRole('menuitemradio', { name: 'English' }).waitFor();
+      expect(scripts.some((script) => /^index-[\w-]+\.js$/.test(script))).toBe(true);
+      await context.close();
+    },
+  );
+
+  it('wakes by keyboard alone: the key that focused the menu button and the Enter that opens it', async () => {
+    const { context, page } = await newPage(browser());
+    await page.goto(`${baseUrl}/`);
+    await page.waitForLoadState('networkidle');
+    await page.getByRole('button', { name: 'שפה' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('menuitemradio', { name: 'English' }).waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page
+      .getByRole('heading', { level: 1, name: 'Marpe – appointment booking for dental clinics' })
+      .waitFor();
+    await context.close();
+  });
+
+  it('the first click on the clinic page is run again by the app: booking goes on in the same page', async () => {
+    const { context, page } = await newPage(browser());
+    const problems = consoleProblems(page);
+    await page.goto(`${baseUrl}/clinic/1`);
+    await page.waitForLoadState('networkidle');
+    // Set on this document: a full page load would lose it.
+    await page.evaluate(() => {
+      (window as { sameDocument?: boolean }).sameDocument = true;
+    });
+    await page.getByRole('link', { name: 'קביעת תור' }).click();
+    await page.waitForURL(`${baseUrl}/login/1?next=booking`);
+    await page.getByRole('textbox', { name: /תעודת זהות/ }).waitFor();
+    expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(
+      true,
+    );
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('wakes at once for a patient with a stored session, whose session is checked on load', async () => {
+    const { context, page } = await newPage(browser());
+    await context.addInitScript(() => window.localStorage.setItem('token', 'not-a-real-session'));
+    const scripts = scriptsFetched(page);
+    const sessionCheck = page.waitForRequest((request) => request.url().includes('/api/'));
+    await page.goto(`${baseUrl}/`);
+    await sessionCheck;
+    expect(scripts.some((script) => /^index-[\w-]+\.js$/.test(script))).toBe(true);
+    await context.close();
+  });
+
+  it('still follows a link when the app cannot load', async () => {
+    const { context, page } = await newPage(browser());
+    await page.route(/\/assets\/index-[\w-]+\.js$/, (route) => route.abort());
+    await page.goto(`${baseUrl}/`);
+    await page.waitForLoadState('networkidle');
+    await page.getByRole('contentinfo').getByRole('link', { name: 'תנאי שימוש' }).click();
+    await page.waitForURL(`${baseUrl}/terms`);
+    await page.getByRole('heading', { level: 1, name: 'תנאי שימוש' }).waitFor();
+    await context.close();
+  });
+});

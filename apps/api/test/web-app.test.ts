@@ -325,23 +325,17 @@ describe('rendering the clinic page on the server', () => {
   beforeAll(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'marpe-ssr-'));
     const distDir = path.join(root, 'dist');
-    await mkdir(path.join(distDir, 'prerendered'), { recursive: true });
+    await mkdir(path.join(distDir, 'prerendered', 'shells'), { recursive: true });
     await mkdir(path.join(root, 'dist-ssr'));
+    await writeFile(path.join(distDir, 'index.html'), indexHtml);
+    // The web build's shell for the clinic page: the waking script instead of the app's (ADR 025).
     await writeFile(
-      path.join(distDir, 'index.html'),
+      path.join(distDir, 'prerendered', 'shells', 'clinic.html'),
       indexHtml.replace(
-        '<script type="module" src="/assets/index-abc123.js">',
-        '<script type="module" crossorigin src="/assets/index-abc123.js">',
+        '<script type="module" src="/assets/index-abc123.js"></script>',
+        '<script type="module" crossorigin src="/assets/wake-on-demand-abc.js"></script>' +
+          '<script type="application/json" id="marpe-code">{"entry":"/assets/index-abc123.js","preload":["/assets/clinic.js"]}</script>',
       ),
-    );
-    await writeFile(
-      path.join(distDir, 'prerendered', 'routes.json'),
-      JSON.stringify([
-        {
-          path: '/clinic/:clinicId/:clinicName?',
-          head: '<link rel="modulepreload" crossorigin href="/assets/clinic.js">',
-        },
-      ]),
     );
     await writeFile(
       path.join(root, 'dist-ssr', 'prerender.js'),
@@ -359,7 +353,7 @@ describe('rendering the clinic page on the server', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it('sends the page with its data, its code at low priority, rendering it once', async () => {
+  it('sends the page with its data in the shell that wakes on demand, rendering it once', async () => {
     const data = await app.inject({ method: 'GET', url: '/api/clinic/1' });
     const name = (data.json() as { clinic: { name: string } }).clinic.name;
     for (const url of ['/clinic/1', '/clinic/1/whatever?utm=sms']) {
@@ -373,11 +367,9 @@ describe('rendering the clinic page on the server', () => {
       )?.[1];
       expect(JSON.parse(json ?? '')).toEqual({ clinic: data.json() });
       expect(response.body).toContain(
-        '<script type="module" fetchpriority="low" crossorigin src="/assets/index-abc123.js">',
+        '<script type="module" crossorigin src="/assets/wake-on-demand-abc.js"></script>',
       );
-      expect(response.body).toContain(
-        '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/clinic.js">',
-      );
+      expect(response.body).not.toContain('src="/assets/index-abc123.js"');
       expect(response.body).toContain(`<link rel="canonical" href="http`);
     }
     // The clinic's JSON did not change between the two: one rendering.

@@ -34,9 +34,13 @@ function replaceOnce(html, search, replacement, what) {
 }
 
 const manifest = JSON.parse(await readFile(path.join(distDir, '.vite/manifest.json'), 'utf8'));
-const { prerender, placeholders, lazyRoutes } = await import(
+const { prerender, placeholders, lazyRoutes, appCodeElementId, clinicPath } = await import(
   pathToFileURL(path.join(ssrDir, 'prerender.js')).href
 );
+const wakeManifest = JSON.parse(
+  await readFile(path.join(distDir, '.vite/wake-manifest.json'), 'utf8'),
+);
+const wakeScript = `/${wakeManifest['src/wake-on-demand.ts'].file}`;
 
 /** The chunk of a source module and every chunk it imports statically, as URLs. */
 function chunkUrls(source, seen = new Set()) {
@@ -84,7 +88,33 @@ function modulePreloads(modules) {
     .join('');
 }
 
-await mkdir(path.join(distDir, 'prerendered'), { recursive: true });
+/**
+ * A page painted from its HTML that needs no code until the patient acts on it (ADR 025): its
+ * module script and modulepreload links become the data of the small waking script, which loads
+ * them at the first touch, key or focus (or at once when the app must render the page itself).
+ */
+function wakingOnDemand(page) {
+  const preload = [];
+  const html = page.replace(
+    /<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g,
+    (_, href) => {
+      preload.push(href);
+      return '';
+    },
+  );
+  const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
+  if (!entry) throw new Error('index.html must hold the module script of the app');
+  const code = JSON.stringify({ entry: entry[1], preload });
+  return replaceOnce(
+    html,
+    entry[0],
+    `<script type="module" crossorigin src="${wakeScript}"></script>` +
+      `<script type="application/json" id="${appCodeElementId}">${code}</script>`,
+    'module script',
+  );
+}
+
+await mkdir(path.join(distDir, 'prerendered', 'shells'), { recursive: true });
 // For every other page, the server puts its route's links into the empty index.html, so the
 // page's code downloads beside the entry chunk instead of after it.
 const routes = lazyRoutes().map(({ path: pattern, modules }) => ({
@@ -92,6 +122,15 @@ const routes = lazyRoutes().map(({ path: pattern, modules }) => ({
   head: modulePreloads(modules),
 }));
 await writeFile(path.join(distDir, 'prerendered', 'routes.json'), JSON.stringify(routes));
+
+// The clinic page, which the API server renders per request with the clinic's data into this
+// shell (ADR 021), wakes on demand too. Its <noscript> notice stays: booking needs JavaScript.
+const clinicRoute = routes.find((route) => route.path === clinicPath);
+if (!clinicRoute) throw new Error(`no lazy route ${clinicPath}`);
+await writeFile(
+  path.join(distDir, 'prerendered', 'shells', 'clinic.html'),
+  wakingOnDemand(replaceOnce(template, '</head>', `${clinicRoute.head}</head>`, '</head>')),
+);
 
 for (const [address, name] of Object.entries(pages)) {
   const { html, title, modules } = await prerender(address);
@@ -108,22 +147,11 @@ for (const [address, name] of Object.entries(pages)) {
   page = page.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`);
   // The page reads fine without JavaScript: no need to ask for it.
   page = page.replace(/<noscript[\s\S]*?<\/noscript\s*>\s*/, '');
-  page = replaceOnce(page, '</head>', `${preloads}</head>`, '</head>');
-  // Painted from the HTML already: the code that makes the page interactive comes after the
-  // fonts and images it shows, rather than competing with them on a slow connection.
-  page = page
-    .replace(
-      '<script type="module" crossorigin',
-      '<script type="module" fetchpriority="low" crossorigin',
-    )
-    .replaceAll(
-      '<link rel="modulepreload" crossorigin',
-      '<link rel="modulepreload" fetchpriority="low" crossorigin',
-    );
+  page = wakingOnDemand(replaceOnce(page, '</head>', `${preloads}</head>`, '</head>'));
   await writeFile(path.join(distDir, 'prerendered', `${name}.html`), page);
   console.log(`prerendered ${address}: ${(page.length / 1024).toFixed(1)} KiB`);
 }
 
-// The manifest was only for this script. The renderer stays: the API server renders the clinic
+// The manifests were only for this script. The renderer stays: the API server renders the clinic
 // page with it, per request.
 await rm(path.join(distDir, '.vite'), { recursive: true, force: true });

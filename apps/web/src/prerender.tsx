@@ -9,11 +9,17 @@ import {
   StaticRouterProvider,
   type RouteObject,
 } from 'react-router';
-import { initI18n, prerenderLanguage } from './app/i18n/init';
+import { initI18n } from './app/i18n/init';
+import { prerenderLanguage } from './app/i18n/languages';
 import { AppProviders, createEmotionCaches } from './app/providers';
 import { pageDataQueryClient, type PageData } from './app/page-data';
 import { defaultTitleKey, isRouteHandle } from './app/route-handle';
 import { createRoutes } from './app/router';
+
+// What scripts/prerender.mjs needs to write a page that wakes on demand (ADR 025), and the
+// clinic page's shell.
+export { appCodeElementId } from './app/wake-signal';
+export { clinicPath } from './features/clinic/clinic-page';
 
 /** What the server fills in per deployment; scripts/prerender.mjs knows these placeholders. */
 export const placeholders = {

@@ -9,7 +9,7 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { prefixer } from 'stylis';
 import { ApiError } from '../lib/api-client';
-import { directionOf, toLanguage, type Direction } from './i18n/init';
+import { directionOf, toLanguage, type Direction } from './i18n/languages';
 import { createAppTheme } from './theme';
 
 export type EmotionCaches = Record<Direction, EmotionCache>;

@@ -1,4 +1,5 @@
 import type { ErrorBody } from '@marpe/shared';
+import { tokenStorageKey } from './token-storage-key';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -61,9 +62,6 @@ export type ApiRequest = <T = unknown>(
   path: string,
   options?: RequestOptions<T>,
 ) => Promise<T>;
-
-/** Where the session token is kept (SPEC § 3 "Auth state"). */
-export const tokenStorageKey = 'token';
 
 function readCookie(cookies: string, name: string): string | undefined {
   for (const part of cookies.split(';')) {

@@ -2,7 +2,8 @@ import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
-import { initI18n, type Language } from '../app/i18n/init';
+import { initI18n } from '../app/i18n/init';
+import type { Language } from '../app/i18n/languages';
 import { AppProviders } from '../app/providers';
 
 interface Options {

@@ -146,18 +146,14 @@ async function compileRouteTemplates(
   webDistDir: string,
   html: string,
   config: Parameters<typeof compileIndexTemplate>[1],
-): Promise<{ pattern: RegExp; html: string; render: PageTemplate }[]> {
+): Promise<{ pattern: RegExp; render: PageTemplate }[]> {
   const file = path.join(webDistDir, 'prerendered', 'routes.json');
   if (!existsSync(file)) return [];
   const routes = JSON.parse(await readFile(file, 'utf8')) as { path: string; head: string }[];
-  return routes.map((route) => {
-    const withHead = html.replace('</head>', `${route.head}</head>`);
-    return {
-      pattern: routePattern(route.path),
-      html: withHead,
-      render: compileIndexTemplate(withHead, config),
-    };
-  });
+  return routes.map((route) => ({
+    pattern: routePattern(route.path),
+    render: compileIndexTemplate(html.replace('</head>', `${route.head}</head>`), config),
+  }));
 }
 
 /** The clinic id of a clinic page's address, or null (any other page, an id that cannot exist). */
@@ -172,39 +168,24 @@ function scriptJson(json: string): string {
   return json.replaceAll('<', '\\u003c');
 }
 
-/**
- * A page painted from its HTML: the code that makes it interactive is fetched after the fonts
- * and images it shows rather than competing with them on a slow connection (as the web build
- * does for its prerendered pages, ADR 021).
- */
-function withLowPriorityScripts(html: string): string {
-  return html
-    .replace(
-      '<script type="module" crossorigin',
-      '<script type="module" fetchpriority="low" crossorigin',
-    )
-    .replaceAll(
-      '<link rel="modulepreload" crossorigin',
-      '<link rel="modulepreload" fetchpriority="low" crossorigin',
-    );
-}
-
 /** Renders the clinic page of a clinic id for a request URL; rejects as the clinic data does. */
 type ClinicPageRenderer = (clinicId: number, requestUrl: string) => Promise<string>;
 
 /**
  * The clinic page rendered on the server with its data (ADR 021): the web build's renderer
- * (apps/web/dist-ssr) on the clinic's cached JSON (ADR 003). The HTML is kept per clinic for as
- * long as that JSON stays the same. Null when the build has no renderer.
+ * (apps/web/dist-ssr) on the clinic's cached JSON (ADR 003), in the build's shell for it, which
+ * loads the app's code when the patient first acts on the page (ADR 025). The HTML is kept per
+ * clinic for as long as that JSON stays the same. Null when the build has no renderer.
  */
 async function loadClinicPageRenderer(
   webDistDir: string,
-  clinicHtml: string,
   config: Parameters<typeof compileIndexTemplate>[1],
   clinicDataJson: (clinicId: number) => Promise<string>,
 ): Promise<ClinicPageRenderer | null> {
   const file = path.join(webDistDir, '..', 'dist-ssr', 'prerender.js');
-  if (!existsSync(file)) return null;
+  const shellFile = path.join(webDistDir, 'prerendered', 'shells', 'clinic.html');
+  if (!existsSync(file) || !existsSync(shellFile)) return null;
+  const clinicHtml = await readFile(shellFile, 'utf8');
   const { prerender } = (await import(pathToFileURL(file).href)) as {
     prerender: (
       path: string,
@@ -217,7 +198,7 @@ async function loadClinicPageRenderer(
     let page = pages.get(clinicId);
     if (page?.json !== json) {
       const { html, title } = await prerender(`/clinic/${clinicId}`, { clinic: JSON.parse(json) });
-      const filled = withLowPriorityScripts(clinicHtml)
+      const filled = clinicHtml
         .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtmlAttribute(title)}</title>`)
         .replace(
           '<div id="root"></div>',
@@ -322,11 +303,9 @@ export async function registerWebApp(
   const render = compileIndexTemplate(indexHtml, config);
   const prerendered = await compilePrerenderedPages(webDistDir, config);
   const routeTemplates = await compileRouteTemplates(webDistDir, indexHtml, config);
-  const clinicRoute = routeTemplates.find((route) => route.pattern.test('/clinic/1'));
-  const renderClinicPage =
-    options.clinicDataJson && clinicRoute
-      ? await loadClinicPageRenderer(webDistDir, clinicRoute.html, config, options.clinicDataJson)
-      : null;
+  const renderClinicPage = options.clinicDataJson
+    ? await loadClinicPageRenderer(webDistDir, config, options.clinicDataJson)
+    : null;
   const templateFor = (requestPath: string): PageTemplate => {
     const pathname = pathOf(requestPath);
     return (

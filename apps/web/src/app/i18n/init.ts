@@ -1,27 +1,7 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import en from './en.json';
 import he from './he.json';
-
-export const languages = ['he', 'en'] as const;
-export type Language = (typeof languages)[number];
-export type Direction = 'rtl' | 'ltr';
-/** The language of the pages prerendered at build time: the app's default. */
-export const prerenderLanguage: Language = 'he';
-
-const storageKey = 'lang';
-
-export function isLanguage(value: unknown): value is Language {
-  return languages.includes(value as Language);
-}
-
-/** i18next may report a code we never offered (e.g. from a stale store); treat it as Hebrew. */
-export function toLanguage(value: unknown): Language {
-  return isLanguage(value) ? value : prerenderLanguage;
-}
-
-export function directionOf(language: Language): Direction {
-  return language === 'he' ? 'rtl' : 'ltr';
-}
+import { directionOf, languages, languageStorageKey, toLanguage } from './languages';
 
 interface InitOptions {
   storage?: Storage;
@@ -39,12 +19,12 @@ export function initI18n({
   const instance = i18next.createInstance();
   instance.on('languageChanged', (code: string) => {
     const language = toLanguage(code);
-    storage.setItem(storageKey, language);
+    storage.setItem(languageStorageKey, language);
     root.lang = language;
     root.dir = directionOf(language);
   });
   void instance.init({
-    lng: toLanguage(storage.getItem(storageKey)),
+    lng: toLanguage(storage.getItem(languageStorageKey)),
     fallbackLng: 'en',
     supportedLngs: languages,
     resources: { he: { translation: he }, en: { translation: en } },

@@ -1,7 +1,7 @@
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { useTranslation } from 'react-i18next';
-import { languages, type Language } from '../i18n/init';
+import { languages, type Language } from '../i18n/languages';
 
 /**
  * The open language menu. Its own chunk (with MUI's Menu, Popover and transitions): every page

@@ -2,7 +2,7 @@ import TranslateIcon from '@mui/icons-material/Translate';
 import IconButton from '@mui/material/IconButton';
 import { lazy, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toLanguage, type Language } from '../i18n/init';
+import { toLanguage, type Language } from '../i18n/languages';
 
 const loadLanguageList = () => import('./language-list');
 const LanguageList = lazy(async () => ({ default: (await loadLanguageList()).LanguageList }));

@@ -1,6 +1,7 @@
 import { normaliseIdNumber, OTP_RESEND_SECONDS, type Patient } from '@marpe/shared';
 import { create } from 'zustand';
-import { ApiError, tokenStorageKey } from '../api-client';
+import { ApiError } from '../api-client';
+import { tokenStorageKey } from '../token-storage-key';
 import { getPatient } from './get-patient';
 import { login } from './login';
 import { logout } from './logout';

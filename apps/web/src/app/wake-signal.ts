@@ -1,0 +1,15 @@
+// What the page painted from HTML and its waking script (wake-on-demand.ts, ADR 025) agree on.
+
+/** The id of the `<script type="application/json">` that names the app's code for the page. */
+export const appCodeElementId = 'marpe-code';
+
+/** The app's code for a page that wakes on demand, as the build writes it into the page. */
+export interface AppCode {
+  /** The app's entry chunk. */
+  entry: string;
+  /** The chunks it and the page's route import, fetched beside it once the page wakes. */
+  preload: string[];
+}
+
+/** Dispatched on `document` once the app has hydrated (or rendered) the page. */
+export const appReadyEvent = 'marpe:app-ready';
