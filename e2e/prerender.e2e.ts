@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { newPage, useBrowser } from './support/browser';
 import { PARENT_SITE_URL } from './support/constants';
+import { demoLinkPath } from './support/demo-links';
 
 const baseUrl = inject('baseUrl');
 const browser = useBrowser();
@@ -226,6 +227,73 @@ describe('pages that wake on demand (ADR 025)', () => {
     await page.getByRole('contentinfo').getByRole('link', { name: 'תנאי שימוש' }).click();
     await page.waitForURL(`${baseUrl}/terms`);
     await page.getByRole('heading', { level: 1, name: 'תנאי שימוש' }).waitFor();
+    await context.close();
+  });
+});
+
+describe('the payment page rendered on the server (ADR 021, 025)', () => {
+  const email = () => ({ name: 'דוא״ל לקבלה' });
+
+  it("holds the link's request and its form before any script runs", async () => {
+    const path = await demoLinkPath(baseUrl, 'paymentUrl');
+    const context = await browser().newContext({
+      javaScriptEnabled: false,
+      viewport: { width: 390, height: 844 },
+    });
+    const page = await context.newPage();
+    const response = await page.goto(`${baseUrl}${path}`);
+    expect(response?.headers()['cache-control']).toBe('no-store');
+    await page.getByRole('heading', { level: 1, name: 'בקשת תשלום' }).waitFor();
+    expect(await page.getByText(/^₪[\d,]+(\.\d\d)?$/).count()).toBe(1);
+    await page.getByRole('textbox', email()).waitFor();
+    await page.getByRole('button', { name: 'המשך לתשלום' }).waitFor();
+    expect(await page.locator('meta[name="robots"]').getAttribute('content')).toBe(
+      'noindex, nofollow',
+    );
+    await context.close();
+  });
+
+  it('keeps what the patient typed and pressed before the app arrived', async () => {
+    const path = await demoLinkPath(baseUrl, 'paymentUrl');
+    const { context, page } = await newPage(browser());
+    const problems = consoleProblems(page);
+    // The app's entry chunk waits until the patient has filled the form in and pressed on.
+    let release = () => undefined as void;
+    const typed = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+      await typed;
+      await route.continue();
+    });
+    await page.goto(`${baseUrl}${path}`, { waitUntil: 'domcontentloaded' });
+    await page.getByRole('combobox', { name: 'מספר תשלומים' }).selectOption('3');
+    await page.getByRole('textbox', email()).fill('typed.early@example.com');
+    await page.getByRole('button', { name: 'המשך לתשלום' }).click();
+    release();
+    const frame = page.getByTitle('טופס תשלום מאובטח');
+    await frame.waitFor();
+    const src = new URL((await frame.getAttribute('src')) ?? '');
+    expect(src.searchParams.get('email')).toBe('typed.early@example.com');
+    expect(src.searchParams.get('npay')).toBe('2');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('carries what was typed into the page rendered afresh in English', async () => {
+    const path = await demoLinkPath(baseUrl, 'paymentUrl');
+    const { context, page } = await newPage(browser(), { lang: 'en' });
+    let release = () => undefined as void;
+    const typed = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+      await typed;
+      await route.continue();
+    });
+    await page.goto(`${baseUrl}${path}`, { waitUntil: 'domcontentloaded' });
+    await page.getByRole('textbox', email()).fill('typed.early@example.com');
+    release();
+    await page.getByRole('heading', { level: 1, name: 'Payment request' }).waitFor();
+    expect(await page.getByRole('textbox', { name: 'Email for the receipt' }).inputValue()).toBe(
+      'typed.early@example.com',
+    );
     await context.close();
   });
 });

@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { paymentRequestDataSchema } from '@marpe/shared';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   serializerCompiler,
@@ -204,6 +205,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     webDistDir: options.webDistDir === undefined ? defaultWebDistDir : options.webDistDir,
     config,
     clinicDataJson: (clinicId) => clinics.clinicDataJson(clinicId),
+    // As the link's API route answers it: its schema leaves out anything else the service holds.
+    paymentRequestData: async (token) =>
+      paymentRequestDataSchema.parse(await payments.getPaymentRequest(token)),
   });
   registerPaymentResultPage(app, navigationFallback);
   registerWhatsAppPage(app, { sdkUrl: config.whatsapp.sdkUrl, navigationFallback });

@@ -9,8 +9,9 @@ import {
   PARENT_SITE_PLACEHOLDER,
   routePattern,
 } from '../src/platform/http/web-app.js';
+import { DEMO_CLINIC_ID } from '../src/demo/demo-clinic.js';
 import { seedDemoClinic } from '../src/demo/seed-demo-clinic.js';
-import { buildTestApp, testConfig, useTestDatabase } from './helper.js';
+import { buildTestApp, testConfig, useTestDatabase, xsrfPair } from './helper.js';
 
 const indexHtml = `<!doctype html>
 <html lang="he" dir="rtl">
@@ -338,9 +339,19 @@ describe('rendering the clinic page on the server', () => {
       ),
     );
     await writeFile(
+      path.join(distDir, 'prerendered', 'shells', 'payment.html'),
+      indexHtml.replace(
+        '<script type="module" src="/assets/index-abc123.js">',
+        '<script type="module" fetchpriority="low" crossorigin src="/assets/index-abc123.js">',
+      ),
+    );
+    await writeFile(
       path.join(root, 'dist-ssr', 'prerender.js'),
       `export async function prerender(path, data) {
         (globalThis.marpeTestRenders ??= []).push(path);
+        if (data.paymentRequest) {
+          return { html: '<h1>' + data.paymentRequest.data.amount + '</h1>', title: 'Pay' };
+        }
         return { html: '<h1>' + data.clinic.clinic.name + '</h1>', title: data.clinic.clinic.name + ' <&>' };
       }`,
     );
@@ -374,6 +385,51 @@ describe('rendering the clinic page on the server', () => {
     }
     // The clinic's JSON did not change between the two: one rendering.
     expect(renders()).toEqual(['/clinic/1']);
+  });
+
+  it("renders the payment page per request with the link's request, never kept", async () => {
+    const link = await app.payments.createLink({
+      clinicId: DEMO_CLINIC_ID,
+      amountAgorot: 125_050,
+      patientNameRemarks: '</script><script>alert(1)</script>',
+    });
+    const api = await app.inject({
+      method: 'POST',
+      url: '/api/get-payment-request',
+      payload: { token: link.token },
+      ...(await xsrfPair(app)),
+    });
+    for (let i = 0; i < 2; i += 1) {
+      const response = await app.inject({
+        method: 'GET',
+        url: `/p/${link.token}`,
+        headers: { accept: 'text/html' },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.headers['x-robots-tag']).toBe('noindex, nofollow');
+      expect(response.headers['referrer-policy']).toBe('no-referrer');
+      expect(response.body).toContain('<div id="root"><h1>1250.5</h1></div>');
+      const json = /<script type="application\/json" id="marpe-data">([^<]*)<\/script>/.exec(
+        response.body,
+      )?.[1];
+      // The same data as the API's answer, and no way out of the JSON's <script> element.
+      expect(JSON.parse(json ?? '')).toEqual({
+        paymentRequest: { token: link.token, data: (api.json() as { data: unknown }).data },
+      });
+      expect(response.body).toContain(
+        '<script type="module" fetchpriority="low" crossorigin src="/assets/index-abc123.js">',
+      );
+    }
+    expect(renders().filter((rendered) => rendered === `/p/${link.token}`)).toHaveLength(2);
+  });
+
+  it('leaves an unknown payment link to the page, which goes to the expired page', async () => {
+    const response = await app.inject({ method: 'GET', url: '/p/not-a-real-token' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.body).toContain('<div id="root"></div>');
+    expect(response.body).not.toContain('marpe-data');
   });
 
   it('leaves an unknown clinic to the page: the plain index.html', async () => {

@@ -34,9 +34,8 @@ function replaceOnce(html, search, replacement, what) {
 }
 
 const manifest = JSON.parse(await readFile(path.join(distDir, '.vite/manifest.json'), 'utf8'));
-const { prerender, placeholders, lazyRoutes, appCodeElementId, clinicPath } = await import(
-  pathToFileURL(path.join(ssrDir, 'prerender.js')).href
-);
+const { prerender, placeholders, lazyRoutes, appCodeElementId, clinicPath, paymentPath } =
+  await import(pathToFileURL(path.join(ssrDir, 'prerender.js')).href);
 const wakeManifest = JSON.parse(
   await readFile(path.join(distDir, '.vite/wake-manifest.json'), 'utf8'),
 );
@@ -89,11 +88,12 @@ function modulePreloads(modules) {
 }
 
 /**
- * A page painted from its HTML that needs no code until the patient acts on it (ADR 025): its
- * module script and modulepreload links become the data of the small waking script, which loads
- * them at the first touch, key or focus (or at once when the app must render the page itself).
+ * A page painted from its HTML (ADR 025): its module script and modulepreload links become the
+ * data of the small waking script, which loads them at the patient's first touch, key or focus,
+ * or at once (`now`, a page with fields; or when the app must render the page itself), and runs
+ * again a click that came before the app.
  */
-function wakingOnDemand(page) {
+function wakingOnDemand(page, { now = false } = {}) {
   const preload = [];
   const html = page.replace(
     /<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g,
@@ -104,7 +104,7 @@ function wakingOnDemand(page) {
   );
   const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
   if (!entry) throw new Error('index.html must hold the module script of the app');
-  const code = JSON.stringify({ entry: entry[1], preload });
+  const code = JSON.stringify({ entry: entry[1], preload, ...(now && { now }) });
   return replaceOnce(
     html,
     entry[0],
@@ -123,13 +123,24 @@ const routes = lazyRoutes().map(({ path: pattern, modules }) => ({
 }));
 await writeFile(path.join(distDir, 'prerendered', 'routes.json'), JSON.stringify(routes));
 
+/** index.html with the modulepreload links of the route at `pattern`. */
+function routeShell(pattern) {
+  const route = routes.find((candidate) => candidate.path === pattern);
+  if (!route) throw new Error(`no lazy route ${pattern}`);
+  return replaceOnce(template, '</head>', `${route.head}</head>`, '</head>');
+}
+
 // The clinic page, which the API server renders per request with the clinic's data into this
 // shell (ADR 021), wakes on demand too. Its <noscript> notice stays: booking needs JavaScript.
-const clinicRoute = routes.find((route) => route.path === clinicPath);
-if (!clinicRoute) throw new Error(`no lazy route ${clinicPath}`);
 await writeFile(
   path.join(distDir, 'prerendered', 'shells', 'clinic.html'),
-  wakingOnDemand(replaceOnce(template, '</head>', `${clinicRoute.head}</head>`, '</head>')),
+  wakingOnDemand(routeShell(clinicPath)),
+);
+// The payment page, rendered per request with the link's request (ADR 021), has fields: its code
+// loads at once, and what the patient does before it is run again once it has.
+await writeFile(
+  path.join(distDir, 'prerendered', 'shells', 'payment.html'),
+  wakingOnDemand(routeShell(paymentPath), { now: true }),
 );
 
 for (const [address, name] of Object.entries(pages)) {

@@ -1,17 +1,19 @@
 import './app/fonts.css';
-import { StrictMode, useEffect } from 'react';
+import { StrictMode, useEffect, useLayoutEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
-import { config } from './app/config';
+import { appConfig } from './app/config';
 import { initI18n } from './app/i18n/init';
 import { prerenderLanguage } from './app/i18n/languages';
 import { pageDataQueryClient, readPageData } from './app/page-data';
 import { AppProviders } from './app/providers';
+import { handOnTyped, typedBeforeApp, type Typed } from './app/typed-before-app';
 import { appReadyEvent } from './app/wake-signal';
 import { createAppRouter, createRoutes, loadMatchedRoutes } from './app/router';
 import { configureApiClient } from './lib/api-client';
 import { tokenStorageKey } from './lib/token-storage-key';
 
+const config = appConfig();
 configureApiClient({ baseUrl: config.apiBase });
 // SPEC § 4: a stored session is checked on load. Its code loads only when there is one.
 if (window.localStorage.getItem(tokenStorageKey)) {
@@ -27,23 +29,33 @@ if (!container) throw new Error('index.html lacks #root');
 
 const queryClient = pageDataQueryClient(readPageData(document));
 
+/** What the patient typed into the server's HTML, read as the app takes the page over. */
+let typed: Typed[] = [];
+
 /**
- * Tells a page that woke on demand (ADR 025) that the app now handles it: the click that woke it
- * can run. Renders nothing, so the hydrated markup is the server's.
+ * Renders nothing (the hydrated markup stays the server's). As the app takes over a page painted
+ * from HTML, hands on what the patient typed into it before (ADR 025), then tells the page's
+ * waking script that the app now handles it: a click it held back can run.
  */
-function AppReady() {
+function AppReady({ root, hydrated }: { root: HTMLElement; hydrated: boolean }) {
+  // Hydrated fields still show what was typed until React's next render of them: read before it.
+  useLayoutEffect(() => {
+    if (hydrated) typed = typedBeforeApp(root);
+  }, [root, hydrated]);
   useEffect(() => {
+    handOnTyped(typed, root);
+    typed = [];
     document.dispatchEvent(new Event(appReadyEvent));
-  }, []);
+  }, [root]);
   return null;
 }
 
-function app() {
+function app(root: HTMLElement, hydrated: boolean) {
   return (
     <StrictMode>
       <AppProviders i18n={i18n} queryClient={queryClient}>
         <RouterProvider router={createAppRouter(routes)} />
-        <AppReady />
+        <AppReady root={root} hydrated={hydrated} />
       </AppProviders>
     </StrictMode>
   );
@@ -56,9 +68,14 @@ function app() {
 // await: it would make the bundler split the entry into many more chunks.
 if (container.hasChildNodes()) {
   void loadMatchedRoutes(routes, window.location.pathname).then(() => {
-    if (i18n.language === prerenderLanguage) hydrateRoot(container, app());
-    else createRoot(container).render(app());
+    if (i18n.language === prerenderLanguage) {
+      hydrateRoot(container, app(container, true));
+    } else {
+      // Its fields go with the HTML: what was typed in them is read now.
+      typed = typedBeforeApp(container);
+      createRoot(container).render(app(container, false));
+    }
   });
 } else {
-  createRoot(container).render(app());
+  createRoot(container).render(app(container, false));
 }

@@ -20,6 +20,8 @@ import { createRoutes } from './app/router';
 // clinic page's shell.
 export { appCodeElementId } from './app/wake-signal';
 export { clinicPath } from './features/clinic/clinic-page';
+/** The payment page's route as lazyRoutes() spells it; the build fails if the router has none. */
+export const paymentPath = '/p/:token';
 
 /** What the server fills in per deployment; scripts/prerender.mjs knows these placeholders. */
 export const placeholders = {
@@ -65,6 +67,10 @@ export async function prerender(path: string, data: PageData = {}): Promise<Prer
   const context = await handler.query(new Request(new URL(path, placeholders.publicOrigin)));
   if (context instanceof Response) throw new Error(`${path}: the routes answered a redirect`);
   if (context.errors) throw new Error(`${path}: ${JSON.stringify(context.errors)}`);
+  // A route module that failed to load (one that touches `document` as it loads, say) leaves the
+  // page at its loading spinner without an error: fail instead, so no such page is sent.
+  const unloaded = context.matches.find(({ route }) => route.lazy && !route.Component);
+  if (unloaded) throw new Error(`${path}: route module ${unloaded.route.id} did not load`);
   const router = createStaticRouter(handler.dataRoutes, context);
   const html = renderToString(
     <StrictMode>

@@ -1,9 +1,11 @@
-// The only script a page painted from HTML loads at first when it has no field to fill in (the
-// landing, legal and status pages, the clinic page): ADR 025. The app's code (React, the router,
-// MUI) loads when the patient first touches, clicks, focuses or types, and a click that came
-// before it is run again on the same element once the page has hydrated (hydration keeps the
-// server's elements). Pages the app must render at once wake at once: another language than the
-// HTML's, a stored session to check (SPEC § 4), a clinic address to rewrite.
+// The first script of a page painted from HTML (ADR 025). On a page with no field to fill in (the
+// landing, legal and status pages, the clinic page) it is the only one until the patient acts: the
+// app's code (React, the router, MUI) loads at the first touch, click, focus or key. A page with
+// fields (the payment page) or one the app must render at once (another language than the HTML's,
+// a stored session to check (SPEC § 4), a clinic address to rewrite) loads it at once. Either way,
+// a click or a submit that comes before the app is held back and run again on the same element
+// once the page has hydrated (hydration keeps the server's elements); main.tsx hands on what was
+// typed before.
 import { languageStorageKey, prerenderLanguage, toLanguage } from './app/i18n/languages';
 import { appCodeElementId, appReadyEvent, type AppCode } from './app/wake-signal';
 import { normaliseClinicName } from './lib/clinic/normalise-clinic-name';
@@ -11,15 +13,31 @@ import { tokenStorageKey } from './lib/token-storage-key';
 
 const code = JSON.parse(document.getElementById(appCodeElementId)?.textContent ?? '') as AppCode;
 
-/** Elements whose click does something: the ones a click is held back and run again for. */
-const actionable =
-  'a[href], button, summary, label, input, select, textarea, [role="button"], [tabindex]:not([tabindex="-1"])';
+/**
+ * Elements whose click the app handles: the ones a click is held back and run again for. Not text
+ * fields and lists, which the browser alone lets the patient fill in (main.tsx hands on what was
+ * typed).
+ */
+const actionable = [
+  'a[href]',
+  'button',
+  'summary',
+  'label',
+  'input[type="checkbox"]',
+  'input[type="radio"]',
+  'input[type="submit"]',
+  'input[type="button"]',
+  '[role="button"]',
+  '[tabindex]:not([tabindex="-1"])',
+].join(', ');
 
 let woken: Promise<void> | undefined;
 let heldBack: HTMLElement | null = null;
+let heldBackForm: HTMLFormElement | null = null;
 
 function wake(): Promise<void> {
-  woken ??= new Promise<void>((resolve, reject) => {
+  if (woken) return woken;
+  woken = new Promise<void>((resolve, reject) => {
     document.addEventListener(appReadyEvent, () => resolve(), { once: true });
     for (const href of code.preload) {
       const link = document.createElement('link');
@@ -29,7 +47,21 @@ function wake(): Promise<void> {
       document.head.append(link);
     }
     import(/* @vite-ignore */ code.entry).catch(reject);
-  }).finally(() => document.removeEventListener('click', holdBack, true));
+  }).finally(() => {
+    document.removeEventListener('click', holdBack, true);
+    document.removeEventListener('submit', holdBackSubmit, true);
+    document.documentElement.style.cursor = '';
+  });
+  woken.then(
+    () => {
+      if (heldBack?.isConnected) heldBack.click();
+      else if (heldBackForm?.isConnected) heldBackForm.requestSubmit();
+    },
+    () => {
+      // The app's code did not arrive (a lost connection): a link still goes where it points.
+      if (heldBack instanceof HTMLAnchorElement) window.location.assign(heldBack.href);
+    },
+  );
   return woken;
 }
 
@@ -55,21 +87,18 @@ function holdBack(event: MouseEvent) {
   if (!(element instanceof HTMLElement) || leftToTheBrowser(event, element)) return;
   event.preventDefault();
   event.stopImmediatePropagation();
-  const first = heldBack === null;
   heldBack = element;
   document.documentElement.style.cursor = 'progress';
-  if (!first) return;
-  wake().then(
-    () => {
-      document.documentElement.style.cursor = '';
-      if (heldBack?.isConnected) heldBack.click();
-    },
-    () => {
-      // The app's code did not arrive (a lost connection): a link still goes where it points.
-      document.documentElement.style.cursor = '';
-      if (heldBack instanceof HTMLAnchorElement) window.location.assign(heldBack.href);
-    },
-  );
+  wake().catch(stayStatic);
+}
+
+/** A form sent without a click (Enter in a form with no submit button): sent again by the app. */
+function holdBackSubmit(event: SubmitEvent) {
+  if (!(event.target instanceof HTMLFormElement)) return;
+  event.preventDefault();
+  event.stopImmediatePropagation();
+  heldBackForm = event.target;
+  wake().catch(stayStatic);
 }
 
 /** Whether the app must render the page now rather than when the patient acts on it. */
@@ -92,12 +121,15 @@ function mustWakeNow(): boolean {
 }
 
 // Without its code the page still reads, and its links still go where they point.
-const stayStatic = () => undefined;
+function stayStatic() {
+  return undefined;
+}
 
-if (mustWakeNow()) {
+document.addEventListener('click', holdBack, true);
+document.addEventListener('submit', holdBackSubmit, true);
+if (code.now || mustWakeNow()) {
   wake().catch(stayStatic);
 } else {
-  document.addEventListener('click', holdBack, true);
   // Intent: the code starts loading at the first touch, key or focus, before any click.
   for (const type of ['pointerdown', 'touchstart', 'keydown', 'focusin']) {
     document.addEventListener(type, () => wake().catch(stayStatic), {

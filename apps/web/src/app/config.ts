@@ -49,4 +49,13 @@ function cardFrameBase(value: string | undefined, origin: string): string {
   }
 }
 
-export const config = readConfig(document, window.location.origin);
+let pageConfig: AppConfig | undefined;
+
+/**
+ * This page's settings, read from its metas when first asked for. Not when a module loads: the
+ * server renders pages (ADR 021) with modules that use them only in the browser, in handlers.
+ */
+export function appConfig(): AppConfig {
+  pageConfig ??= readConfig(document, window.location.origin);
+  return pageConfig;
+}

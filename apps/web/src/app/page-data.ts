@@ -1,5 +1,6 @@
-import type { ClinicData } from '@marpe/shared';
+import type { ClinicData, PaymentRequestData } from '@marpe/shared';
 import type { QueryClient } from '@tanstack/react-query';
+import { paymentRequestQueryKey } from '../features/payment/api/get-payment-request';
 import { clinicQueryOptions } from '../lib/clinic/get-clinic';
 import { createQueryClient } from './providers';
 
@@ -12,6 +13,8 @@ import { createQueryClient } from './providers';
 export interface PageData {
   /** The clinic page's `GET /api/clinic/:id` answer. */
   clinic?: ClinicData;
+  /** The payment page's `POST /api/get-payment-request` answer, for the link's token. */
+  paymentRequest?: { token: string; data: PaymentRequestData };
 }
 
 export const pageDataElementId = 'marpe-data';
@@ -21,6 +24,10 @@ export function pageDataQueryClient(data: PageData): QueryClient {
   const queryClient = createQueryClient();
   if (data.clinic) {
     queryClient.setQueryData(clinicQueryOptions(data.clinic.clinic.id).queryKey, data.clinic);
+  }
+  if (data.paymentRequest) {
+    const { token, data: request } = data.paymentRequest;
+    queryClient.setQueryData(paymentRequestQueryKey(token), request);
   }
   return queryClient;
 }

@@ -9,6 +9,8 @@ export interface AppCode {
   entry: string;
   /** The chunks it and the page's route import, fetched beside it once the page wakes. */
   preload: string[];
+  /** The page has fields to fill in: its code loads at once, not at the patient's first act. */
+  now?: true;
 }
 
 /** Dispatched on `document` once the app has hydrated (or rendered) the page. */

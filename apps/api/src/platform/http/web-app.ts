@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { isAppError } from '../errors.js';
 import { isApiPath } from './api-path.js';
+import { linkRouteLimit } from './private-answer.js';
 
 /** The literal comment the web build leaves inside <head> for the server to fill. */
 export const HEAD_MARKER = '<!--marpe:head-->';
@@ -168,43 +169,73 @@ function scriptJson(json: string): string {
   return json.replaceAll('<', '\\u003c');
 }
 
+/** The web build's server renderer (apps/web/src/prerender.tsx): a page's markup and title. */
+type Prerender = (
+  path: string,
+  data: Record<string, unknown>,
+) => Promise<{ html: string; title: string }>;
+
+/**
+ * The web build's renderer and the shell it wrote for each page rendered per request
+ * (dist/prerendered/shells/<name>.html), or null when the build has no renderer.
+ */
+async function loadRenderer(
+  webDistDir: string,
+): Promise<{ prerender: Prerender; shells: Map<string, string> } | null> {
+  const file = path.join(webDistDir, '..', 'dist-ssr', 'prerender.js');
+  const shellsDir = path.join(webDistDir, 'prerendered', 'shells');
+  if (!existsSync(file) || !existsSync(shellsDir)) return null;
+  const { prerender } = (await import(pathToFileURL(file).href)) as { prerender: Prerender };
+  const shells = new Map<string, string>();
+  for (const name of await readdir(shellsDir)) {
+    if (name.endsWith('.html')) {
+      shells.set(name.slice(0, -'.html'.length), await readFile(path.join(shellsDir, name), 'utf8'));
+    }
+  }
+  return { prerender, shells };
+}
+
+/**
+ * A shell with a rendered page in it: its markup in #root, its title, and the data it was rendered
+ * with as `<script type="application/json" id="marpe-data">` (data, never run: the CSP keeps
+ * `script-src 'self'`), which the browser reads before hydrating.
+ */
+function fillShell(
+  shell: string,
+  page: { html: string; title: string },
+  dataJson: string,
+): string {
+  return shell
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtmlAttribute(page.title)}</title>`)
+    .replace(
+      '<div id="root"></div>',
+      `<div id="root">${page.html}</div>` +
+        `<script type="application/json" id="marpe-data">${scriptJson(dataJson)}</script>`,
+    );
+}
+
 /** Renders the clinic page of a clinic id for a request URL; rejects as the clinic data does. */
 type ClinicPageRenderer = (clinicId: number, requestUrl: string) => Promise<string>;
 
 /**
- * The clinic page rendered on the server with its data (ADR 021): the web build's renderer
- * (apps/web/dist-ssr) on the clinic's cached JSON (ADR 003), in the build's shell for it, which
- * loads the app's code when the patient first acts on the page (ADR 025). The HTML is kept per
- * clinic for as long as that JSON stays the same. Null when the build has no renderer.
+ * The clinic page rendered on the server with its data (ADR 021): the web build's renderer on the
+ * clinic's cached JSON (ADR 003), in the build's shell for it, which loads the app's code when the
+ * patient first acts on the page (ADR 025). The HTML is kept per clinic for as long as that JSON
+ * stays the same.
  */
-async function loadClinicPageRenderer(
-  webDistDir: string,
+function clinicPageRenderer(
+  prerender: Prerender,
+  shell: string,
   config: Parameters<typeof compileIndexTemplate>[1],
   clinicDataJson: (clinicId: number) => Promise<string>,
-): Promise<ClinicPageRenderer | null> {
-  const file = path.join(webDistDir, '..', 'dist-ssr', 'prerender.js');
-  const shellFile = path.join(webDistDir, 'prerendered', 'shells', 'clinic.html');
-  if (!existsSync(file) || !existsSync(shellFile)) return null;
-  const clinicHtml = await readFile(shellFile, 'utf8');
-  const { prerender } = (await import(pathToFileURL(file).href)) as {
-    prerender: (
-      path: string,
-      data: { clinic: unknown },
-    ) => Promise<{ html: string; title: string }>;
-  };
+): ClinicPageRenderer {
   const pages = new Map<number, { json: string; render: PageTemplate }>();
   return async (clinicId, requestUrl) => {
     const json = await clinicDataJson(clinicId);
     let page = pages.get(clinicId);
     if (page?.json !== json) {
-      const { html, title } = await prerender(`/clinic/${clinicId}`, { clinic: JSON.parse(json) });
-      const filled = clinicHtml
-        .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtmlAttribute(title)}</title>`)
-        .replace(
-          '<div id="root"></div>',
-          `<div id="root">${html}</div>` +
-            `<script type="application/json" id="marpe-data">{"clinic":${scriptJson(json)}}</script>`,
-        );
+      const rendered = await prerender(`/clinic/${clinicId}`, { clinic: JSON.parse(json) });
+      const filled = fillShell(shell, rendered, `{"clinic":${json}}`);
       page = { json, render: compileIndexTemplate(filled, config) };
       pages.set(clinicId, page);
     }
@@ -266,6 +297,11 @@ export async function registerWebApp(
     config: Pick<Config, 'publicOrigin' | 'parentSiteUrl' | 'cardFrameBaseUrl' | 'whatsapp'>;
     /** A clinic's `GET /api/clinic/:id` answer, for rendering its page on the server. */
     clinicDataJson?: (clinicId: number) => Promise<string>;
+    /**
+     * A payment link's `POST /api/get-payment-request` answer (its `data`, as that route
+     * serialises it), for rendering the payment page on the server; rejects as that route does.
+     */
+    paymentRequestData?: (token: string) => Promise<unknown>;
   },
 ): Promise<NavigationFallback | null> {
   const { webDistDir, config } = options;
@@ -303,9 +339,12 @@ export async function registerWebApp(
   const render = compileIndexTemplate(indexHtml, config);
   const prerendered = await compilePrerenderedPages(webDistDir, config);
   const routeTemplates = await compileRouteTemplates(webDistDir, indexHtml, config);
-  const renderClinicPage = options.clinicDataJson
-    ? await loadClinicPageRenderer(webDistDir, config, options.clinicDataJson)
-    : null;
+  const renderer = await loadRenderer(webDistDir);
+  const clinicShell = renderer?.shells.get('clinic');
+  const renderClinicPage =
+    renderer && clinicShell !== undefined && options.clinicDataJson
+      ? clinicPageRenderer(renderer.prerender, clinicShell, config, options.clinicDataJson)
+      : null;
   const templateFor = (requestPath: string): PageTemplate => {
     const pathname = pathOf(requestPath);
     return (
@@ -320,11 +359,14 @@ export async function registerWebApp(
       .header('cache-control', 'no-cache')
       .type('text/html; charset=utf-8')
       .send(html);
-  const sendIndex = (request: FastifyRequest, reply: FastifyReply) => {
+  const markTokenPage = (request: FastifyRequest, reply: FastifyReply) => {
     if (isTokenPage(request.url)) {
       reply.header('x-robots-tag', 'noindex, nofollow');
       reply.header('referrer-policy', 'no-referrer');
     }
+  };
+  const sendIndex = (request: FastifyRequest, reply: FastifyReply) => {
+    markTokenPage(request, reply);
     // The full path, query included, as the SPA sets it after each navigation (SPEC § 1).
     const shell = () => templateFor(request.url)(request.url);
     const clinicId = renderClinicPage ? clinicPageId(pathOf(request.url)) : null;
@@ -362,6 +404,44 @@ export async function registerWebApp(
   });
   app.get('/', { schema: { hide: true } }, sendIndex);
   app.get('/index.html', { schema: { hide: true } }, sendIndex);
+
+  // The payment page rendered on the server with the link's request (ADR 021): per request and
+  // never kept, since it is one patient's. Limited like the link's API route, which it calls.
+  const paymentShell = renderer?.shells.get('payment');
+  const { paymentRequestData } = options;
+  if (renderer && paymentShell !== undefined && paymentRequestData) {
+    app.get<{ Params: { token: string } }>(
+      '/p/:token',
+      { schema: { hide: true }, config: { rateLimit: linkRouteLimit } },
+      async (request, reply) => {
+        markTokenPage(request, reply);
+        const { token } = request.params;
+        let html: string;
+        try {
+          const data = await paymentRequestData(token);
+          const rendered = await renderer.prerender(`/p/${token}`, {
+            paymentRequest: { token, data },
+          });
+          html = compileIndexTemplate(
+            fillShell(paymentShell, rendered, JSON.stringify({ paymentRequest: { token, data } })),
+            config,
+          )(request.url);
+        } catch (error) {
+          // An ended link is the page's to say (it asks the API and goes to /expired); anything
+          // else is logged, and the patient still gets the page, which loads its data itself.
+          if (!(isAppError(error) && error.status === 404)) {
+            request.log.error({ err: error }, 'rendering the payment page failed');
+          }
+          html = templateFor(request.url)(request.url);
+        }
+        return reply
+          .status(200)
+          .header('cache-control', 'no-store')
+          .type('text/html; charset=utf-8')
+          .send(html);
+      },
+    );
+  }
 
   return (request, reply) => {
     if (!isNavigation(request)) return false;

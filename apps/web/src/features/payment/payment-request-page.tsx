@@ -7,12 +7,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
-import { config } from '../../app/config';
+import { appConfig } from '../../app/config';
 import { ApiError } from '../../lib/api-client';
 import { ClinicLogo } from '../../lib/clinic-logo';
 import { ErrorView } from '../../lib/error-view';
 import { LoadingView } from '../../lib/loading-view';
-import { getPaymentRequest } from './api/get-payment-request';
+import { getPaymentRequest, paymentRequestQueryKey } from './api/get-payment-request';
 import { AmountDisplay } from './components/amount-display';
 import { CardFrame } from './components/card-frame';
 import { PaymentForm } from './components/payment-form';
@@ -26,7 +26,7 @@ export function PaymentRequestPage() {
   const { t } = useTranslation();
   const { token = '' } = useParams();
   const { data, error, isFetching, refetch } = useQuery({
-    queryKey: ['payment-request', token],
+    queryKey: paymentRequestQueryKey(token),
     queryFn: ({ signal }) => getPaymentRequest(token, signal),
     staleTime: Infinity,
     gcTime: 0,
@@ -84,7 +84,7 @@ function PaymentRequest({ token, data, amountAgorot }: PaymentRequestProps) {
     setEmail(receiptEmail);
     setFrameUrl(
       buildCardFrameUrl({
-        baseUrl: config.cardFrameBaseUrl,
+        baseUrl: appConfig().cardFrameBaseUrl,
         terminal: data.terminal,
         amountAgorot,
         payments: Math.min(Math.max(payments, 1), data.numPayments),

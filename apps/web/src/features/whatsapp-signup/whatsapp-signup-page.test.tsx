@@ -11,10 +11,10 @@ vi.mock(import('../../app/config'), async (importOriginal) => {
   const original = await importOriginal();
   return {
     ...original,
-    config: {
-      ...original.config,
+    appConfig: () => ({
+      ...original.appConfig(),
       meta: { appId: '1234', configId: '5678', sdkUrl: 'https://connect.facebook.net/sdk.js' },
-    },
+    }),
   };
 });
 vi.mock(import('./meta-sdk'), async (importOriginal) => ({

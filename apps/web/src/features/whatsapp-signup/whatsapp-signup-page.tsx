@@ -9,7 +9,7 @@ import Typography from '@mui/material/Typography';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { config } from '../../app/config';
+import { appConfig } from '../../app/config';
 import { ApiError } from '../../lib/api-client';
 import { completeWhatsAppSignup } from './api/complete-whatsapp-signup';
 import { parseSignupMessage } from './embedded-signup';
@@ -54,7 +54,7 @@ type SdkState = { status: 'off' | 'loading' | 'failed' } | { status: 'ready'; sd
  * not at all when the page cannot be used: no Meta request without a link to connect.
  */
 function useMetaSdk(wanted: boolean): SdkState {
-  const meta = wanted ? config.meta : null;
+  const meta = wanted ? appConfig().meta : null;
   const [state, setState] = useState<SdkState>({ status: meta ? 'loading' : 'off' });
   useEffect(() => {
     if (!meta) return;
@@ -148,16 +148,17 @@ export function WhatsAppSignupPage() {
   }
 
   const start = () => {
-    if (sdk.status !== 'ready' || !config.meta) return;
+    const meta = appConfig().meta;
+    if (sdk.status !== 'ready' || !meta) return;
     attempt.current = { code: null, ids: null };
     setView({ phase: 'waiting' });
-    startEmbeddedSignup(sdk.sdk, config.meta.configId, (code) =>
+    startEmbeddedSignup(sdk.sdk, meta.configId, (code) =>
       // No code: the window was closed (or the permissions refused) before the end.
       code === null ? fail('cancelled') : received({ code }),
     );
   };
   const busy = view.phase === 'waiting' || view.phase === 'saving';
-  const unavailable = !config.meta;
+  const unavailable = !appConfig().meta;
 
   return (
     <Stack spacing={3} sx={{ py: 2 }}>

@@ -12,3 +12,8 @@ export async function getPaymentRequest(
   });
   return data;
 }
+
+/** The query of the request behind a link; the server fills it for a page it renders (ADR 021). */
+export function paymentRequestQueryKey(token: string) {
+  return ['payment-request', token] as const;
+}

@@ -65,6 +65,9 @@ export function PaymentForm({
     >
       <TextField
         id={emailId}
+        // Names let what was typed before the app took over the page carry into the page it
+        // renders afresh in another language (app/typed-before-app.ts).
+        name="email"
         inputRef={emailRef}
         label={t('payment.email')}
         type="email"
@@ -81,6 +84,7 @@ export function PaymentForm({
       {numPayments > 1 && (
         <TextField
           id="payment-count"
+          name="payments"
           select
           label={t('payment.payments')}
           value={String(payments)}
