@@ -258,8 +258,10 @@ describe('the payment page rendered on the server (ADR 021, 025)', () => {
     const { context, page } = await newPage(browser());
     const problems = consoleProblems(page);
     // The app's entry chunk waits until the patient has filled the form in and pressed on.
-    let release = () => undefined as void;
-    const typed = new Promise<void>((resolve) => (release = resolve));
+    let release: () => void = () => undefined;
+    const typed = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
       await typed;
       await route.continue();
@@ -281,8 +283,10 @@ describe('the payment page rendered on the server (ADR 021, 025)', () => {
   it('carries what was typed into the page rendered afresh in English', async () => {
     const path = await demoLinkPath(baseUrl, 'paymentUrl');
     const { context, page } = await newPage(browser(), { lang: 'en' });
-    let release = () => undefined as void;
-    const typed = new Promise<void>((resolve) => (release = resolve));
+    let release: () => void = () => undefined;
+    const typed = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
       await typed;
       await route.continue();
