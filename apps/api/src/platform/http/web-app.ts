@@ -189,7 +189,10 @@ async function loadRenderer(
   const shells = new Map<string, string>();
   for (const name of await readdir(shellsDir)) {
     if (name.endsWith('.html')) {
-      shells.set(name.slice(0, -'.html'.length), await readFile(path.join(shellsDir, name), 'utf8'));
+      shells.set(
+        name.slice(0, -'.html'.length),
+        await readFile(path.join(shellsDir, name), 'utf8'),
+      );
     }
   }
   return { prerender, shells };
@@ -200,11 +203,7 @@ async function loadRenderer(
  * with as `<script type="application/json" id="marpe-data">` (data, never run: the CSP keeps
  * `script-src 'self'`), which the browser reads before hydrating.
  */
-function fillShell(
-  shell: string,
-  page: { html: string; title: string },
-  dataJson: string,
-): string {
+function fillShell(shell: string, page: { html: string; title: string }, dataJson: string): string {
   return shell
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtmlAttribute(page.title)}</title>`)
     .replace(
