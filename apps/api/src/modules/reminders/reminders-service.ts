@@ -79,10 +79,15 @@ export function createReminders(deps: RemindersDeps) {
   }
 
   /** Sends one claimed reminder, or settles it as void; in the claiming transaction. */
-  async function handle(tx: Executor, reminder: DueReminder, now: number): Promise<boolean> {
+  async function handle(
+    tx: Executor,
+    reminder: DueReminder,
+    now: number,
+    settingsOf: (ex: Executor, clinicId: number) => Promise<ReminderSettings>,
+  ): Promise<boolean> {
     const at = new Date(now);
     const subject = await repository.findMessageSubject(tx, reminder.appointmentId);
-    const settings = await repository.findSettings(tx, reminder.clinicId);
+    const settings = await settingsOf(tx, reminder.clinicId);
     if (
       !subject ||
       subject.status !== 'booked' ||
@@ -135,6 +140,17 @@ export function createReminders(deps: RemindersDeps) {
       // After downtime two reminders of one appointment may be due together: the later one only.
       const latest = new Map<number, DueReminder>();
       for (const reminder of due) latest.set(reminder.appointmentId, reminder);
+      // Settings read once per clinic: a settings change withdraws its clinic's waiting reminders,
+      // which waits for the rows this batch holds, so a read per reminder would find the same.
+      const settingsByClinic = new Map<number, ReminderSettings>();
+      const settingsOf = async (ex: Executor, clinicId: number) => {
+        let settings = settingsByClinic.get(clinicId);
+        if (!settings) {
+          settings = await repository.findSettings(ex, clinicId);
+          settingsByClinic.set(clinicId, settings);
+        }
+        return settings;
+      };
       let settled = 0;
       let sent = 0;
       for (const reminder of due) {
@@ -145,7 +161,10 @@ export function createReminders(deps: RemindersDeps) {
         }
         try {
           // A savepoint each: one reminder that cannot be sent does not hold back the others.
-          if (await tx.transaction((savepoint) => handle(savepoint, reminder, now))) sent += 1;
+          const delivered = await tx.transaction((savepoint) =>
+            handle(savepoint, reminder, now, settingsOf),
+          );
+          if (delivered) sent += 1;
           settled += 1;
         } catch (error) {
           // Left scheduled: the next poll tries again, until its appointment starts (missed).
