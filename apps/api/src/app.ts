@@ -165,6 +165,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     availability,
     schedules,
     waitlist,
+    reminders,
   });
   await registerAppointments(app, {
     db,

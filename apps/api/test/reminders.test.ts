@@ -139,8 +139,12 @@ describe.each(engines)('reminders (%s)', (engine) => {
 
   const messages = useSentMessages(() => app);
 
-  const api = (method: 'GET' | 'PUT' | 'POST', url: string, payload?: object, apiKey = key) =>
-    app.inject({ method, url: `/api/integration${url}`, payload, headers: bearer(apiKey) });
+  const api = (
+    method: 'GET' | 'PUT' | 'POST' | 'PATCH',
+    url: string,
+    payload?: object,
+    apiKey = key,
+  ) => app.inject({ method, url: `/api/integration${url}`, payload, headers: bearer(apiKey) });
 
   async function setReminders(settings: ReminderSettings) {
     const response = await api('PUT', '/reminders/settings', settings);
@@ -370,6 +374,24 @@ describe.each(engines)('reminders (%s)', (engine) => {
       expect((await reminders(a)).map((r) => r.status)).toEqual(['withdrawn']);
       now = at('2027-03-29 20:59');
       expect(await app.reminders.runOnce()).toBe(0);
+    });
+
+    it('re-plans upcoming reminders in the new zone when the clinic changes its time zone', async () => {
+      await setReminders(remindersOn({ lead_minutes: [120] }));
+      const patient = await onePatient();
+      // Monday 10:00 in Israel is 08:00 in London: two hours before is 06:00 there, quiet hours.
+      const id = await book(patient, '2027-03-29 10:00');
+      expect(await brief(id)).toEqual([[120, 'scheduled', '2027-03-29T08:00:00+03:00']]);
+
+      const changed = await api('PATCH', '/clinic', { timezone: 'Europe/London' });
+      expect(changed.statusCode, changed.body).toBe(200);
+      // Listed by due time, in the clinic's new zone: the evening before, out of quiet hours.
+      expect(await brief(id)).toEqual([
+        [120, 'scheduled', '2027-03-28T20:59:00+01:00'],
+        [120, 'withdrawn', '2027-03-29T06:00:00+01:00'],
+      ]);
+      now = Date.parse('2027-03-28T20:59:00+01:00');
+      expect(await app.reminders.runOnce()).toBe(1);
     });
 
     it('answers 404 for an appointment of another clinic or none', async () => {

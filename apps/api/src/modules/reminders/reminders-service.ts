@@ -206,6 +206,13 @@ export function createReminders(deps: RemindersDeps) {
     runOnce().catch((error: unknown) => log.error({ err: error }, 'reminders: run failed'));
   }
 
+  /** Withdraws the clinic's waiting reminders and plans its upcoming appointments again. */
+  async function replanAt(tx: Executor, clinicId: number, now: number): Promise<void> {
+    await repository.withdrawWaiting(tx, { clinicId }, new Date(now));
+    const upcoming = await repository.listBookedAfter(tx, clinicId, new Date(now));
+    await planAll(tx, clinicId, upcoming, now);
+  }
+
   return {
     /**
      * Plans the reminders of a booked or moved appointment in the caller's transaction (after
@@ -220,6 +227,14 @@ export function createReminders(deps: RemindersDeps) {
     /** Withdraws a cancelled appointment's waiting reminders, in the cancelling transaction. */
     async withdraw(tx: Executor, appointmentId: number): Promise<void> {
       await repository.withdrawWaiting(tx, { appointmentIds: [appointmentId] }, new Date(clock()));
+    },
+
+    /**
+     * Re-plans the clinic's upcoming reminders in the caller's transaction, as a settings change
+     * does: for a change of what planning reads of the clinic (its time zone).
+     */
+    replanClinic(tx: Executor, clinicId: number): Promise<void> {
+      return replanAt(tx, clinicId, clock());
     },
 
     /** `GET /api/integration/reminders/settings`. */
@@ -238,9 +253,7 @@ export function createReminders(deps: RemindersDeps) {
       const now = clock();
       await db.transaction(async (tx) => {
         await repository.saveSettings(tx, writer.clinicId, settings);
-        await repository.withdrawWaiting(tx, { clinicId: writer.clinicId }, new Date(now));
-        const upcoming = await repository.listBookedAfter(tx, writer.clinicId, new Date(now));
-        await planAll(tx, writer.clinicId, upcoming, now);
+        await replanAt(tx, writer.clinicId, now);
         await audit(tx, {
           clinicId: writer.clinicId,
           actor: writer.actor,
