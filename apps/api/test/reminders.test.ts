@@ -12,16 +12,11 @@ import { restSpans } from '../src/modules/reminders/rest-days.js';
 import type { Database } from '../src/platform/db/client.js';
 import {
   appointmentReminders,
-  appointmentTypes,
   auditLog,
-  caregiverAppointmentTypes,
-  caregivers,
-  caregiverWorkingHours,
-  clinics,
   outbox,
   whatsappConnections,
 } from '../src/platform/db/schema.js';
-import { clinicRow } from './fixtures.js';
+import { insertCaregiver, insertClinics, insertTypes } from './fixtures.js';
 import {
   buildTestApp,
   engines,
@@ -58,44 +53,18 @@ interface Fixture {
 
 /** A clinic whose caregiver works Sunday to Thursday 08:00–16:00 (30-minute check-ups). */
 async function insertFixture(db: Database): Promise<Fixture> {
-  const [main, other] = await db
-    .insert(clinics)
-    .values([clinicRow('מרפאת התזכורות'), clinicRow('מרפאה אחרת')])
-    .returning({ id: clinics.id });
-  if (!main || !other) throw new Error('fixture: clinics');
-  const [type] = await db
-    .insert(appointmentTypes)
-    .values({ clinicId: main.id, name: 'בדיקה תקופתית', durationMinutes: 30 })
-    .returning({ id: appointmentTypes.id });
-  const [caregiver] = await db
-    .insert(caregivers)
-    .values({
-      clinicId: main.id,
-      name: 'ד"ר דנה',
-      licenseNumber: '1-1',
-      slotStepMinutes: 30,
-      minNoticeMinutes: 60,
-      bookingHorizonDays: 30,
-    })
-    .returning({ id: caregivers.id });
-  if (!type || !caregiver) throw new Error('fixture: caregiver');
-  await db
-    .insert(caregiverAppointmentTypes)
-    .values({ caregiverId: caregiver.id, appointmentTypeId: type.id });
-  await db.insert(caregiverWorkingHours).values(
-    [0, 1, 2, 3, 4].map((weekDay) => ({
-      caregiverId: caregiver.id,
-      weekDay,
-      startTime: '08:00',
-      endTime: '16:00',
-    })),
-  );
-  return {
-    clinicId: main.id,
-    otherClinicId: other.id,
-    caregiverId: caregiver.id,
-    typeId: type.id,
-  };
+  const [clinicId, otherClinicId] = await insertClinics(db, ['מרפאת התזכורות', 'מרפאה אחרת']);
+  const [typeId] = await insertTypes(db, [
+    { clinicId, name: 'בדיקה תקופתית', durationMinutes: 30 },
+  ]);
+  const caregiverId = await insertCaregiver(db, {
+    clinicId,
+    name: 'ד"ר דנה',
+    licenseNumber: '1-1',
+    typeIds: [typeId],
+    hours: [0, 1, 2, 3, 4].map((weekDay) => ({ weekDay, startTime: '08:00', endTime: '16:00' })),
+  });
+  return { clinicId, otherClinicId, caregiverId, typeId };
 }
 
 describe.each(engines)('reminders (%s)', (engine) => {
