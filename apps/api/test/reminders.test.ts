@@ -44,27 +44,59 @@ const remindersOn = (overrides: Partial<ReminderSettings> = {}): ReminderSetting
   ...overrides,
 });
 
+/** Where a patient books: a clinic, its caregiver and its check-up. */
+interface BookingPlace {
+  clinicId: number;
+  caregiverId: number;
+  appointmentTypeId: number;
+}
+
 interface Fixture {
   clinicId: number;
   otherClinicId: number;
   caregiverId: number;
   typeId: number;
+  /** The other clinic's caregiver and check-up, for batches that hold both clinics' reminders. */
+  other: BookingPlace;
 }
 
-/** A clinic whose caregiver works Sunday to Thursday 08:00–16:00 (30-minute check-ups). */
+/** Two clinics whose caregivers work Sunday to Thursday 08:00–16:00 (30-minute check-ups). */
 async function insertFixture(db: Database): Promise<Fixture> {
   const [clinicId, otherClinicId] = await insertClinics(db, ['מרפאת התזכורות', 'מרפאה אחרת']);
-  const [typeId] = await insertTypes(db, [
+  const [typeId, otherTypeId] = await insertTypes(db, [
     { clinicId, name: 'בדיקה תקופתית', durationMinutes: 30 },
+    { clinicId: otherClinicId, name: 'בדיקה', durationMinutes: 30 },
   ]);
+  const hours = [0, 1, 2, 3, 4].map((weekDay) => ({
+    weekDay,
+    startTime: '08:00',
+    endTime: '16:00',
+  }));
   const caregiverId = await insertCaregiver(db, {
     clinicId,
     name: 'ד"ר דנה',
     licenseNumber: '1-1',
     typeIds: [typeId],
-    hours: [0, 1, 2, 3, 4].map((weekDay) => ({ weekDay, startTime: '08:00', endTime: '16:00' })),
+    hours,
   });
-  return { clinicId, otherClinicId, caregiverId, typeId };
+  const otherCaregiverId = await insertCaregiver(db, {
+    clinicId: otherClinicId,
+    name: 'ד"ר אחר',
+    licenseNumber: '1-2',
+    typeIds: [otherTypeId],
+    hours,
+  });
+  return {
+    clinicId,
+    otherClinicId,
+    caregiverId,
+    typeId,
+    other: {
+      clinicId: otherClinicId,
+      caregiverId: otherCaregiverId,
+      appointmentTypeId: otherTypeId,
+    },
+  };
 }
 
 describe.each(engines)('reminders (%s)', (engine) => {
@@ -115,8 +147,8 @@ describe.each(engines)('reminders (%s)', (engine) => {
     apiKey = key,
   ) => app.inject({ method, url: `/api/integration${url}`, payload, headers: bearer(apiKey) });
 
-  async function setReminders(settings: ReminderSettings) {
-    const response = await api('PUT', '/reminders/settings', settings);
+  async function setReminders(settings: ReminderSettings, apiKey = key) {
+    const response = await api('PUT', '/reminders/settings', settings, apiKey);
     expect(response.statusCode, response.body).toBe(200);
   }
 
@@ -138,18 +170,22 @@ describe.each(engines)('reminders (%s)', (engine) => {
     endDate: formatZonedIso(at(local) + 30 * MINUTE, TZ),
   });
 
-  async function book(patient: TestPatient, local: string, language = 'he'): Promise<number> {
+  async function book(
+    patient: TestPatient,
+    local: string,
+    language = 'he',
+    place: BookingPlace = {
+      clinicId: f.clinicId,
+      caregiverId: f.caregiverId,
+      appointmentTypeId: f.typeId,
+    },
+  ): Promise<number> {
     const response = await app.inject({
       method: 'POST',
       url: '/api/appointment',
       cookies: xsrf.cookies,
       headers: { ...xsrf.headers, ...bearer(patient.token), 'accept-language': language },
-      payload: {
-        clinicId: f.clinicId,
-        caregiverId: f.caregiverId,
-        appointmentTypeId: f.typeId,
-        ...slot(local),
-      },
+      payload: { ...place, ...slot(local) },
     });
     expect(response.statusCode, response.body).toBe(201);
     return response.json<BookedAppointment>().id;
@@ -501,6 +537,38 @@ describe.each(engines)('reminders (%s)', (engine) => {
       expect((await reminders(byWhatsApp))[0]?.channel).toBe('whatsapp');
       const topics = (await db.select({ topic: outbox.topic }).from(outbox)).map((r) => r.topic);
       expect(topics.filter((t) => t === 'whatsapp')).toHaveLength(1);
+    });
+
+    it("sends each clinic's reminders in one batch by that clinic's own settings", async () => {
+      await setReminders(remindersOn({ lead_minutes: [120] }));
+      await setReminders(remindersOn({ lead_minutes: [120], channel: 'whatsapp' }), otherKey);
+      // Both connected: the channel is the settings' choice alone.
+      for (const clinicId of [f.clinicId, f.otherClinicId]) {
+        await db.insert(whatsappConnections).values({
+          clinicId,
+          wabaId: `waba-${clinicId}`,
+          phoneNumberId: `phone-${clinicId}`,
+          businessId: 'business',
+          accessToken: 'sealed',
+          connectedAt: new Date(now),
+        });
+      }
+      const [first, second] = await twoPatients();
+      const [elsewhere] = await insertLoggedInPatients(db, {
+        clinicId: f.otherClinicId,
+        count: 1,
+        now,
+      });
+      if (!elsewhere) throw new Error('no patient');
+      const early = await book(first, '2027-03-29 10:00');
+      const other = await book(elsewhere, '2027-03-29 10:00', 'he', f.other);
+      const late = await book(second, '2027-03-29 10:30');
+
+      now = at('2027-03-29 08:30');
+      expect(await app.reminders.runOnce()).toBe(3);
+      expect((await reminders(early))[0]?.channel).toBe('sms');
+      expect((await reminders(other, otherKey))[0]?.channel).toBe('whatsapp');
+      expect((await reminders(late))[0]?.channel).toBe('sms');
     });
   });
 });
