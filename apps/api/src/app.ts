@@ -166,6 +166,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     availability,
     schedules,
     waitlist,
+    reminders,
   });
   await registerAppointments(app, {
     db,

@@ -12,16 +12,11 @@ import { restSpans } from '../src/modules/reminders/rest-days.js';
 import type { Database } from '../src/platform/db/client.js';
 import {
   appointmentReminders,
-  appointmentTypes,
   auditLog,
-  caregiverAppointmentTypes,
-  caregivers,
-  caregiverWorkingHours,
-  clinics,
   outbox,
   whatsappConnections,
 } from '../src/platform/db/schema.js';
-import { clinicRow } from './fixtures.js';
+import { insertCaregiver, insertClinics, insertTypes } from './fixtures.js';
 import {
   buildTestApp,
   engines,
@@ -49,52 +44,58 @@ const remindersOn = (overrides: Partial<ReminderSettings> = {}): ReminderSetting
   ...overrides,
 });
 
+/** Where a patient books: a clinic, its caregiver and its check-up. */
+interface BookingPlace {
+  clinicId: number;
+  caregiverId: number;
+  appointmentTypeId: number;
+}
+
 interface Fixture {
   clinicId: number;
   otherClinicId: number;
   caregiverId: number;
   typeId: number;
+  /** The other clinic's caregiver and check-up, for batches that hold both clinics' reminders. */
+  other: BookingPlace;
 }
 
-/** A clinic whose caregiver works Sunday to Thursday 08:00–16:00 (30-minute check-ups). */
+/** Two clinics whose caregivers work Sunday to Thursday 08:00–16:00 (30-minute check-ups). */
 async function insertFixture(db: Database): Promise<Fixture> {
-  const [main, other] = await db
-    .insert(clinics)
-    .values([clinicRow('מרפאת התזכורות'), clinicRow('מרפאה אחרת')])
-    .returning({ id: clinics.id });
-  if (!main || !other) throw new Error('fixture: clinics');
-  const [type] = await db
-    .insert(appointmentTypes)
-    .values({ clinicId: main.id, name: 'בדיקה תקופתית', durationMinutes: 30 })
-    .returning({ id: appointmentTypes.id });
-  const [caregiver] = await db
-    .insert(caregivers)
-    .values({
-      clinicId: main.id,
-      name: 'ד"ר דנה',
-      licenseNumber: '1-1',
-      slotStepMinutes: 30,
-      minNoticeMinutes: 60,
-      bookingHorizonDays: 30,
-    })
-    .returning({ id: caregivers.id });
-  if (!type || !caregiver) throw new Error('fixture: caregiver');
-  await db
-    .insert(caregiverAppointmentTypes)
-    .values({ caregiverId: caregiver.id, appointmentTypeId: type.id });
-  await db.insert(caregiverWorkingHours).values(
-    [0, 1, 2, 3, 4].map((weekDay) => ({
-      caregiverId: caregiver.id,
-      weekDay,
-      startTime: '08:00',
-      endTime: '16:00',
-    })),
-  );
+  const [clinicId, otherClinicId] = await insertClinics(db, ['מרפאת התזכורות', 'מרפאה אחרת']);
+  const [typeId, otherTypeId] = await insertTypes(db, [
+    { clinicId, name: 'בדיקה תקופתית', durationMinutes: 30 },
+    { clinicId: otherClinicId, name: 'בדיקה', durationMinutes: 30 },
+  ]);
+  const hours = [0, 1, 2, 3, 4].map((weekDay) => ({
+    weekDay,
+    startTime: '08:00',
+    endTime: '16:00',
+  }));
+  const caregiverId = await insertCaregiver(db, {
+    clinicId,
+    name: 'ד"ר דנה',
+    licenseNumber: '1-1',
+    typeIds: [typeId],
+    hours,
+  });
+  const otherCaregiverId = await insertCaregiver(db, {
+    clinicId: otherClinicId,
+    name: 'ד"ר אחר',
+    licenseNumber: '1-2',
+    typeIds: [otherTypeId],
+    hours,
+  });
   return {
-    clinicId: main.id,
-    otherClinicId: other.id,
-    caregiverId: caregiver.id,
-    typeId: type.id,
+    clinicId,
+    otherClinicId,
+    caregiverId,
+    typeId,
+    other: {
+      clinicId: otherClinicId,
+      caregiverId: otherCaregiverId,
+      appointmentTypeId: otherTypeId,
+    },
   };
 }
 
@@ -139,11 +140,15 @@ describe.each(engines)('reminders (%s)', (engine) => {
 
   const messages = useSentMessages(() => app);
 
-  const api = (method: 'GET' | 'PUT' | 'POST', url: string, payload?: object, apiKey = key) =>
-    app.inject({ method, url: `/api/integration${url}`, payload, headers: bearer(apiKey) });
+  const api = (
+    method: 'GET' | 'PUT' | 'POST' | 'PATCH',
+    url: string,
+    payload?: object,
+    apiKey = key,
+  ) => app.inject({ method, url: `/api/integration${url}`, payload, headers: bearer(apiKey) });
 
-  async function setReminders(settings: ReminderSettings) {
-    const response = await api('PUT', '/reminders/settings', settings);
+  async function setReminders(settings: ReminderSettings, apiKey = key) {
+    const response = await api('PUT', '/reminders/settings', settings, apiKey);
     expect(response.statusCode, response.body).toBe(200);
   }
 
@@ -165,18 +170,22 @@ describe.each(engines)('reminders (%s)', (engine) => {
     endDate: formatZonedIso(at(local) + 30 * MINUTE, TZ),
   });
 
-  async function book(patient: TestPatient, local: string, language = 'he'): Promise<number> {
+  async function book(
+    patient: TestPatient,
+    local: string,
+    language = 'he',
+    place: BookingPlace = {
+      clinicId: f.clinicId,
+      caregiverId: f.caregiverId,
+      appointmentTypeId: f.typeId,
+    },
+  ): Promise<number> {
     const response = await app.inject({
       method: 'POST',
       url: '/api/appointment',
       cookies: xsrf.cookies,
       headers: { ...xsrf.headers, ...bearer(patient.token), 'accept-language': language },
-      payload: {
-        clinicId: f.clinicId,
-        caregiverId: f.caregiverId,
-        appointmentTypeId: f.typeId,
-        ...slot(local),
-      },
+      payload: { ...place, ...slot(local) },
     });
     expect(response.statusCode, response.body).toBe(201);
     return response.json<BookedAppointment>().id;
@@ -372,6 +381,24 @@ describe.each(engines)('reminders (%s)', (engine) => {
       expect(await app.reminders.runOnce()).toBe(0);
     });
 
+    it('re-plans upcoming reminders in the new zone when the clinic changes its time zone', async () => {
+      await setReminders(remindersOn({ lead_minutes: [120] }));
+      const patient = await onePatient();
+      // Monday 10:00 in Israel is 08:00 in London: two hours before is 06:00 there, quiet hours.
+      const id = await book(patient, '2027-03-29 10:00');
+      expect(await brief(id)).toEqual([[120, 'scheduled', '2027-03-29T08:00:00+03:00']]);
+
+      const changed = await api('PATCH', '/clinic', { timezone: 'Europe/London' });
+      expect(changed.statusCode, changed.body).toBe(200);
+      // Listed by due time, in the clinic's new zone: the evening before, out of quiet hours.
+      expect(await brief(id)).toEqual([
+        [120, 'scheduled', '2027-03-28T20:59:00+01:00'],
+        [120, 'withdrawn', '2027-03-29T06:00:00+01:00'],
+      ]);
+      now = Date.parse('2027-03-28T20:59:00+01:00');
+      expect(await app.reminders.runOnce()).toBe(1);
+    });
+
     it('answers 404 for an appointment of another clinic or none', async () => {
       await setReminders(remindersOn());
       const patient = await onePatient();
@@ -510,6 +537,38 @@ describe.each(engines)('reminders (%s)', (engine) => {
       expect((await reminders(byWhatsApp))[0]?.channel).toBe('whatsapp');
       const topics = (await db.select({ topic: outbox.topic }).from(outbox)).map((r) => r.topic);
       expect(topics.filter((t) => t === 'whatsapp')).toHaveLength(1);
+    });
+
+    it("sends each clinic's reminders in one batch by that clinic's own settings", async () => {
+      await setReminders(remindersOn({ lead_minutes: [120] }));
+      await setReminders(remindersOn({ lead_minutes: [120], channel: 'whatsapp' }), otherKey);
+      // Both connected: the channel is the settings' choice alone.
+      for (const clinicId of [f.clinicId, f.otherClinicId]) {
+        await db.insert(whatsappConnections).values({
+          clinicId,
+          wabaId: `waba-${clinicId}`,
+          phoneNumberId: `phone-${clinicId}`,
+          businessId: 'business',
+          accessToken: 'sealed',
+          connectedAt: new Date(now),
+        });
+      }
+      const [first, second] = await twoPatients();
+      const [elsewhere] = await insertLoggedInPatients(db, {
+        clinicId: f.otherClinicId,
+        count: 1,
+        now,
+      });
+      if (!elsewhere) throw new Error('no patient');
+      const early = await book(first, '2027-03-29 10:00');
+      const other = await book(elsewhere, '2027-03-29 10:00', 'he', f.other);
+      const late = await book(second, '2027-03-29 10:30');
+
+      now = at('2027-03-29 08:30');
+      expect(await app.reminders.runOnce()).toBe(3);
+      expect((await reminders(early))[0]?.channel).toBe('sms');
+      expect((await reminders(other, otherKey))[0]?.channel).toBe('whatsapp');
+      expect((await reminders(late))[0]?.channel).toBe('sms');
     });
   });
 });

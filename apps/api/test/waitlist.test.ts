@@ -4,15 +4,8 @@ import type { DevMessage, IntegrationWaitlistRow, WaitlistEntry } from '@marpe/s
 import type { App } from '../src/app.js';
 import { formatZonedIso, zonedToEpoch } from '../src/platform/zoned-time.js';
 import type { Database } from '../src/platform/db/client.js';
-import {
-  appointmentTypes,
-  caregiverAppointmentTypes,
-  caregivers,
-  caregiverWorkingHours,
-  clinics,
-  waitlistEntries,
-} from '../src/platform/db/schema.js';
-import { clinicRow } from './fixtures.js';
+import { appointmentTypes, waitlistEntries } from '../src/platform/db/schema.js';
+import { insertCaregiver, insertClinics, insertTypes } from './fixtures.js';
 import { buildTestApp, engines, testConfig, useTestDatabase, xsrfPair } from './helper.js';
 import { bearer, insertLoggedInPatients, insertSessions, type TestPatient } from './sessions.js';
 
@@ -69,45 +62,34 @@ describe.each(engines)('waitlist (%s)', (engine) => {
   });
 
   async function insertFixture(): Promise<Fixture> {
-    const [main, other] = await db
-      .insert(clinics)
-      .values([clinicRow('מרפאת הבדיקות'), clinicRow('מרפאה אחרת')])
-      .returning({ id: clinics.id });
-    if (!main || !other) throw new Error('fixture: clinics');
-    const types = await db
-      .insert(appointmentTypes)
-      .values([
-        { clinicId: main.id, name: 'בדיקה תקופתית', durationMinutes: 30 },
-        { clinicId: main.id, name: 'טיפול שורש', durationMinutes: 60 },
-        { clinicId: other.id, name: 'בדיקה', durationMinutes: 30 },
-      ])
-      .returning({ id: appointmentTypes.id });
-    const [checkup, rootCanal, otherType] = types.map((t) => t.id);
-    if (!checkup || !rootCanal || !otherType) throw new Error('fixture: types');
-    const rules = { slotStepMinutes: 30, minNoticeMinutes: 60, bookingHorizonDays: 30 };
-    const staff = await db
-      .insert(caregivers)
-      .values([
-        { clinicId: main.id, name: 'ד"ר דנה', licenseNumber: '1-1', ...rules },
-        { clinicId: other.id, name: 'Stranger', licenseNumber: '1-2', ...rules },
-      ])
-      .returning({ id: caregivers.id });
-    const [dana, stranger] = staff.map((c) => c.id);
-    if (!dana || !stranger) throw new Error('fixture: caregivers');
-    await db.insert(caregiverAppointmentTypes).values([
-      { caregiverId: dana, appointmentTypeId: checkup },
-      { caregiverId: stranger, appointmentTypeId: otherType },
+    const [main, other] = await insertClinics(db, ['מרפאת הבדיקות', 'מרפאה אחרת']);
+    const [checkup, rootCanal, otherType] = await insertTypes(db, [
+      { clinicId: main, name: 'בדיקה תקופתית', durationMinutes: 30 },
+      { clinicId: main, name: 'טיפול שורש', durationMinutes: 60 },
+      { clinicId: other, name: 'בדיקה', durationMinutes: 30 },
     ]);
-    await db.insert(caregiverWorkingHours).values([
-      { caregiverId: dana, weekDay: 0, startTime: '09:00', endTime: '10:00' },
-      { caregiverId: dana, weekDay: 0, startTime: '13:00', endTime: '13:30' },
-      { caregiverId: stranger, weekDay: 0, startTime: '09:00', endTime: '10:00' },
-    ]);
-    const key = (await app.apiKeys.create(main.id, 'pms', 'test')).key;
-    const otherKey = (await app.apiKeys.create(other.id, 'pms', 'test')).key;
+    const dana = await insertCaregiver(db, {
+      clinicId: main,
+      name: 'ד"ר דנה',
+      licenseNumber: '1-1',
+      typeIds: [checkup],
+      hours: [
+        { weekDay: 0, startTime: '09:00', endTime: '10:00' },
+        { weekDay: 0, startTime: '13:00', endTime: '13:30' },
+      ],
+    });
+    const stranger = await insertCaregiver(db, {
+      clinicId: other,
+      name: 'Stranger',
+      licenseNumber: '1-2',
+      typeIds: [otherType],
+      hours: [{ weekDay: 0, startTime: '09:00', endTime: '10:00' }],
+    });
+    const key = (await app.apiKeys.create(main, 'pms', 'test')).key;
+    const otherKey = (await app.apiKeys.create(other, 'pms', 'test')).key;
     return {
-      clinicId: main.id,
-      otherClinicId: other.id,
+      clinicId: main,
+      otherClinicId: other,
       dana,
       stranger,
       checkup,

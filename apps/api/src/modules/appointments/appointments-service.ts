@@ -5,11 +5,10 @@ import {
   type BookedAppointment,
   type PatientAppointment,
   type SendAppointmentSmsBody,
-  type ValidationDetails,
 } from '@marpe/shared';
 import { audit } from '../../platform/audit.js';
 import type { Transaction } from '../../platform/db/client.js';
-import { AppError, clinicNotFound, isAppError } from '../../platform/errors.js';
+import { AppError, clinicNotFound, invalidField, isAppError } from '../../platform/errors.js';
 import { limits, takeLimit } from '../../platform/limits.js';
 import type { AvailabilityService } from '../availability/availability-service.js';
 import { formatZonedIso, zonedDate } from '../../platform/zoned-time.js';
@@ -68,11 +67,6 @@ export interface AppointmentsServiceDeps {
 /** The clinic's cancellation notice has not begun: start − now ≥ notice. */
 export function isCancellable(startMs: number, cancelNoticeMinutes: number, now: number): boolean {
   return startMs - now >= cancelNoticeMinutes * MINUTE;
-}
-
-function invalidField(path: string, message: string): AppError {
-  const details: ValidationDetails = { issues: [{ path, message }] };
-  return new AppError('validation_failed', 400, `Invalid request: ${path}`, details);
 }
 
 const otherClinic = () =>

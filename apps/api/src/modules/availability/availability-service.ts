@@ -1,11 +1,5 @@
-import type {
-  AvailableDatesQuery,
-  AvailableSlotsQuery,
-  MarpeRules,
-  Slot,
-  ValidationDetails,
-} from '@marpe/shared';
-import { AppError, clinicNotFound } from '../../platform/errors.js';
+import type { AvailableDatesQuery, AvailableSlotsQuery, MarpeRules, Slot } from '@marpe/shared';
+import { AppError, clinicNotFound, invalidField } from '../../platform/errors.js';
 import {
   availableDates,
   availableSlots,
@@ -53,11 +47,6 @@ function caregiverNotFound(clinicId: number, caregiverId: number): AppError {
 }
 
 /** A 400 shaped like the schema validation ones, for rules the query schema cannot check alone. */
-function invalidField(path: string, message: string): AppError {
-  const details: ValidationDetails = { issues: [{ path, message }] };
-  return new AppError('validation_failed', 400, `Invalid request: ${path}`, details);
-}
-
 function hasWorkingHours(rules: MarpeRules): boolean {
   return (
     Object.values(rules.weekly_hours).some((day) => day.length > 0) ||

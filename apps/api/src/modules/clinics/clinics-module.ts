@@ -3,6 +3,7 @@ import type { Database, DatabaseHandle } from '../../platform/db/client.js';
 import type { AvailabilityRepository } from '../availability/availability-repository.js';
 import type { AvailabilityService } from '../availability/availability-service.js';
 import { registerIntegrationRoutes } from '../integration/integration-auth.js';
+import type { Reminders } from '../reminders/reminders-service.js';
 import type { WaitlistService } from '../waitlist/waitlist-service.js';
 import { registerClinicDataCache, type ClinicDataCache } from './clinic-data-cache.js';
 import { clinicRoutes } from './clinic-routes.js';
@@ -26,6 +27,8 @@ export async function registerClinics(
     schedules: AvailabilityRepository;
     /** New hours, rules or types may open times that waiting patients are offered. */
     waitlist: Pick<WaitlistService, 'queueOffers' | 'kick'>;
+    /** A new time zone re-plans the clinic's waiting reminders. */
+    reminders: Pick<Reminders, 'replanClinic'>;
   },
 ): Promise<{
   /** The cached page data; whoever changes what the page shows drops its clinic's entry. */
@@ -46,6 +49,7 @@ export async function registerClinics(
     service: createClinicService({
       repository: createClinicRepository(db),
       waitlist: deps.waitlist,
+      reminders: deps.reminders,
       cache,
       clock,
     }),

@@ -16,6 +16,7 @@ import { AppError, invalidField } from '../../platform/errors.js';
 import { effectiveMarpeRules } from '../availability/marpe-rules.js';
 import { isValidTimeZone, zonedDate } from '../../platform/zoned-time.js';
 import type { Writer } from '../integration/integration-auth.js';
+import type { Reminders } from '../reminders/reminders-service.js';
 import type { WaitlistService } from '../waitlist/waitlist-service.js';
 import type { ClinicDataCache } from './clinic-data-cache.js';
 import type {
@@ -33,6 +34,8 @@ export interface ClinicServiceDeps {
   repository: ClinicRepository;
   /** New hours, rules or types may open times that waiting patients are offered. */
   waitlist: Pick<WaitlistService, 'queueOffers' | 'kick'>;
+  /** Reminders are planned in the clinic's zone: a new zone re-plans the waiting ones. */
+  reminders: Pick<Reminders, 'replanClinic'>;
   /** The public clinic page shows caregivers, hours, types and settings. */
   cache: Pick<ClinicDataCache, 'invalidate'>;
   /** Epoch milliseconds. */
@@ -144,7 +147,13 @@ function caregiverValues(body: UpdateCaregiverBody): CaregiverValues {
  * rules, and appointment types. Every write runs in one transaction with its audit entry, then
  * drops the clinic's cached public page.
  */
-export function createClinicService({ repository, waitlist, cache, clock }: ClinicServiceDeps) {
+export function createClinicService({
+  repository,
+  waitlist,
+  reminders,
+  cache,
+  clock,
+}: ClinicServiceDeps) {
   const { db } = repository;
 
   async function clinicOf(ex: Executor, clinicId: number): Promise<ClinicRow> {
@@ -334,6 +343,8 @@ export function createClinicService({ repository, waitlist, cache, clock }: Clin
           for (const row of booked) {
             await repository.setLocalDate(tx, row.id, zonedDate(row.startAt.getTime(), timezone));
           }
+          // Whole-day leads, quiet hours and rest days are clock times in the clinic's zone.
+          await reminders.replanClinic(tx, writer.clinicId);
         }
         await audit(tx, {
           clinicId: writer.clinicId,

@@ -17,7 +17,7 @@ import {
 import { audit } from '../../platform/audit.js';
 import type { Database } from '../../platform/db/client.js';
 import { clinics } from '../../platform/db/schema.js';
-import { AppError } from '../../platform/errors.js';
+import { AppError, invalidField } from '../../platform/errors.js';
 import type { Messaging } from '../messaging/messaging.js';
 import type { PaymentTransactionRow } from './payments-repository.js';
 import type {
@@ -48,11 +48,6 @@ export function paymentLinkSms(clinicName: string, amountAgorot: number, url: st
 }
 
 const requestNotFound = (id: number) => new AppError('not_found', 404, `No payment request ${id}`);
-
-function invalidField(path: string, message: string): AppError {
-  const details: ValidationDetails = { issues: [{ path, message }] };
-  return new AppError('validation_failed', 400, `Invalid request: ${path}`, details);
-}
 
 /** The payments service names its inputs as in code; the API's 400 names the body's fields. */
 const bodyFieldOf: Readonly<Record<string, keyof CreatePaymentRequestBody>> = {

@@ -79,10 +79,15 @@ export function createReminders(deps: RemindersDeps) {
   }
 
   /** Sends one claimed reminder, or settles it as void; in the claiming transaction. */
-  async function handle(tx: Executor, reminder: DueReminder, now: number): Promise<boolean> {
+  async function handle(
+    tx: Executor,
+    reminder: DueReminder,
+    now: number,
+    settingsOf: (ex: Executor, clinicId: number) => Promise<ReminderSettings>,
+  ): Promise<boolean> {
     const at = new Date(now);
     const subject = await repository.findMessageSubject(tx, reminder.appointmentId);
-    const settings = await repository.findSettings(tx, reminder.clinicId);
+    const settings = await settingsOf(tx, reminder.clinicId);
     if (
       !subject ||
       subject.status !== 'booked' ||
@@ -135,6 +140,17 @@ export function createReminders(deps: RemindersDeps) {
       // After downtime two reminders of one appointment may be due together: the later one only.
       const latest = new Map<number, DueReminder>();
       for (const reminder of due) latest.set(reminder.appointmentId, reminder);
+      // Settings read once per clinic: a settings change withdraws its clinic's waiting reminders,
+      // which waits for the rows this batch holds, so a read per reminder would find the same.
+      const settingsByClinic = new Map<number, ReminderSettings>();
+      const settingsOf = async (ex: Executor, clinicId: number) => {
+        let settings = settingsByClinic.get(clinicId);
+        if (!settings) {
+          settings = await repository.findSettings(ex, clinicId);
+          settingsByClinic.set(clinicId, settings);
+        }
+        return settings;
+      };
       let settled = 0;
       let sent = 0;
       for (const reminder of due) {
@@ -145,7 +161,10 @@ export function createReminders(deps: RemindersDeps) {
         }
         try {
           // A savepoint each: one reminder that cannot be sent does not hold back the others.
-          if (await tx.transaction((savepoint) => handle(savepoint, reminder, now))) sent += 1;
+          const delivered = await tx.transaction((savepoint) =>
+            handle(savepoint, reminder, now, settingsOf),
+          );
+          if (delivered) sent += 1;
           settled += 1;
         } catch (error) {
           // Left scheduled: the next poll tries again, until its appointment starts (missed).
@@ -187,6 +206,13 @@ export function createReminders(deps: RemindersDeps) {
     runOnce().catch((error: unknown) => log.error({ err: error }, 'reminders: run failed'));
   }
 
+  /** Withdraws the clinic's waiting reminders and plans its upcoming appointments again. */
+  async function replanAt(tx: Executor, clinicId: number, now: number): Promise<void> {
+    await repository.withdrawWaiting(tx, { clinicId }, new Date(now));
+    const upcoming = await repository.listBookedAfter(tx, clinicId, new Date(now));
+    await planAll(tx, clinicId, upcoming, now);
+  }
+
   return {
     /**
      * Plans the reminders of a booked or moved appointment in the caller's transaction (after
@@ -201,6 +227,14 @@ export function createReminders(deps: RemindersDeps) {
     /** Withdraws a cancelled appointment's waiting reminders, in the cancelling transaction. */
     async withdraw(tx: Executor, appointmentId: number): Promise<void> {
       await repository.withdrawWaiting(tx, { appointmentIds: [appointmentId] }, new Date(clock()));
+    },
+
+    /**
+     * Re-plans the clinic's upcoming reminders in the caller's transaction, as a settings change
+     * does: for a change of what planning reads of the clinic (its time zone).
+     */
+    replanClinic(tx: Executor, clinicId: number): Promise<void> {
+      return replanAt(tx, clinicId, clock());
     },
 
     /** `GET /api/integration/reminders/settings`. */
@@ -219,9 +253,7 @@ export function createReminders(deps: RemindersDeps) {
       const now = clock();
       await db.transaction(async (tx) => {
         await repository.saveSettings(tx, writer.clinicId, settings);
-        await repository.withdrawWaiting(tx, { clinicId: writer.clinicId }, new Date(now));
-        const upcoming = await repository.listBookedAfter(tx, writer.clinicId, new Date(now));
-        await planAll(tx, writer.clinicId, upcoming, now);
+        await replanAt(tx, writer.clinicId, now);
         await audit(tx, {
           clinicId: writer.clinicId,
           actor: writer.actor,

@@ -4,11 +4,10 @@ import type {
   ShaamConnectBody,
   ShaamConnectResponse,
   ShaamStatus,
-  ValidationDetails,
 } from '@marpe/shared';
 import { audit } from '../../platform/audit.js';
 import type { Database } from '../../platform/db/client.js';
-import { AppError } from '../../platform/errors.js';
+import { AppError, invalidField as platformInvalidField } from '../../platform/errors.js';
 import {
   findLiveConnectionToken,
   issueConnectionToken,
@@ -37,9 +36,13 @@ export interface ShaamServiceDeps {
   oauth: ShaamOAuth;
 }
 
+/**
+ * Platform's 400 with the reason in the message too, as the Tax Authority connection has always
+ * answered: the callback page logs only the message, so the reason has to be in it.
+ */
 function invalidField(path: string, message: string): AppError {
-  const details: ValidationDetails = { issues: [{ path, message }] };
-  return new AppError('validation_failed', 400, `Invalid request: ${path}: ${message}`, details);
+  const error = platformInvalidField(path, message);
+  return new AppError(error.code, error.status, `${error.message}: ${message}`, error.details);
 }
 
 const invalidState = () =>

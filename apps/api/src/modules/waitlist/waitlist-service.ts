@@ -3,12 +3,11 @@ import {
   WAITLIST_MAX_ACTIVE,
   type IntegrationWaitlistRow,
   type JoinWaitlistBody,
-  type ValidationDetails,
   type WaitlistEntry,
 } from '@marpe/shared';
 import { z } from 'zod';
 import type { Executor } from '../../platform/db/client.js';
-import { AppError, clinicNotFound } from '../../platform/errors.js';
+import { AppError, clinicNotFound, invalidField } from '../../platform/errors.js';
 import type { MessageLanguage } from '../../platform/http/message-language.js';
 import { limits, takeLimit } from '../../platform/limits.js';
 import type { AppOutbox, Messaging } from '../messaging/messaging.js';
@@ -50,11 +49,6 @@ export interface WaitlistServiceDeps {
   clock: () => number;
   /** The per-patient limits' counter (platform/limits.ts). */
   takeLimit?: typeof takeLimit;
-}
-
-function invalidField(path: string, message: string): AppError {
-  const details: ValidationDetails = { issues: [{ path, message }] };
-  return new AppError('validation_failed', 400, `Invalid request: ${path}`, details);
 }
 
 const overlaps = (a: Interval, b: Interval) => a.start < b.end && b.start < a.end;

@@ -6,7 +6,6 @@ import {
   type AppointmentRescheduledEventData,
   type CreateWebhookEndpointBody,
   type UpdateWebhookEndpointBody,
-  type ValidationDetails,
   type WebhookDeliveriesQuery,
   type WebhookDelivery,
   type WebhookEndpoint,
@@ -26,7 +25,7 @@ import {
 } from '../../platform/crypto.js';
 import type { Database, Executor } from '../../platform/db/client.js';
 import { isStoredId } from '../../platform/db/schema.js';
-import { AppError } from '../../platform/errors.js';
+import { AppError, invalidField } from '../../platform/errors.js';
 import type { OutboxAttempt } from '../../platform/outbox/outbox.js';
 import { toAppointmentView } from '../appointments/appointment-view.js';
 import type { AppOutbox } from '../messaging/messaging.js';
@@ -93,11 +92,6 @@ export interface WebhooksCaller {
 
 const endpointNotFound = (id: number) =>
   new AppError('not_found', 404, `No webhook endpoint ${id} in this clinic`);
-
-function invalidField(path: string, message: string): AppError {
-  const details: ValidationDetails = { issues: [{ path, message }] };
-  return new AppError('validation_failed', 400, `Invalid request: ${path}`, details);
-}
 
 const newSecret = () => `${WEBHOOK_SECRET_PREFIX}${randomToken()}`;
 
