@@ -3,6 +3,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { newPage, useBrowser } from './support/browser';
 import { PARENT_SITE_URL } from './support/constants';
 import { demoLinkPath } from './support/demo-links';
+import { withCheckDigit } from './support/patients';
 
 const baseUrl = inject('baseUrl');
 const browser = useBrowser();
@@ -144,6 +145,19 @@ describe('the clinic page rendered on the server', () => {
   });
 });
 
+/** Holds the app's entry chunk back until the returned function is called. */
+async function holdAppCode(page: Page): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
 /** The app's scripts a page has fetched so far (file names under /assets/). */
 function scriptsFetched(page: Page): string[] {
   const scripts: string[] = [];
@@ -258,14 +272,7 @@ describe('the payment page rendered on the server (ADR 021, 025)', () => {
     const { context, page } = await newPage(browser());
     const problems = consoleProblems(page);
     // The app's entry chunk waits until the patient has filled the form in and pressed on.
-    let release: () => void = () => undefined;
-    const typed = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
-      await typed;
-      await route.continue();
-    });
+    const release = await holdAppCode(page);
     await page.goto(`${baseUrl}${path}`, { waitUntil: 'domcontentloaded' });
     await page.getByRole('combobox', { name: 'מספר תשלומים' }).selectOption('3');
     await page.getByRole('textbox', email()).fill('typed.early@example.com');
@@ -283,14 +290,7 @@ describe('the payment page rendered on the server (ADR 021, 025)', () => {
   it('carries what was typed into the page rendered afresh in English', async () => {
     const path = await demoLinkPath(baseUrl, 'paymentUrl');
     const { context, page } = await newPage(browser(), { lang: 'en' });
-    let release: () => void = () => undefined;
-    const typed = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
-      await typed;
-      await route.continue();
-    });
+    const release = await holdAppCode(page);
     await page.goto(`${baseUrl}${path}`, { waitUntil: 'domcontentloaded' });
     await page.getByRole('textbox', email()).fill('typed.early@example.com');
     release();
@@ -298,6 +298,71 @@ describe('the payment page rendered on the server (ADR 021, 025)', () => {
     expect(await page.getByRole('textbox', { name: 'Email for the receipt' }).inputValue()).toBe(
       'typed.early@example.com',
     );
+    await context.close();
+  });
+});
+
+describe('the login page rendered on the server (ADR 021, 025)', () => {
+  it('holds the clinic and the identity step before any script runs', async () => {
+    const context = await browser().newContext({
+      javaScriptEnabled: false,
+      viewport: { width: 390, height: 844 },
+    });
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/login/1?next=booking`);
+    await page.getByRole('heading', { level: 1, name: 'הזדהות' }).waitFor();
+    expect(await page.title()).toBe('הזדהות');
+    await page.getByText('מרפאת שיניים לב העיר').first().waitFor();
+    await page.getByRole('textbox', { name: 'מספר תעודת זהות' }).waitFor();
+    await page.getByRole('textbox', { name: 'טלפון נייד' }).waitFor();
+    await context.close();
+  });
+
+  it('keeps what the patient typed before the app arrived', async () => {
+    const { context, page } = await newPage(browser());
+    const problems = consoleProblems(page);
+    const release = await holdAppCode(page);
+    await page.goto(`${baseUrl}/login/1`, { waitUntil: 'domcontentloaded' });
+    const next = page.getByRole('button', { name: 'המשך' });
+    // Until the app checks them, the fields cannot be sent: the button is disabled in the HTML.
+    expect(await next.isDisabled()).toBe(true);
+    const idNumber = withCheckDigit('12345678');
+    await page.getByRole('textbox', { name: 'מספר תעודת זהות' }).fill(idNumber);
+    await page.getByRole('textbox', { name: 'טלפון נייד' }).fill('0501234567');
+    release();
+    // The app has the typed values: its own check enables the button.
+    await page.waitForFunction(
+      () => !document.querySelector<HTMLButtonElement>('button[type="submit"]')?.disabled,
+    );
+    expect(await page.getByRole('textbox', { name: 'מספר תעודת זהות' }).inputValue()).toBe(
+      idNumber,
+    );
+    expect(await page.getByRole('textbox', { name: 'טלפון נייד' }).inputValue()).toBe('0501234567');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('is rendered afresh, not hydrated, for a patient with a code on its way', async () => {
+    const { context, page } = await newPage(browser());
+    const problems = consoleProblems(page);
+    await context.addInitScript(() =>
+      window.sessionStorage.setItem(
+        'verification',
+        JSON.stringify({
+          clinicId: 1,
+          mode: 'login',
+          idNumber: '039845128',
+          phone: '0501234567',
+          firstName: '',
+          lastName: '',
+          resendAt: Date.now() + 60_000,
+          twoFactorToken: 'not-a-real-token',
+        }),
+      ),
+    );
+    await page.goto(`${baseUrl}/login/1`);
+    await page.getByRole('textbox', { name: 'קוד אימות' }).waitFor();
+    expect(problems).toEqual([]);
     await context.close();
   });
 });

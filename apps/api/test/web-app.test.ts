@@ -5,7 +5,7 @@ import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../src/app.js';
 import {
-  clinicPageId,
+  clinicDataPage,
   PARENT_SITE_PLACEHOLDER,
   routePattern,
 } from '../src/platform/http/web-app.js';
@@ -256,14 +256,24 @@ describe('serving the built web app', () => {
     expect(routePattern('/').test('/')).toBe(true);
   });
 
-  it('knows a clinic page by its address, as the router does', () => {
-    expect(clinicPageId('/clinic/1')).toBe(1);
-    expect(clinicPageId('/clinic/12/%D7%9C%D7%91/')).toBe(12);
-    expect(clinicPageId('/Clinic/2147483647')).toBe(2147483647);
-    for (const path of ['/clinic', '/clinic/0', '/clinic/01', '/clinic/local', '/clinic/1/a/b']) {
-      expect(clinicPageId(path), path).toBeNull();
+  it('knows a clinic or login page by its address, as the router does', () => {
+    expect(clinicDataPage('/clinic/1')).toEqual({ page: 'clinic', clinicId: 1 });
+    expect(clinicDataPage('/clinic/12/%D7%9C%D7%91/')).toEqual({ page: 'clinic', clinicId: 12 });
+    expect(clinicDataPage('/Clinic/2147483647')).toEqual({ page: 'clinic', clinicId: 2147483647 });
+    expect(clinicDataPage('/login/3/')).toEqual({ page: 'login', clinicId: 3 });
+    for (const path of [
+      '/clinic',
+      '/clinic/0',
+      '/clinic/01',
+      '/clinic/local',
+      '/clinic/1/a/b',
+      '/clinic/2147483648',
+      '/login/1/name',
+      '/login/0',
+      '/booking/1',
+    ]) {
+      expect(clinicDataPage(path), path).toBeNull();
     }
-    expect(clinicPageId('/clinic/2147483648')).toBeNull();
   });
 
   it('answers /robots.txt and /sitemap.xml itself, not with the SPA', async () => {
@@ -339,6 +349,14 @@ describe('rendering the clinic page on the server', () => {
       ),
     );
     await writeFile(
+      path.join(distDir, 'prerendered', 'shells', 'login.html'),
+      indexHtml.replace(
+        '<script type="module" src="/assets/index-abc123.js"></script>',
+        '<script type="module" crossorigin src="/assets/wake-on-demand-abc.js"></script>' +
+          '<script type="application/json" id="marpe-code">{"entry":"/assets/index-abc123.js","preload":[],"now":true}</script>',
+      ),
+    );
+    await writeFile(
       path.join(distDir, 'prerendered', 'shells', 'payment.html'),
       indexHtml.replace(
         '<script type="module" src="/assets/index-abc123.js">',
@@ -349,6 +367,9 @@ describe('rendering the clinic page on the server', () => {
       path.join(root, 'dist-ssr', 'prerender.js'),
       `export async function prerender(path, data) {
         (globalThis.marpeTestRenders ??= []).push(path);
+        if (path.startsWith('/login/')) {
+          return { html: '<h1>login: ' + data.clinic.clinic.name + '</h1>', title: 'Login' };
+        }
         if (data.paymentRequest) {
           return { html: '<h1>' + data.paymentRequest.data.amount + '</h1>', title: 'Pay' };
         }
@@ -385,6 +406,23 @@ describe('rendering the clinic page on the server', () => {
     }
     // The clinic's JSON did not change between the two: one rendering.
     expect(renders()).toEqual(['/clinic/1']);
+  });
+
+  it("renders the login page with the clinic's data in its own shell, once per change", async () => {
+    const data = await app.inject({ method: 'GET', url: '/api/clinic/1' });
+    const name = (data.json() as { clinic: { name: string } }).clinic.name;
+    for (const url of ['/login/1', '/login/1?next=booking']) {
+      const response = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toContain(`<div id="root"><h1>login: ${name}</h1></div>`);
+      expect(response.body).toContain('<title>Login</title>');
+      expect(response.body).toContain('"now":true');
+      const json = /<script type="application\/json" id="marpe-data">([^<]*)<\/script>/.exec(
+        response.body,
+      )?.[1];
+      expect(JSON.parse(json ?? '')).toEqual({ clinic: data.json() });
+    }
+    expect(renders().filter((rendered) => rendered === '/login/1')).toHaveLength(1);
   });
 
   it("renders the payment page per request with the link's request, never kept", async () => {

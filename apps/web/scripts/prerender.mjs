@@ -34,8 +34,15 @@ function replaceOnce(html, search, replacement, what) {
 }
 
 const manifest = JSON.parse(await readFile(path.join(distDir, '.vite/manifest.json'), 'utf8'));
-const { prerender, placeholders, lazyRoutes, appCodeElementId, clinicPath, paymentPath } =
-  await import(pathToFileURL(path.join(ssrDir, 'prerender.js')).href);
+const {
+  prerender,
+  placeholders,
+  lazyRoutes,
+  appCodeElementId,
+  clinicPath,
+  loginPath,
+  paymentPath,
+} = await import(pathToFileURL(path.join(ssrDir, 'prerender.js')).href);
 const wakeManifest = JSON.parse(
   await readFile(path.join(distDir, '.vite/wake-manifest.json'), 'utf8'),
 );
@@ -136,8 +143,13 @@ await writeFile(
   path.join(distDir, 'prerendered', 'shells', 'clinic.html'),
   wakingOnDemand(routeShell(clinicPath)),
 );
-// The payment page, rendered per request with the link's request (ADR 021), has fields: its code
-// loads at once, and what the patient does before it is run again once it has.
+// The login page (with the clinic's data, like the clinic page) and the payment page (per request
+// with the link's request) have fields: their code loads at once, and what the patient does before
+// it is run again once it has.
+await writeFile(
+  path.join(distDir, 'prerendered', 'shells', 'login.html'),
+  wakingOnDemand(routeShell(loginPath), { now: true }),
+);
 await writeFile(
   path.join(distDir, 'prerendered', 'shells', 'payment.html'),
   wakingOnDemand(routeShell(paymentPath), { now: true }),

@@ -1,5 +1,5 @@
 import './app/fonts.css';
-import { StrictMode, useEffect, useLayoutEffect } from 'react';
+import { StrictMode, useEffect, useLayoutEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { appConfig } from './app/config';
@@ -8,10 +8,10 @@ import { prerenderLanguage } from './app/i18n/languages';
 import { pageDataQueryClient, readPageData } from './app/page-data';
 import { AppProviders } from './app/providers';
 import { handOnTyped, typedBeforeApp, type Typed } from './app/typed-before-app';
-import { appReadyEvent } from './app/wake-signal';
+import { appReadyEvent, renderAfreshAttribute } from './app/wake-signal';
 import { createAppRouter, createRoutes, loadMatchedRoutes } from './app/router';
 import { configureApiClient } from './lib/api-client';
-import { tokenStorageKey } from './lib/token-storage-key';
+import { tokenStorageKey } from './lib/auth-storage-keys';
 
 const config = appConfig();
 configureApiClient({ baseUrl: config.apiBase });
@@ -33,11 +33,20 @@ const queryClient = pageDataQueryClient(readPageData(document));
 let typed: Typed[] = [];
 
 /**
- * Renders nothing (the hydrated markup stays the server's). As the app takes over a page painted
- * from HTML, hands on what the patient typed into it before (ADR 025), then tells the page's
- * waking script that the app now handles it: a click it held back can run.
+ * As the app takes over a page painted from HTML, hands on what the patient typed into it before
+ * (ADR 025), then tells the page's waking script that the app now handles it: a click it held back
+ * can run. It wraps the app rather than sitting beside it: a sibling would change the ids React
+ * derives from the tree's shape (useId), and the hydrated elements would keep the server's.
  */
-function AppReady({ root, hydrated }: { root: HTMLElement; hydrated: boolean }) {
+function AppReady({
+  root,
+  hydrated,
+  children,
+}: {
+  root: HTMLElement;
+  hydrated: boolean;
+  children: ReactNode;
+}) {
   // Hydrated fields still show what was typed until React's next render of them: read before it.
   useLayoutEffect(() => {
     if (hydrated) typed = typedBeforeApp(root);
@@ -47,15 +56,16 @@ function AppReady({ root, hydrated }: { root: HTMLElement; hydrated: boolean }) 
     typed = [];
     document.dispatchEvent(new Event(appReadyEvent));
   }, [root]);
-  return null;
+  return children;
 }
 
 function app(root: HTMLElement, hydrated: boolean) {
   return (
     <StrictMode>
       <AppProviders i18n={i18n} queryClient={queryClient}>
-        <RouterProvider router={createAppRouter(routes)} />
-        <AppReady root={root} hydrated={hydrated} />
+        <AppReady root={root} hydrated={hydrated}>
+          <RouterProvider router={createAppRouter(routes)} />
+        </AppReady>
       </AppProviders>
     </StrictMode>
   );
@@ -63,12 +73,13 @@ function app(root: HTMLElement, hydrated: boolean) {
 
 // A page painted from HTML (ADR 021) is hydrated when the patient reads it in the language it was
 // rendered in, once its route's code is in (then the first render is the page, as in the HTML);
-// in the other language it is rendered afresh over the HTML, also once its route's code is in, so
+// in the other language, or when the browser holds a session or a code the server could not see
+// (ADR 025), it is rendered afresh over the HTML, also once its route's code is in, so
 // the HTML stays until the page replaces it rather than giving way to a spinner. No top-level
 // await: it would make the bundler split the entry into many more chunks.
 if (container.hasChildNodes()) {
   void loadMatchedRoutes(routes, window.location.pathname).then(() => {
-    if (i18n.language === prerenderLanguage) {
+    if (i18n.language === prerenderLanguage && !container.hasAttribute(renderAfreshAttribute)) {
       hydrateRoot(container, app(container, true));
     } else {
       // Its fields go with the HTML: what was typed in them is read now.

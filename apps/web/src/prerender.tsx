@@ -20,8 +20,9 @@ import { createRoutes } from './app/router';
 // clinic page's shell.
 export { appCodeElementId } from './app/wake-signal';
 export { clinicPath } from './features/clinic/clinic-page';
-/** The payment page's route as lazyRoutes() spells it; the build fails if the router has none. */
+/** Routes as lazyRoutes() spells them, for their shells; the build fails if the router has none. */
 export const paymentPath = '/p/:token';
+export const loginPath = '/login/:clinicId';
 
 /** What the server fills in per deployment; scripts/prerender.mjs knows these placeholders. */
 export const placeholders = {
@@ -83,9 +84,7 @@ export async function prerender(path: string, data: PageData = {}): Promise<Prer
       </AppProviders>
     </StrictMode>,
   );
-  const titleKey = context.matches
-    .map((match) => match.route.handle)
-    .findLast(isRouteHandle)?.titleKey;
+  const handle = context.matches.map((match) => match.route.handle).findLast(isRouteHandle);
   const modules = context.matches.flatMap(({ route }) => {
     // Lazy pages carry the spinner for a cold start (see page() in router.tsx); data routes
     // hold it as an element.
@@ -94,8 +93,12 @@ export async function prerender(path: string, data: PageData = {}): Promise<Prer
     if (!files) throw new Error(`${path}: add route ${route.id} to routeModules in prerender.tsx`);
     return files;
   });
-  // The clinic page names itself after the clinic once it has loaded (usePageTitle).
-  const title = data.clinic?.clinic.name ?? i18n.t(titleKey ?? defaultTitleKey);
+  // The clinic page names itself after the clinic once it has loaded (usePageTitle); the login
+  // page, rendered with the same data, keeps its own title.
+  const title =
+    handle?.name === 'clinic-page' && data.clinic
+      ? data.clinic.clinic.name
+      : i18n.t(handle?.titleKey ?? defaultTitleKey);
   return { html, title, modules };
 }
 

@@ -1,15 +1,20 @@
 // The first script of a page painted from HTML (ADR 025). On a page with no field to fill in (the
 // landing, legal and status pages, the clinic page) it is the only one until the patient acts: the
 // app's code (React, the router, MUI) loads at the first touch, click, focus or key. A page with
-// fields (the payment page) or one the app must render at once (another language than the HTML's,
-// a stored session to check (SPEC § 4), a clinic address to rewrite) loads it at once. Either way,
+// fields (the payment and login pages) or one the app must render at once (another language than
+// the HTML's, a stored session or a code on its way, a clinic address to rewrite) loads it at once. Either way,
 // a click or a submit that comes before the app is held back and run again on the same element
 // once the page has hydrated (hydration keeps the server's elements); main.tsx hands on what was
 // typed before.
 import { languageStorageKey, prerenderLanguage, toLanguage } from './app/i18n/languages';
-import { appCodeElementId, appReadyEvent, type AppCode } from './app/wake-signal';
+import {
+  appCodeElementId,
+  appReadyEvent,
+  renderAfreshAttribute,
+  type AppCode,
+} from './app/wake-signal';
 import { normaliseClinicName } from './lib/clinic/normalise-clinic-name';
-import { tokenStorageKey } from './lib/token-storage-key';
+import { tokenStorageKey, verificationStorageKey } from './lib/auth-storage-keys';
 
 const code = JSON.parse(document.getElementById(appCodeElementId)?.textContent ?? '') as AppCode;
 
@@ -35,14 +40,21 @@ let woken: Promise<void> | undefined;
 let heldBack: HTMLElement | null = null;
 let heldBackForm: HTMLFormElement | null = null;
 
-function wake(): Promise<void> {
+/**
+ * Loads the app. Woken by the patient, its code is what the page waits for; woken without them
+ * (`soon`), it is fetched at low priority, after the fonts and images of the first paint (as the
+ * pages of ADR 021 did).
+ */
+function wake({ soon = false } = {}): Promise<void> {
   if (woken) return woken;
   woken = new Promise<void>((resolve, reject) => {
     document.addEventListener(appReadyEvent, () => resolve(), { once: true });
-    for (const href of code.preload) {
+    // The entry too, so that it comes at the same priority; import() then finds it fetched.
+    for (const href of [code.entry, ...code.preload]) {
       const link = document.createElement('link');
       link.rel = 'modulepreload';
       link.crossOrigin = '';
+      if (soon) link.fetchPriority = 'low';
       link.href = href;
       document.head.append(link);
     }
@@ -104,9 +116,18 @@ function holdBackSubmit(event: SubmitEvent) {
 /** Whether the app must render the page now rather than when the patient acts on it. */
 function mustWakeNow(): boolean {
   try {
-    const storage = window.localStorage;
-    if (toLanguage(storage.getItem(languageStorageKey)) !== prerenderLanguage) return true;
-    if (storage.getItem(tokenStorageKey)) return true;
+    // A session to check on load (SPEC § 4) or a code on its way: the server rendered the page
+    // for nobody in particular, so the app renders it afresh for this patient.
+    if (
+      window.localStorage.getItem(tokenStorageKey) ||
+      window.sessionStorage.getItem(verificationStorageKey)
+    ) {
+      document.getElementById('root')?.setAttribute(renderAfreshAttribute, '');
+      return true;
+    }
+    if (toLanguage(window.localStorage.getItem(languageStorageKey)) !== prerenderLanguage) {
+      return true;
+    }
     // The clinic page rewrites its address with the clinic's name in canonical form (SPEC § 2).
     const name = /^\/clinic\/[^/]+\/([^/]+)\/?$/i.exec(window.location.pathname)?.[1];
     return (
@@ -127,8 +148,9 @@ function stayStatic() {
 
 document.addEventListener('click', holdBack, true);
 document.addEventListener('submit', holdBackSubmit, true);
-if (code.now || mustWakeNow()) {
-  wake().catch(stayStatic);
+// Both asked, whatever the page: mustWakeNow also marks a page to render afresh.
+if (mustWakeNow() || code.now) {
+  wake({ soon: true }).catch(stayStatic);
 } else {
   // Intent: the code starts loading at the first touch, key or focus, before any click.
   for (const type of ['pointerdown', 'touchstart', 'keydown', 'focusin']) {

@@ -15,3 +15,10 @@ export interface AppCode {
 
 /** Dispatched on `document` once the app has hydrated (or rendered) the page. */
 export const appReadyEvent = 'marpe:app-ready';
+
+/**
+ * Set on #root by the waking script when the browser holds what the server could not see (a
+ * session, a code on its way): the app then renders the page afresh rather than hydrating HTML
+ * rendered for nobody in particular.
+ */
+export const renderAfreshAttribute = 'data-render-afresh';

@@ -1,5 +1,5 @@
 import type { ErrorBody } from '@marpe/shared';
-import { tokenStorageKey } from './token-storage-key';
+import { tokenStorageKey } from './auth-storage-keys';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

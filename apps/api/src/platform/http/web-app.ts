@@ -157,11 +157,22 @@ async function compileRouteTemplates(
   }));
 }
 
-/** The clinic id of a clinic page's address, or null (any other page, an id that cannot exist). */
-export function clinicPageId(pathname: string): number | null {
-  const match = /^\/clinic\/([1-9]\d{0,9})(?:\/[^/]+)?\/?$/i.exec(pathname);
-  const id = match ? Number(match[1]) : null;
-  return id !== null && id <= 2_147_483_647 ? id : null;
+/** The pages rendered on the server with a clinic's public data, by their shell's name. */
+type ClinicDataPage = 'clinic' | 'login';
+
+/**
+ * The clinic page (`/clinic/:id/:name?`) or login page (`/login/:id`) of an address, with its
+ * clinic id, or null (any other page, an id that cannot exist).
+ */
+export function clinicDataPage(
+  pathname: string,
+): { page: ClinicDataPage; clinicId: number } | null {
+  const match = /^\/(clinic|login)\/([1-9]\d{0,9})(\/[^/]+)?\/?$/i.exec(pathname);
+  if (!match) return null;
+  const page = match[1]?.toLowerCase() === 'login' ? 'login' : 'clinic';
+  const clinicId = Number(match[2]);
+  if (clinicId > 2_147_483_647 || (page === 'login' && match[3] !== undefined)) return null;
+  return { page, clinicId };
 }
 
 /** JSON as the text of a <script> element: `<` escaped, so no `</script>` can close it early. */
@@ -213,16 +224,17 @@ function fillShell(shell: string, page: { html: string; title: string }, dataJso
     );
 }
 
-/** Renders the clinic page of a clinic id for a request URL; rejects as the clinic data does. */
+/** Renders a page of a clinic id for a request URL; rejects as the clinic data does. */
 type ClinicPageRenderer = (clinicId: number, requestUrl: string) => Promise<string>;
 
 /**
- * The clinic page rendered on the server with its data (ADR 021): the web build's renderer on the
+ * A page rendered on the server with a clinic's data (ADR 021): the web build's renderer on the
  * clinic's cached JSON (ADR 003), in the build's shell for it, which loads the app's code when the
- * patient first acts on the page (ADR 025). The HTML is kept per clinic for as long as that JSON
- * stays the same.
+ * patient first acts on the page (the clinic page) or at once (the login page, with fields; ADR
+ * 025). The HTML is kept per clinic for as long as that JSON stays the same.
  */
 function clinicPageRenderer(
+  pageName: ClinicDataPage,
   prerender: Prerender,
   shell: string,
   config: Parameters<typeof compileIndexTemplate>[1],
@@ -233,7 +245,7 @@ function clinicPageRenderer(
     const json = await clinicDataJson(clinicId);
     let page = pages.get(clinicId);
     if (page?.json !== json) {
-      const rendered = await prerender(`/clinic/${clinicId}`, { clinic: JSON.parse(json) });
+      const rendered = await prerender(`/${pageName}/${clinicId}`, { clinic: JSON.parse(json) });
       const filled = fillShell(shell, rendered, `{"clinic":${json}}`);
       page = { json, render: compileIndexTemplate(filled, config) };
       pages.set(clinicId, page);
@@ -339,11 +351,16 @@ export async function registerWebApp(
   const prerendered = await compilePrerenderedPages(webDistDir, config);
   const routeTemplates = await compileRouteTemplates(webDistDir, indexHtml, config);
   const renderer = await loadRenderer(webDistDir);
-  const clinicShell = renderer?.shells.get('clinic');
-  const renderClinicPage =
-    renderer && clinicShell !== undefined && options.clinicDataJson
-      ? clinicPageRenderer(renderer.prerender, clinicShell, config, options.clinicDataJson)
-      : null;
+  const clinicDataPages = new Map<ClinicDataPage, ClinicPageRenderer>();
+  for (const page of ['clinic', 'login'] as const) {
+    const shell = renderer?.shells.get(page);
+    if (renderer && shell !== undefined && options.clinicDataJson) {
+      clinicDataPages.set(
+        page,
+        clinicPageRenderer(page, renderer.prerender, shell, config, options.clinicDataJson),
+      );
+    }
+  }
   const templateFor = (requestPath: string): PageTemplate => {
     const pathname = pathOf(requestPath);
     return (
@@ -368,15 +385,16 @@ export async function registerWebApp(
     markTokenPage(request, reply);
     // The full path, query included, as the SPA sets it after each navigation (SPEC § 1).
     const shell = () => templateFor(request.url)(request.url);
-    const clinicId = renderClinicPage ? clinicPageId(pathOf(request.url)) : null;
-    if (renderClinicPage && clinicId !== null) {
-      renderClinicPage(clinicId, request.url).then(
+    const dataPage = clinicDataPage(pathOf(request.url));
+    const renderClinicPage = dataPage ? clinicDataPages.get(dataPage.page) : undefined;
+    if (dataPage && renderClinicPage) {
+      renderClinicPage(dataPage.clinicId, request.url).then(
         (html) => sendHtml(reply, html),
         (error: unknown) => {
           // An unknown clinic is the page's to say (it asks the API); anything else is logged,
           // and the patient still gets the page, which loads its data itself.
           if (!(isAppError(error) && error.status === 404)) {
-            request.log.error({ err: error }, 'rendering the clinic page failed');
+            request.log.error({ err: error }, `rendering the ${dataPage.page} page failed`);
           }
           sendHtml(reply, shell());
         },

@@ -1,7 +1,7 @@
 import { normaliseIdNumber, OTP_RESEND_SECONDS, type Patient } from '@marpe/shared';
 import { create } from 'zustand';
 import { ApiError } from '../api-client';
-import { tokenStorageKey } from '../token-storage-key';
+import { tokenStorageKey, verificationStorageKey } from '../auth-storage-keys';
 import { getPatient } from './get-patient';
 import { login } from './login';
 import { logout } from './logout';
@@ -67,8 +67,6 @@ export interface AuthState {
   logout: () => Promise<void>;
 }
 
-export const verificationStorageKey = 'verification';
-
 function isPendingVerification(value: unknown): value is PendingVerification {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
@@ -117,6 +115,17 @@ function storeVerification(
   }
 }
 
+/** Nobody logged in and no code on its way: after a logout, and on the server. */
+const loggedOut = {
+  token: null,
+  patient: null,
+  authenticatedBy: null,
+  twoFactorToken: null,
+  idNumber: null,
+  verification: null,
+  session: 'checked',
+} as const satisfies Partial<AuthState>;
+
 /** The state a page load starts from: the stored token (not yet checked) and any pending code. */
 export function initialAuthState(): Pick<
   AuthState,
@@ -128,6 +137,9 @@ export function initialAuthState(): Pick<
   | 'verification'
   | 'session'
 > {
+  // Rendered on the server (ADR 021): nobody is logged in there. A browser with a session or a
+  // code on its way renders such a page afresh instead of hydrating it (ADR 025).
+  if (typeof window === 'undefined') return loggedOut;
   const stored = readStoredVerification();
   const token = window.localStorage.getItem(tokenStorageKey);
   return {
@@ -266,15 +278,7 @@ export const useAuthStore = create<AuthState>()((set, get) => {
       const request = logout();
       window.localStorage.removeItem(tokenStorageKey);
       storeVerification(null, null);
-      set({
-        token: null,
-        patient: null,
-        authenticatedBy: null,
-        twoFactorToken: null,
-        idNumber: null,
-        verification: null,
-        session: 'checked',
-      });
+      set(loggedOut);
       try {
         await request;
       } catch {

@@ -84,6 +84,8 @@ export function IdentityStep({
     >
       <TextField
         id={ids.idNumber}
+        // Names carry what was typed before the app took over the page (app/typed-before-app.ts).
+        name="idNumber"
         label={t('patientAuth.idNumber')}
         value={values.idNumber}
         onChange={(event) => onChange('idNumber', event.target.value)}
@@ -96,6 +98,7 @@ export function IdentityStep({
       />
       <TextField
         id={ids.phone}
+        name="phone"
         label={t('patientAuth.phone')}
         type="tel"
         value={values.phone}
