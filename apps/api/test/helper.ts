@@ -71,8 +71,21 @@ export async function createTestDatabase(engine: DatabaseEngine): Promise<TestDa
       const tables = (result as unknown as { rows: { tablename: string }[] }).rows.map(
         (r) => `"${r.tablename}"`,
       );
-      if (tables.length > 0) {
-        await handle.db.execute(sql.raw(`TRUNCATE ${tables.join(', ')} RESTART IDENTITY CASCADE`));
+      if (tables.length === 0) return;
+      const truncate = sql.raw(`TRUNCATE ${tables.join(', ')} RESTART IDENTITY CASCADE`);
+      // Work the previous test started in the background (an outbox run kicked by a request) may
+      // still hold a row lock when the next test empties the tables; PostgreSQL then ends one of
+      // the two as a deadlock (40P01). The TRUNCATE, if chosen, is tried again.
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          await handle.db.execute(truncate);
+          return;
+        } catch (error) {
+          // Drizzle wraps the driver's error: its code is on the cause.
+          const { code, cause } = error as { code?: string; cause?: { code?: string } };
+          const deadlock = code === '40P01' || cause?.code === '40P01';
+          if (attempt >= 5 || !deadlock) throw error;
+        }
       }
     },
     async dispose() {
