@@ -24,7 +24,9 @@ describe('production server', () => {
     expect(res.headers.get('cache-control')).toBe('no-cache');
     const html = await res.text();
     expect(html).toContain(`<link rel="canonical" href="${PUBLIC_ORIGIN}/privacy">`);
-    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    // No inline script to run (the CSP allows none); JSON data blocks are never run (ADR 025).
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)(?![^>]*type="application\/json")[^>]*>/);
+    expect(html).toMatch(/<script type="application\/json" id="marpe-code">/);
   });
 
   it('serves hashed assets pre-compressed with a long cache', async () => {
