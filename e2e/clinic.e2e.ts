@@ -122,6 +122,8 @@ describe('clinic page', () => {
     const { context, page } = await newPage(browser(), { lang: 'en' });
     await page.goto(`${baseUrl}/clinic/1/${encodeURIComponent('מרפאת-שיניים-לב-העיר')}`);
     await page.getByRole('heading', { level: 1, name: clinic1 }).waitFor();
+    // The server's HTML is Hebrew; the app renders the English page over it.
+    await page.getByRole('link', { name: 'Book an appointment' }).waitFor();
     expect(await page.locator('html').getAttribute('dir')).toBe('ltr');
     expect(await page.getByRole('heading', { level: 2 }).allInnerTexts()).toEqual([
       'Appointment types',
