@@ -171,7 +171,7 @@ function scriptsFetched(page: Page): string[] {
 }
 
 describe('pages that wake on demand (ADR 025)', () => {
-  it.each(['/', '/privacy', '/completed', '/clinic/1'])(
+  it.each(['/', '/privacy', '/completed', '/clinic/1', '/login/1', '/booking/1'])(
     '%s loads only its waking script until the patient acts on it',
     async (path) => {
       const { context, page } = await newPage(browser());
@@ -264,6 +264,17 @@ describe('the payment page rendered on the server (ADR 021, 025)', () => {
     expect(await page.locator('meta[name="robots"]').getAttribute('content')).toBe(
       'noindex, nofollow',
     );
+    await context.close();
+  });
+
+  it('loads only its waking script until the patient acts on it', async () => {
+    const path = await demoLinkPath(baseUrl, 'paymentUrl');
+    const { context, page } = await newPage(browser());
+    const scripts = scriptsFetched(page);
+    await page.goto(`${baseUrl}${path}`);
+    await page.waitForLoadState('networkidle');
+    expect(scripts).toHaveLength(1);
+    expect(scripts[0]).toMatch(/^wake-on-demand-[\w-]+\.js$/);
     await context.close();
   });
 
@@ -363,6 +374,80 @@ describe('the login page rendered on the server (ADR 021, 025)', () => {
     await page.goto(`${baseUrl}/login/1`);
     await page.getByRole('textbox', { name: 'קוד אימות' }).waitFor();
     expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('the booking and appointments pages of a patient without a session (ADR 025)', () => {
+  it('the booking page holds the clinic and the identity step before any script runs', async () => {
+    const context = await browser().newContext({
+      javaScriptEnabled: false,
+      viewport: { width: 390, height: 844 },
+    });
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/booking/1?caregiverId=1`);
+    await page.getByRole('heading', { level: 1, name: 'קביעת תור' }).waitFor();
+    await page.getByText('כדי לקבוע תור יש להזדהות תחילה.').waitFor();
+    await page.getByText('מרפאת שיניים לב העיר').first().waitFor();
+    await page.getByRole('textbox', { name: 'מספר תעודת זהות' }).waitFor();
+    await context.close();
+  });
+
+  it('the booking page keeps what was typed before the app, hydrating without a warning', async () => {
+    const { context, page } = await newPage(browser());
+    const problems = consoleProblems(page);
+    const release = await holdAppCode(page);
+    await page.goto(`${baseUrl}/booking/1`, { waitUntil: 'domcontentloaded' });
+    const idNumber = withCheckDigit('23456789');
+    await page.getByRole('textbox', { name: 'מספר תעודת זהות' }).fill(idNumber);
+    await page.getByRole('textbox', { name: 'טלפון נייד' }).fill('0501234567');
+    release();
+    await page.waitForFunction(
+      () => !document.querySelector<HTMLButtonElement>('button[type="submit"]')?.disabled,
+    );
+    expect(await page.getByRole('textbox', { name: 'מספר תעודת זהות' }).inputValue()).toBe(
+      idNumber,
+    );
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("the appointments page is the login page's HTML, at the login's address once awake", async () => {
+    const { context, page } = await newPage(browser());
+    const problems = consoleProblems(page);
+    const scripts = scriptsFetched(page);
+    await page.goto(`${baseUrl}/appointments/1`);
+    await page.waitForLoadState('networkidle');
+    expect(scripts).toHaveLength(1);
+    await page.getByRole('heading', { level: 1, name: 'הזדהות' }).waitFor();
+    const idNumber = withCheckDigit('34567890');
+    await page.getByRole('textbox', { name: 'מספר תעודת זהות' }).fill(idNumber);
+    // Hydrated at the address the app itself would have sent the patient to.
+    await page.waitForURL(`${baseUrl}/login/1`);
+    await page.getByRole('textbox', { name: 'טלפון נייד' }).fill('0501234567');
+    await page.waitForFunction(
+      () => !document.querySelector<HTMLButtonElement>('button[type="submit"]')?.disabled,
+    );
+    expect(await page.getByRole('textbox', { name: 'מספר תעודת זהות' }).inputValue()).toBe(
+      idNumber,
+    );
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('with a stored session the HTML rendered for nobody stays hidden until the app renders', async () => {
+    const { context, page } = await newPage(browser());
+    await context.addInitScript(() => window.localStorage.setItem('token', 'not-a-real-session'));
+    const release = await holdAppCode(page);
+    await page.goto(`${baseUrl}/appointments/1`, { waitUntil: 'domcontentloaded' });
+    const idField = page.getByRole('textbox', { name: 'מספר תעודת זהות' });
+    expect(await page.locator('#root').getAttribute('style')).toContain('visibility: hidden');
+    expect(await idField.isVisible()).toBe(false);
+    release();
+    // The session is refused: the app sends the patient to the login page, shown this time.
+    await page.waitForURL(`${baseUrl}/login/1`);
+    await idField.waitFor({ state: 'visible' });
+    expect(await page.locator('#root').getAttribute('style')).not.toContain('hidden');
     await context.close();
   });
 });

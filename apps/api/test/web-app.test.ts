@@ -256,11 +256,16 @@ describe('serving the built web app', () => {
     expect(routePattern('/').test('/')).toBe(true);
   });
 
-  it('knows a clinic or login page by its address, as the router does', () => {
+  it("knows a page rendered with a clinic's data by its address, as the router does", () => {
     expect(clinicDataPage('/clinic/1')).toEqual({ page: 'clinic', clinicId: 1 });
     expect(clinicDataPage('/clinic/12/%D7%9C%D7%91/')).toEqual({ page: 'clinic', clinicId: 12 });
     expect(clinicDataPage('/Clinic/2147483647')).toEqual({ page: 'clinic', clinicId: 2147483647 });
-    expect(clinicDataPage('/login/3/')).toEqual({ page: 'login', clinicId: 3 });
+    expect(clinicDataPage('/login/3/?next=booking')).toEqual({ page: 'login', clinicId: 3 });
+    expect(clinicDataPage('/booking/4?caregiverId=7&date=2026-12-01')).toEqual({
+      page: 'booking',
+      clinicId: 4,
+    });
+    expect(clinicDataPage('/appointments/5')).toEqual({ page: 'appointments', clinicId: 5 });
     for (const path of [
       '/clinic',
       '/clinic/0',
@@ -270,7 +275,11 @@ describe('serving the built web app', () => {
       '/clinic/2147483648',
       '/login/1/name',
       '/login/0',
-      '/booking/1',
+      '/booking/1/confirmation',
+      // Its title is the rescheduling one, not what is rendered for everybody.
+      '/booking/1?reschedule=12',
+      '/appointments/1/x',
+      '/payments/1',
     ]) {
       expect(clinicDataPage(path), path).toBeNull();
     }
@@ -353,7 +362,15 @@ describe('rendering the clinic page on the server', () => {
       indexHtml.replace(
         '<script type="module" src="/assets/index-abc123.js"></script>',
         '<script type="module" crossorigin src="/assets/wake-on-demand-abc.js"></script>' +
-          '<script type="application/json" id="marpe-code">{"entry":"/assets/index-abc123.js","preload":[],"now":true}</script>',
+          '<script type="application/json" id="marpe-code">{"entry":"/assets/index-abc123.js","preload":[],"withoutSession":true}</script>',
+      ),
+    );
+    await writeFile(
+      path.join(distDir, 'prerendered', 'shells', 'booking.html'),
+      indexHtml.replace(
+        '<script type="module" src="/assets/index-abc123.js"></script>',
+        '<script type="module" crossorigin src="/assets/wake-on-demand-abc.js"></script>' +
+          '<script type="application/json" id="marpe-code">{"entry":"/assets/index-abc123.js","preload":["/assets/booking.js"],"withoutSession":true}</script>',
       ),
     );
     await writeFile(
@@ -369,6 +386,9 @@ describe('rendering the clinic page on the server', () => {
         (globalThis.marpeTestRenders ??= []).push(path);
         if (path.startsWith('/login/')) {
           return { html: '<h1>login: ' + data.clinic.clinic.name + '</h1>', title: 'Login' };
+        }
+        if (path.startsWith('/booking/')) {
+          return { html: '<h1>booking: ' + data.clinic.clinic.name + '</h1>', title: 'Book' };
         }
         if (data.paymentRequest) {
           return { html: '<h1>' + data.paymentRequest.data.amount + '</h1>', title: 'Pay' };
@@ -416,13 +436,52 @@ describe('rendering the clinic page on the server', () => {
       expect(response.statusCode).toBe(200);
       expect(response.body).toContain(`<div id="root"><h1>login: ${name}</h1></div>`);
       expect(response.body).toContain('<title>Login</title>');
-      expect(response.body).toContain('"now":true');
+      expect(response.body).toContain('"withoutSession":true');
       const json = /<script type="application\/json" id="marpe-data">([^<]*)<\/script>/.exec(
         response.body,
       )?.[1];
       expect(JSON.parse(json ?? '')).toEqual({ clinic: data.json() });
     }
     expect(renders().filter((rendered) => rendered === '/login/1')).toHaveLength(1);
+  });
+
+  it("renders the booking page with the clinic's data in its own shell, unless it reschedules", async () => {
+    const data = await app.inject({ method: 'GET', url: '/api/clinic/1' });
+    const name = (data.json() as { clinic: { name: string } }).clinic.name;
+    for (const url of ['/booking/1', '/booking/1?caregiverId=1&appointmentTypeId=2']) {
+      const response = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toContain(`<div id="root"><h1>booking: ${name}</h1></div>`);
+      expect(response.body).toContain('<title>Book</title>');
+      expect(response.body).toContain('"preload":["/assets/booking.js"],"withoutSession":true');
+      expect(response.body).toContain(`${url.replaceAll('&', '&amp;')}">`);
+    }
+    expect(renders().filter((rendered) => rendered === '/booking/1')).toHaveLength(1);
+    const rescheduling = await app.inject({
+      method: 'GET',
+      url: '/booking/1?reschedule=3',
+      headers: { accept: 'text/html' },
+    });
+    expect(rescheduling.body).toContain('<div id="root"></div>');
+    expect(rescheduling.body).not.toContain('marpe-data');
+  });
+
+  it('sends the login page as the appointments page, saying where it was rendered', async () => {
+    const data = await app.inject({ method: 'GET', url: '/api/clinic/1' });
+    const name = (data.json() as { clinic: { name: string } }).clinic.name;
+    const response = await app.inject({
+      method: 'GET',
+      url: '/appointments/1',
+      headers: { accept: 'text/html' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain(`<div id="root"><h1>login: ${name}</h1></div>`);
+    expect(response.body).toContain('"withoutSession":true');
+    expect(response.body).toMatch(/<link rel="canonical" href="[^"]*\/appointments\/1">/);
+    const json = /<script type="application\/json" id="marpe-data">([^<]*)<\/script>/.exec(
+      response.body,
+    )?.[1];
+    expect(JSON.parse(json ?? '')).toEqual({ clinic: data.json(), path: '/login/1' });
   });
 
   it("renders the payment page per request with the link's request, never kept", async () => {

@@ -41,6 +41,7 @@ const {
   appCodeElementId,
   clinicPath,
   loginPath,
+  bookingPath,
   paymentPath,
 } = await import(pathToFileURL(path.join(ssrDir, 'prerender.js')).href);
 const wakeManifest = JSON.parse(
@@ -97,10 +98,10 @@ function modulePreloads(modules) {
 /**
  * A page painted from its HTML (ADR 025): its module script and modulepreload links become the
  * data of the small waking script, which loads them at the patient's first touch, key or focus,
- * or at once (`now`, a page with fields; or when the app must render the page itself), and runs
- * again a click that came before the app.
+ * or at once when the app must render the page itself, and runs again a click that came before
+ * the app. `withoutSession`: the HTML is what a patient without a session sees (AppCode).
  */
-function wakingOnDemand(page, { now = false } = {}) {
+function wakingOnDemand(page, { withoutSession = false } = {}) {
   const preload = [];
   const html = page.replace(
     /<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g,
@@ -111,7 +112,11 @@ function wakingOnDemand(page, { now = false } = {}) {
   );
   const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
   if (!entry) throw new Error('index.html must hold the module script of the app');
-  const code = JSON.stringify({ entry: entry[1], preload, ...(now && { now }) });
+  const code = JSON.stringify({
+    entry: entry[1],
+    preload,
+    ...(withoutSession && { withoutSession }),
+  });
   return replaceOnce(
     html,
     entry[0],
@@ -143,16 +148,21 @@ await writeFile(
   path.join(distDir, 'prerendered', 'shells', 'clinic.html'),
   wakingOnDemand(routeShell(clinicPath)),
 );
-// The login page (with the clinic's data, like the clinic page) and the payment page (per request
-// with the link's request) have fields: their code loads at once, and what the patient does before
-// it is run again once it has.
+// The login and booking pages, with the clinic's data like the clinic page, as a patient without a
+// session sees them (the server also sends the login page's for the appointments page); the
+// payment page per request with the link's request. What was typed into their fields before the
+// app is handed to it (ADR 025).
 await writeFile(
   path.join(distDir, 'prerendered', 'shells', 'login.html'),
-  wakingOnDemand(routeShell(loginPath), { now: true }),
+  wakingOnDemand(routeShell(loginPath), { withoutSession: true }),
+);
+await writeFile(
+  path.join(distDir, 'prerendered', 'shells', 'booking.html'),
+  wakingOnDemand(routeShell(bookingPath), { withoutSession: true }),
 );
 await writeFile(
   path.join(distDir, 'prerendered', 'shells', 'payment.html'),
-  wakingOnDemand(routeShell(paymentPath), { now: true }),
+  wakingOnDemand(routeShell(paymentPath)),
 );
 
 for (const [address, name] of Object.entries(pages)) {

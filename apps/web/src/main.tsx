@@ -27,7 +27,8 @@ const routes = createRoutes(config);
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks #root');
 
-const queryClient = pageDataQueryClient(readPageData(document));
+const pageData = readPageData(document);
+const queryClient = pageDataQueryClient(pageData);
 
 /** What the patient typed into the server's HTML, read as the app takes the page over. */
 let typed: Typed[] = [];
@@ -50,6 +51,8 @@ function AppReady({
   // Hydrated fields still show what was typed until React's next render of them: read before it.
   useLayoutEffect(() => {
     if (hydrated) typed = typedBeforeApp(root);
+    // The waking script hides HTML that this patient was not going to see (ADR 025).
+    else root.style.removeProperty('visibility');
   }, [root, hydrated]);
   useEffect(() => {
     handOnTyped(typed, root);
@@ -78,8 +81,16 @@ function app(root: HTMLElement, hydrated: boolean) {
 // the HTML stays until the page replaces it rather than giving way to a spinner. No top-level
 // await: it would make the bundler split the entry into many more chunks.
 if (container.hasChildNodes()) {
+  const hydrate =
+    i18n.language === prerenderLanguage && !container.hasAttribute(renderAfreshAttribute);
+  // HTML the server rendered for another address (the appointments page of a patient without a
+  // session is the login page, where the app would send them): hydrated, the address becomes that
+  // page's, as the app's own redirect would have made it.
+  if (hydrate && pageData.path !== undefined && pageData.path !== window.location.pathname) {
+    window.history.replaceState(window.history.state, '', pageData.path);
+  }
   void loadMatchedRoutes(routes, window.location.pathname).then(() => {
-    if (i18n.language === prerenderLanguage && !container.hasAttribute(renderAfreshAttribute)) {
+    if (hydrate) {
       hydrateRoot(container, app(container, true));
     } else {
       // Its fields go with the HTML: what was typed in them is read now.

@@ -23,6 +23,7 @@ export { clinicPath } from './features/clinic/clinic-page';
 /** Routes as lazyRoutes() spells them, for their shells; the build fails if the router has none. */
 export const paymentPath = '/p/:token';
 export const loginPath = '/login/:clinicId';
+export const bookingPath = '/booking/:clinicId';
 
 /** What the server fills in per deployment; scripts/prerender.mjs knows these placeholders. */
 export const placeholders = {

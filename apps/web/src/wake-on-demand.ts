@@ -1,11 +1,9 @@
-// The first script of a page painted from HTML (ADR 025). On a page with no field to fill in (the
-// landing, legal and status pages, the clinic page) it is the only one until the patient acts: the
-// app's code (React, the router, MUI) loads at the first touch, click, focus or key. A page with
-// fields (the payment and login pages) or one the app must render at once (another language than
-// the HTML's, a stored session or a code on its way, a clinic address to rewrite) loads it at once. Either way,
-// a click or a submit that comes before the app is held back and run again on the same element
-// once the page has hydrated (hydration keeps the server's elements); main.tsx hands on what was
-// typed before.
+// The first script of a page painted from HTML (ADR 025), and the only one until the patient acts:
+// the app's code (React, the router, MUI) loads at the first touch, click, focus or key. A page the
+// app must render at once (another language than the HTML's, a stored session or a code on its
+// way, a clinic address to rewrite) loads it at once. Either way, a click or a submit that comes
+// before the app is held back and run again on the same element once the page has hydrated
+// (hydration keeps the server's elements); main.tsx hands on what was typed before.
 import { languageStorageKey, prerenderLanguage, toLanguage } from './app/i18n/languages';
 import {
   appCodeElementId,
@@ -17,6 +15,7 @@ import { normaliseClinicName } from './lib/clinic/normalise-clinic-name';
 import { tokenStorageKey, verificationStorageKey } from './lib/auth-storage-keys';
 
 const code = JSON.parse(document.getElementById(appCodeElementId)?.textContent ?? '') as AppCode;
+const root = document.getElementById('root');
 
 /**
  * Elements whose click the app handles: the ones a click is held back and run again for. Not text
@@ -113,18 +112,25 @@ function holdBackSubmit(event: SubmitEvent) {
   wake().catch(stayStatic);
 }
 
+/**
+ * Whether the browser holds what the server could not see: a session to check on load (SPEC § 4)
+ * or a code on its way.
+ */
+function holdsSession(): boolean {
+  try {
+    return Boolean(
+      window.localStorage.getItem(tokenStorageKey) ||
+      window.sessionStorage.getItem(verificationStorageKey),
+    );
+  } catch {
+    // No storage to read (blocked by the browser): nothing held either.
+    return false;
+  }
+}
+
 /** Whether the app must render the page now rather than when the patient acts on it. */
 function mustWakeNow(): boolean {
   try {
-    // A session to check on load (SPEC § 4) or a code on its way: the server rendered the page
-    // for nobody in particular, so the app renders it afresh for this patient.
-    if (
-      window.localStorage.getItem(tokenStorageKey) ||
-      window.sessionStorage.getItem(verificationStorageKey)
-    ) {
-      document.getElementById('root')?.setAttribute(renderAfreshAttribute, '');
-      return true;
-    }
     if (toLanguage(window.localStorage.getItem(languageStorageKey)) !== prerenderLanguage) {
       return true;
     }
@@ -143,13 +149,19 @@ function mustWakeNow(): boolean {
 
 // Without its code the page still reads, and its links still go where they point.
 function stayStatic() {
-  return undefined;
+  root?.style.removeProperty('visibility');
 }
 
 document.addEventListener('click', holdBack, true);
 document.addEventListener('submit', holdBackSubmit, true);
-// Both asked, whatever the page: mustWakeNow also marks a page to render afresh.
-if (mustWakeNow() || code.now) {
+if (holdsSession() && root) {
+  // The server rendered the page for nobody in particular: the app renders it afresh for this
+  // patient. A page whose HTML is not what they will see waits hidden for it, so its code is
+  // what the page waits for.
+  root.setAttribute(renderAfreshAttribute, '');
+  if (code.withoutSession) root.style.visibility = 'hidden';
+  wake({ soon: !code.withoutSession }).catch(stayStatic);
+} else if (mustWakeNow()) {
   wake({ soon: true }).catch(stayStatic);
 } else {
   // Intent: the code starts loading at the first touch, key or focus, before any click.

@@ -15,6 +15,11 @@ export interface PageData {
   clinic?: ClinicData;
   /** The payment page's `POST /api/get-payment-request` answer, for the link's token. */
   paymentRequest?: { token: string; data: PaymentRequestData };
+  /**
+   * The address the HTML was rendered for, when the server sent it at another: the appointments
+   * page of a patient without a session is the login page, where the app would send them.
+   */
+  path?: string;
 }
 
 export const pageDataElementId = 'marpe-data';

@@ -9,8 +9,12 @@ export interface AppCode {
   entry: string;
   /** The chunks it and the page's route import, fetched beside it once the page wakes. */
   preload: string[];
-  /** The page has fields to fill in: its code loads at once, not at the patient's first act. */
-  now?: true;
+  /**
+   * The HTML is what a patient without a session sees (the login and booking pages): with a
+   * session or a code on its way the app shows another page or step, so the HTML is hidden until
+   * the app has rendered it, rather than offering fields that are about to go.
+   */
+  withoutSession?: true;
 }
 
 /** Dispatched on `document` once the app has hydrated (or rendered) the page. */

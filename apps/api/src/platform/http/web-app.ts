@@ -157,21 +157,36 @@ async function compileRouteTemplates(
   }));
 }
 
-/** The pages rendered on the server with a clinic's public data, by their shell's name. */
-type ClinicDataPage = 'clinic' | 'login';
+/** The pages rendered on the server with a clinic's public data. */
+type ClinicDataPage = 'clinic' | 'login' | 'booking' | 'appointments';
 
 /**
- * The clinic page (`/clinic/:id/:name?`) or login page (`/login/:id`) of an address, with its
- * clinic id, or null (any other page, an id that cannot exist).
+ * What the server renders for each: the page at which address, in which shell of the web build.
+ * The login, booking and appointments pages as a patient without a session sees them (ADR 025);
+ * such a patient's appointments page is the login page, where the app would send them.
  */
-export function clinicDataPage(
-  pathname: string,
-): { page: ClinicDataPage; clinicId: number } | null {
-  const match = /^\/(clinic|login)\/([1-9]\d{0,9})(\/[^/]+)?\/?$/i.exec(pathname);
+const clinicDataRendering: Record<ClinicDataPage, { rendered: string; shell: string }> = {
+  clinic: { rendered: 'clinic', shell: 'clinic' },
+  login: { rendered: 'login', shell: 'login' },
+  booking: { rendered: 'booking', shell: 'booking' },
+  appointments: { rendered: 'login', shell: 'login' },
+};
+
+/**
+ * The clinic page (`/clinic/:id/:name?`), login, booking or appointments page (`/<page>/:id`) of
+ * a request URL, with its clinic id, or null (any other page, an id that cannot exist, or a
+ * booking page that reschedules, whose title is not the one rendered for everybody).
+ */
+export function clinicDataPage(url: string): { page: ClinicDataPage; clinicId: number } | null {
+  const [pathname = '', query = ''] = url.split('?', 2);
+  const match = /^\/(clinic|login|booking|appointments)\/([1-9]\d{0,9})(\/[^/]+)?\/?$/i.exec(
+    pathname,
+  );
   if (!match) return null;
-  const page = match[1]?.toLowerCase() === 'login' ? 'login' : 'clinic';
+  const page = (match[1] ?? '').toLowerCase() as ClinicDataPage;
   const clinicId = Number(match[2]);
-  if (clinicId > 2_147_483_647 || (page === 'login' && match[3] !== undefined)) return null;
+  if (clinicId > 2_147_483_647 || (page !== 'clinic' && match[3] !== undefined)) return null;
+  if (page === 'booking' && new URLSearchParams(query).has('reschedule')) return null;
   return { page, clinicId };
 }
 
@@ -230,27 +245,31 @@ type ClinicPageRenderer = (clinicId: number, requestUrl: string) => Promise<stri
 /**
  * A page rendered on the server with a clinic's data (ADR 021): the web build's renderer on the
  * clinic's cached JSON (ADR 003), in the build's shell for it, which loads the app's code when the
- * patient first acts on the page (the clinic page) or at once (the login page, with fields; ADR
- * 025). The HTML is kept per clinic for as long as that JSON stays the same.
+ * patient first acts on the page (ADR 025). The HTML is kept per clinic for as long as that JSON
+ * stays the same.
  */
 function clinicPageRenderer(
-  pageName: ClinicDataPage,
+  page: ClinicDataPage,
   prerender: Prerender,
   shell: string,
   config: Parameters<typeof compileIndexTemplate>[1],
   clinicDataJson: (clinicId: number) => Promise<string>,
 ): ClinicPageRenderer {
+  const { rendered } = clinicDataRendering[page];
   const pages = new Map<number, { json: string; render: PageTemplate }>();
   return async (clinicId, requestUrl) => {
     const json = await clinicDataJson(clinicId);
-    let page = pages.get(clinicId);
-    if (page?.json !== json) {
-      const rendered = await prerender(`/${pageName}/${clinicId}`, { clinic: JSON.parse(json) });
-      const filled = fillShell(shell, rendered, `{"clinic":${json}}`);
-      page = { json, render: compileIndexTemplate(filled, config) };
-      pages.set(clinicId, page);
+    let kept = pages.get(clinicId);
+    if (kept?.json !== json) {
+      const renderedPath = `/${rendered}/${clinicId}`;
+      const html = await prerender(renderedPath, { clinic: JSON.parse(json) });
+      // Sent at another address: the app hydrates it at the address it was rendered for.
+      const pathJson = rendered === page ? '' : `,"path":${JSON.stringify(renderedPath)}`;
+      const filled = fillShell(shell, html, `{"clinic":${json}${pathJson}}`);
+      kept = { json, render: compileIndexTemplate(filled, config) };
+      pages.set(clinicId, kept);
     }
-    return page.render(requestUrl);
+    return kept.render(requestUrl);
   };
 }
 
@@ -352,8 +371,8 @@ export async function registerWebApp(
   const routeTemplates = await compileRouteTemplates(webDistDir, indexHtml, config);
   const renderer = await loadRenderer(webDistDir);
   const clinicDataPages = new Map<ClinicDataPage, ClinicPageRenderer>();
-  for (const page of ['clinic', 'login'] as const) {
-    const shell = renderer?.shells.get(page);
+  for (const page of Object.keys(clinicDataRendering) as ClinicDataPage[]) {
+    const shell = renderer?.shells.get(clinicDataRendering[page].shell);
     if (renderer && shell !== undefined && options.clinicDataJson) {
       clinicDataPages.set(
         page,
@@ -385,7 +404,7 @@ export async function registerWebApp(
     markTokenPage(request, reply);
     // The full path, query included, as the SPA sets it after each navigation (SPEC § 1).
     const shell = () => templateFor(request.url)(request.url);
-    const dataPage = clinicDataPage(pathOf(request.url));
+    const dataPage = clinicDataPage(request.url);
     const renderClinicPage = dataPage ? clinicDataPages.get(dataPage.page) : undefined;
     if (dataPage && renderClinicPage) {
       renderClinicPage(dataPage.clinicId, request.url).then(
