@@ -33,7 +33,7 @@ describe('clinic page', () => {
     expect(decodedPath(page)).toBe('/clinic/1/מרפאת-שיניים-לב-העיר');
     expect(new URL(page.url()).search).toBe('?from=e2e');
     expect(await page.title()).toBe(clinic1);
-    // Updated after the rewrite renders (the server's was the address as asked for).
+    // The server redirected there: its HTML already names the canonical address.
     const canonical = `${PUBLIC_ORIGIN}/clinic/1/${encodeURIComponent('מרפאת-שיניים-לב-העיר')}?from=e2e`;
     await page.locator(`link[rel="canonical"][href="${canonical}"]`).waitFor({ state: 'attached' });
     expect(await page.locator('link[rel="canonical"]').count()).toBe(1);

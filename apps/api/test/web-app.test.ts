@@ -5,6 +5,7 @@ import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../src/app.js';
 import {
+  canonicalClinicAddress,
   clinicDataPage,
   PARENT_SITE_PLACEHOLDER,
   routePattern,
@@ -283,6 +284,35 @@ describe('serving the built web app', () => {
     ]) {
       expect(clinicDataPage(path), path).toBeNull();
     }
+  });
+
+  it("names the clinic page's canonical address when the request's name part is not", () => {
+    const he = (text: string) => encodeURIComponent(text);
+    expect(canonicalClinicAddress(`/clinic/1/${he('מרפאת שיניים')}%20${he('״לב״')}?from=sms`)).toBe(
+      `/clinic/1/${he('מרפאת-שיניים-לב')}?from=sms`,
+    );
+    expect(canonicalClinicAddress('/Clinic/7/Dr%20Smile/')).toBe('/clinic/7/Dr-Smile');
+    // A name already canonical, no name, another page, a name that does not decode: no redirect.
+    for (const url of [
+      `/clinic/1/${he('מרפאת-שיניים')}`,
+      '/clinic/1',
+      '/clinic/1/',
+      '/login/1',
+      '/clinic/1/%E0%A4%A',
+      '/clinic/0/a%20b',
+    ]) {
+      expect(canonicalClinicAddress(url), url).toBeNull();
+    }
+  });
+
+  it('sends a clinic address whose name part is not canonical to the one that is', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/clinic/1/Dr%20Smile?utm=sms',
+      headers: { accept: 'text/html' },
+    });
+    expect(response.statusCode).toBe(301);
+    expect(response.headers.location).toBe('/clinic/1/Dr-Smile?utm=sms');
   });
 
   it('answers /robots.txt and /sitemap.xml itself, not with the SPA', async () => {

@@ -1,7 +1,7 @@
 // The first script of a page painted from HTML (ADR 025), and the only one until the patient acts:
 // the app's code (React, the router, MUI) loads at the first touch, click, focus or key. A page the
 // app must render at once (another language than the HTML's, a stored session or a code on its
-// way, a clinic address to rewrite) loads it at once. Either way, a click or a submit that comes
+// way) loads it at once. Either way, a click or a submit that comes
 // before the app is held back and run again on the same element once the page has hydrated
 // (hydration keeps the server's elements); main.tsx hands on what was typed before.
 import { languageStorageKey, prerenderLanguage, toLanguage } from './app/i18n/languages';
@@ -11,7 +11,6 @@ import {
   renderAfreshAttribute,
   type AppCode,
 } from './app/wake-signal';
-import { normaliseClinicName } from './lib/clinic/normalise-clinic-name';
 import { tokenStorageKey, verificationStorageKey } from './lib/auth-storage-keys';
 
 const code = JSON.parse(document.getElementById(appCodeElementId)?.textContent ?? '') as AppCode;
@@ -128,21 +127,12 @@ function holdsSession(): boolean {
   }
 }
 
-/** Whether the app must render the page now rather than when the patient acts on it. */
+/** Whether the app must render the page now: the patient reads it in another language. */
 function mustWakeNow(): boolean {
   try {
-    if (toLanguage(window.localStorage.getItem(languageStorageKey)) !== prerenderLanguage) {
-      return true;
-    }
-    // The clinic page rewrites its address with the clinic's name in canonical form (SPEC § 2).
-    const name = /^\/clinic\/[^/]+\/([^/]+)\/?$/i.exec(window.location.pathname)?.[1];
-    return (
-      name !== undefined &&
-      normaliseClinicName(decodeURIComponent(name)) !== decodeURIComponent(name)
-    );
+    return toLanguage(window.localStorage.getItem(languageStorageKey)) !== prerenderLanguage;
   } catch {
-    // No storage to read (blocked by the browser) or an address that does not decode: let the
-    // app decide.
+    // No storage to read (blocked by the browser): let the app decide.
     return true;
   }
 }

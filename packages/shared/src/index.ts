@@ -1,5 +1,6 @@
 export * from './errors.js';
 export * from './clinic.js';
+export * from './clinic-name.js';
 export * from './availability.js';
 export * from './identity.js';
 export * from './patient-auth.js';

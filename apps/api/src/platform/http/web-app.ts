@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
+import { clinicPagePath, normaliseClinicName } from '@marpe/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { isAppError } from '../errors.js';
@@ -188,6 +189,26 @@ export function clinicDataPage(url: string): { page: ClinicDataPage; clinicId: n
   if (clinicId > 2_147_483_647 || (page !== 'clinic' && match[3] !== undefined)) return null;
   if (page === 'booking' && new URLSearchParams(query).has('reschedule')) return null;
   return { page, clinicId };
+}
+
+/**
+ * The clinic page's address with its name part in canonical form (SPEC § 2), when the request's
+ * is not: the page is then sent there with a permanent redirect, its query kept. Null for any
+ * other address, one already canonical, or a name that does not decode.
+ */
+export function canonicalClinicAddress(url: string): string | null {
+  const at = url.indexOf('?');
+  const [pathname, query] = at === -1 ? [url, ''] : [url.slice(0, at), url.slice(at)];
+  const match = /^\/clinic\/([1-9]\d{0,9})\/([^/]+)\/?$/i.exec(pathname);
+  if (!match?.[2]) return null;
+  let name: string;
+  try {
+    name = decodeURIComponent(match[2]);
+  } catch {
+    return null;
+  }
+  if (normaliseClinicName(name) === name) return null;
+  return `${clinicPagePath({ id: Number(match[1]), name })}${query}`;
 }
 
 /** JSON as the text of a <script> element: `<` escaped, so no `</script>` can close it early. */
@@ -404,6 +425,8 @@ export async function registerWebApp(
     markTokenPage(request, reply);
     // The full path, query included, as the SPA sets it after each navigation (SPEC § 1).
     const shell = () => templateFor(request.url)(request.url);
+    const canonical = canonicalClinicAddress(request.url);
+    if (canonical !== null) return reply.redirect(canonical, 301);
     const dataPage = clinicDataPage(request.url);
     const renderClinicPage = dataPage ? clinicDataPages.get(dataPage.page) : undefined;
     if (dataPage && renderClinicPage) {

@@ -1,3 +1,4 @@
+import { clinicPagePath } from '@marpe/shared';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlined';
 import DownloadIcon from '@mui/icons-material/Download';
 import EventIcon from '@mui/icons-material/Event';
@@ -11,7 +12,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { parseClinicId } from '../../lib/clinic/get-clinic';
-import { clinicPagePath } from '../../lib/clinic/normalise-clinic-name';
 import { useSelectedClinic } from '../../lib/clinic/use-selected-clinic';
 import { LoadingView } from '../../lib/loading-view';
 import { useAuthStore } from '../../lib/patient-auth/auth-store';

@@ -1,4 +1,4 @@
-import type { ClinicData } from '@marpe/shared';
+import { normaliseClinicName, type ClinicData } from '@marpe/shared';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useEffect, useId, type ReactNode } from 'react';
@@ -18,7 +18,6 @@ import { CaregiverList } from './components/caregiver-list';
 import { ClinicHeader } from './components/clinic-header';
 import { ContactCard } from './components/contact-card';
 import { OpeningHoursCard } from './components/opening-hours-card';
-import { normaliseClinicName } from '../../lib/clinic/normalise-clinic-name';
 import { useBookingConfirmation } from '../../lib/booking-confirmation';
 import { lazyOnOpen } from '../../lib/lazy-on-open';
 
@@ -35,7 +34,11 @@ function BookingConfirmed() {
 
 export const clinicPath = '/clinic/:clinicId/:clinicName?';
 
-/** Rewrites the name part of the address in its canonical form; a no-op once it is. */
+/**
+ * Rewrites the name part of the address in its canonical form; a no-op once it is. The API server
+ * redirects such an address before sending the page; this covers the app's own navigations and
+ * the development server.
+ */
 function useCanonicalClinicName() {
   const { clinicId, clinicName } = useParams();
   const { search, hash } = useLocation();

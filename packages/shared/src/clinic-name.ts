@@ -1,3 +1,7 @@
+// The clinic page's address (SPEC § 2). Shared: the server answers an address whose name part is
+// not in this form with a redirect to the one that is; the app builds its links with it. Zod-free,
+// so the web can import it without bringing zod into the browser.
+
 /**
  * The clinic name as it appears in the page address (SPEC § 2): spaces, plain or still
  * percent-encoded, become hyphens, and gershayim are dropped (the Hebrew ״ and the ASCII " typed

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clinicPagePath, normaliseClinicName } from './normalise-clinic-name';
+import { clinicPagePath, normaliseClinicName } from './clinic-name.js';
 
 describe('normaliseClinicName', () => {
   it.each([
