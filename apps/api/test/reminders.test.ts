@@ -399,6 +399,25 @@ describe.each(engines)('reminders (%s)', (engine) => {
       expect(await app.reminders.runOnce()).toBe(1);
     });
 
+    it('re-plans upcoming reminders when the clinic changes its cancellation notice', async () => {
+      await setReminders(remindersOn({ lead_minutes: [1440] }));
+      const patient = await onePatient();
+      const id = await book(patient, '2027-03-30 12:00');
+      // The day before, just before online cancellation closes (24 hours' notice).
+      expect(await brief(id)).toEqual([[1440, 'scheduled', '2027-03-29T11:45:00+03:00']]);
+
+      const changed = await api('PATCH', '/clinic', { settings: { cancel_notice_minutes: 60 } });
+      expect(changed.statusCode, changed.body).toBe(200);
+      // Cancellation now closes an hour before: the reminder goes a day before, on the hour.
+      expect(await brief(id)).toEqual([
+        [1440, 'withdrawn', '2027-03-29T11:45:00+03:00'],
+        [1440, 'scheduled', '2027-03-29T12:00:00+03:00'],
+      ]);
+      // Saving the same notice again plans nothing anew.
+      await api('PATCH', '/clinic', { settings: { cancel_notice_minutes: 60 } });
+      expect(await brief(id)).toHaveLength(2);
+    });
+
     it('answers 404 for an appointment of another clinic or none', async () => {
       await setReminders(remindersOn());
       const patient = await onePatient();

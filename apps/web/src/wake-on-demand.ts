@@ -35,8 +35,8 @@ const actionable = [
 ].join(', ');
 
 let woken: Promise<void> | undefined;
+/** The patient's last act before the app, run again once it has the page: a click, or a form sent. */
 let heldBack: HTMLElement | null = null;
-let heldBackForm: HTMLFormElement | null = null;
 
 /**
  * Loads the app. Woken by the patient, its code is what the page waits for; woken without them
@@ -64,8 +64,9 @@ function wake({ soon = false } = {}): Promise<void> {
   });
   woken.then(
     () => {
-      if (heldBack?.isConnected) heldBack.click();
-      else if (heldBackForm?.isConnected) heldBackForm.requestSubmit();
+      if (!heldBack?.isConnected) return;
+      if (heldBack instanceof HTMLFormElement) heldBack.requestSubmit();
+      else heldBack.click();
     },
     () => {
       // The app's code did not arrive (a lost connection): a link still goes where it points.
@@ -107,7 +108,7 @@ function holdBackSubmit(event: SubmitEvent) {
   if (!(event.target instanceof HTMLFormElement)) return;
   event.preventDefault();
   event.stopImmediatePropagation();
-  heldBackForm = event.target;
+  heldBack = event.target;
   wake().catch(stayStatic);
 }
 

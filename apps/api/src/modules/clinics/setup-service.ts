@@ -332,7 +332,8 @@ export function createClinicService({
         if (Object.keys(values).length > 0) {
           await repository.updateClinic(tx, writer.clinicId, values);
         }
-        if (timezone !== undefined && timezone !== current.timezone) {
+        const zoneChanged = timezone !== undefined && timezone !== current.timezone;
+        if (zoneChanged) {
           // local_date is the start's date in the clinic's zone; the one-booking-per-date rule
           // compares it. Bookings that ended over a day ago no longer meet a new booking's date.
           const booked = await repository.listBookedSince(
@@ -343,7 +344,14 @@ export function createClinicService({
           for (const row of booked) {
             await repository.setLocalDate(tx, row.id, zonedDate(row.startAt.getTime(), timezone));
           }
-          // Whole-day leads, quiet hours and rest days are clock times in the clinic's zone.
+        }
+        // Whole-day leads, quiet hours and rest days are clock times in the clinic's zone, and a
+        // reminder due as online cancellation closes goes just before it closes.
+        if (
+          zoneChanged ||
+          (values.cancelNoticeMinutes !== undefined &&
+            values.cancelNoticeMinutes !== current.cancelNoticeMinutes)
+        ) {
           await reminders.replanClinic(tx, writer.clinicId);
         }
         await audit(tx, {
