@@ -412,28 +412,31 @@ describe('the booking and appointments pages of a patient without a session (ADR
     await context.close();
   });
 
-  it("the appointments page is the login page's HTML, at the login's address once awake", async () => {
-    const { context, page } = await newPage(browser());
-    const problems = consoleProblems(page);
-    const scripts = scriptsFetched(page);
-    await page.goto(`${baseUrl}/appointments/1`);
-    await page.waitForLoadState('networkidle');
-    expect(scripts).toHaveLength(1);
-    await page.getByRole('heading', { level: 1, name: 'הזדהות' }).waitFor();
-    const idNumber = withCheckDigit('34567890');
-    await page.getByRole('textbox', { name: 'מספר תעודת זהות' }).fill(idNumber);
-    // Hydrated at the address the app itself would have sent the patient to.
-    await page.waitForURL(`${baseUrl}/login/1`);
-    await page.getByRole('textbox', { name: 'טלפון נייד' }).fill('0501234567');
-    await page.waitForFunction(
-      () => !document.querySelector<HTMLButtonElement>('button[type="submit"]')?.disabled,
-    );
-    expect(await page.getByRole('textbox', { name: 'מספר תעודת זהות' }).inputValue()).toBe(
-      idNumber,
-    );
-    expect(problems).toEqual([]);
-    await context.close();
-  });
+  it.each(['/appointments/1', '/booking/1/confirmation'])(
+    "%s is the login page's HTML, at the login's address once awake",
+    async (path) => {
+      const { context, page } = await newPage(browser());
+      const problems = consoleProblems(page);
+      const scripts = scriptsFetched(page);
+      await page.goto(`${baseUrl}${path}`);
+      await page.waitForLoadState('networkidle');
+      expect(scripts).toHaveLength(1);
+      await page.getByRole('heading', { level: 1, name: 'הזדהות' }).waitFor();
+      const idNumber = withCheckDigit('34567890');
+      await page.getByRole('textbox', { name: 'מספר תעודת זהות' }).fill(idNumber);
+      // Hydrated at the address the app itself would have sent the patient to.
+      await page.waitForURL(`${baseUrl}/login/1`);
+      await page.getByRole('textbox', { name: 'טלפון נייד' }).fill('0501234567');
+      await page.waitForFunction(
+        () => !document.querySelector<HTMLButtonElement>('button[type="submit"]')?.disabled,
+      );
+      expect(await page.getByRole('textbox', { name: 'מספר תעודת זהות' }).inputValue()).toBe(
+        idNumber,
+      );
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+  );
 
   it('with a stored session the HTML rendered for nobody stays hidden until the app renders', async () => {
     const { context, page } = await newPage(browser());

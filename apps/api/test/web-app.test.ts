@@ -267,6 +267,10 @@ describe('serving the built web app', () => {
       clinicId: 4,
     });
     expect(clinicDataPage('/appointments/5')).toEqual({ page: 'appointments', clinicId: 5 });
+    expect(clinicDataPage('/booking/6/Confirmation/')).toEqual({
+      page: 'confirmation',
+      clinicId: 6,
+    });
     for (const path of [
       '/clinic',
       '/clinic/0',
@@ -276,7 +280,8 @@ describe('serving the built web app', () => {
       '/clinic/2147483648',
       '/login/1/name',
       '/login/0',
-      '/booking/1/confirmation',
+      '/booking/1/other',
+      '/clinic/1/confirmation/x',
       // Its title is the rescheduling one, not what is rendered for everybody.
       '/booking/1?reschedule=12',
       '/appointments/1/x',
@@ -496,23 +501,22 @@ describe('rendering the clinic page on the server', () => {
     expect(rescheduling.body).not.toContain('marpe-data');
   });
 
-  it('sends the login page as the appointments page, saying where it was rendered', async () => {
-    const data = await app.inject({ method: 'GET', url: '/api/clinic/1' });
-    const name = (data.json() as { clinic: { name: string } }).clinic.name;
-    const response = await app.inject({
-      method: 'GET',
-      url: '/appointments/1',
-      headers: { accept: 'text/html' },
-    });
-    expect(response.statusCode).toBe(200);
-    expect(response.body).toContain(`<div id="root"><h1>login: ${name}</h1></div>`);
-    expect(response.body).toContain('"withoutSession":true');
-    expect(response.body).toMatch(/<link rel="canonical" href="[^"]*\/appointments\/1">/);
-    const json = /<script type="application\/json" id="marpe-data">([^<]*)<\/script>/.exec(
-      response.body,
-    )?.[1];
-    expect(JSON.parse(json ?? '')).toEqual({ clinic: data.json(), path: '/login/1' });
-  });
+  it.each(['/appointments/1', '/booking/1/confirmation'])(
+    'sends the login page as %s, saying where it was rendered',
+    async (url) => {
+      const data = await app.inject({ method: 'GET', url: '/api/clinic/1' });
+      const name = (data.json() as { clinic: { name: string } }).clinic.name;
+      const response = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toContain(`<div id="root"><h1>login: ${name}</h1></div>`);
+      expect(response.body).toContain('"withoutSession":true');
+      expect(response.body).toContain(`${url}">`);
+      const json = /<script type="application\/json" id="marpe-data">([^<]*)<\/script>/.exec(
+        response.body,
+      )?.[1];
+      expect(JSON.parse(json ?? '')).toEqual({ clinic: data.json(), path: '/login/1' });
+    },
+  );
 
   it("renders the payment page per request with the link's request, never kept", async () => {
     const link = await app.payments.createLink({

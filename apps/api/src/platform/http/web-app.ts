@@ -159,24 +159,28 @@ async function compileRouteTemplates(
 }
 
 /** The pages rendered on the server with a clinic's public data. */
-type ClinicDataPage = 'clinic' | 'login' | 'booking' | 'appointments';
+type ClinicDataPage = 'clinic' | 'login' | 'booking' | 'confirmation' | 'appointments';
 
 /**
  * What the server renders for each: the page at which address, in which shell of the web build.
  * The login, booking and appointments pages as a patient without a session sees them (ADR 025);
- * such a patient's appointments page is the login page, where the app would send them.
+ * such a patient's appointments page is the login page, where the app would send them, and so is
+ * the booking confirmation page loaded as a page (it shows only what was booked in the same page
+ * load; otherwise it sends the patient to their appointments).
  */
 const clinicDataRendering: Record<ClinicDataPage, { rendered: string; shell: string }> = {
   clinic: { rendered: 'clinic', shell: 'clinic' },
   login: { rendered: 'login', shell: 'login' },
   booking: { rendered: 'booking', shell: 'booking' },
+  confirmation: { rendered: 'login', shell: 'login' },
   appointments: { rendered: 'login', shell: 'login' },
 };
 
 /**
- * The clinic page (`/clinic/:id/:name?`), login, booking or appointments page (`/<page>/:id`) of
- * a request URL, with its clinic id, or null (any other page, an id that cannot exist, or a
- * booking page that reschedules, whose title is not the one rendered for everybody).
+ * The clinic page (`/clinic/:id/:name?`), login, booking, booking confirmation
+ * (`/booking/:id/confirmation`) or appointments page (`/<page>/:id`) of a request URL, with its
+ * clinic id, or null (any other page, an id that cannot exist, or a booking page that
+ * reschedules, whose title is not the one rendered for everybody).
  */
 export function clinicDataPage(url: string): { page: ClinicDataPage; clinicId: number } | null {
   const [pathname = '', query = ''] = url.split('?', 2);
@@ -184,9 +188,12 @@ export function clinicDataPage(url: string): { page: ClinicDataPage; clinicId: n
     pathname,
   );
   if (!match) return null;
-  const page = (match[1] ?? '').toLowerCase() as ClinicDataPage;
+  const base = (match[1] ?? '').toLowerCase() as ClinicDataPage;
   const clinicId = Number(match[2]);
-  if (clinicId > 2_147_483_647 || (page !== 'clinic' && match[3] !== undefined)) return null;
+  const rest = match[3]?.toLowerCase();
+  const page = base === 'booking' && rest === '/confirmation' ? 'confirmation' : base;
+  if (clinicId > 2_147_483_647) return null;
+  if (rest !== undefined && page !== 'clinic' && page !== 'confirmation') return null;
   if (page === 'booking' && new URLSearchParams(query).has('reschedule')) return null;
   return { page, clinicId };
 }
