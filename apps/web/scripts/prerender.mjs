@@ -42,6 +42,7 @@ const {
   clinicPath,
   loginPath,
   paymentPath,
+  intakeFormPath,
 } = await import(pathToFileURL(path.join(ssrDir, 'prerender.js')).href);
 const wakeManifest = JSON.parse(
   await readFile(path.join(distDir, '.vite/wake-manifest.json'), 'utf8'),
@@ -153,6 +154,13 @@ await writeFile(
 await writeFile(
   path.join(distDir, 'prerendered', 'shells', 'payment.html'),
   wakingOnDemand(routeShell(paymentPath), { now: true }),
+);
+// The form page (per request with the link's form and draft) has fields too, but wakes on the
+// patient's first act like the clinic page: its first focus or touch starts the code, and what is
+// typed or ticked before it arrives is handed on (ADR 025). The signature pad waits for the app.
+await writeFile(
+  path.join(distDir, 'prerendered', 'shells', 'intake-form.html'),
+  wakingOnDemand(routeShell(intakeFormPath)),
 );
 
 for (const [address, name] of Object.entries(pages)) {
