@@ -186,6 +186,13 @@ describe('intake form (/q/:token)', () => {
   it('a form whose first step has is_ltr reads left to right', async () => {
     const path = await demoFormPath();
     const { context, page } = await newPage(browser());
+    // The page the server sends when it cannot render the form with its data (an unknown link's):
+    // the app then asks for the form itself.
+    await page.route(`${baseUrl}${path}`, async (route) => {
+      await route.fulfill({
+        response: await route.fetch({ url: `${baseUrl}/q/not-a-real-token` }),
+      });
+    });
     // The demo form is Hebrew; the same form with is_ltr on its first step.
     await page.route('**/api/get-form', async (route) => {
       const response = await route.fetch();

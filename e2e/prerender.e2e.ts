@@ -1,8 +1,8 @@
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { newPage, useBrowser } from './support/browser';
 import { PARENT_SITE_URL } from './support/constants';
-import { demoLinkPath } from './support/demo-links';
+import { demoLinkPath, saveFormDraft } from './support/demo-links';
 import { withCheckDigit } from './support/patients';
 
 const baseUrl = inject('baseUrl');
@@ -309,6 +309,162 @@ describe('the payment page rendered on the server (ADR 021, 025)', () => {
     expect(await page.getByRole('textbox', { name: 'Email for the receipt' }).inputValue()).toBe(
       'typed.early@example.com',
     );
+    await context.close();
+  });
+});
+
+describe('the form page rendered on the server (ADR 021, 025)', () => {
+  const formPath = () => demoLinkPath(baseUrl, 'formUrl');
+  const idNumber = () => ({ name: 'תעודת זהות' });
+  const allergies = () => ({ name: /רגישות או אלרגיה/ });
+
+  /** The next draft the page saves, as the server gets it. */
+  function nextDraftSaved(page: Page): Promise<Record<string, unknown>> {
+    return page
+      .waitForRequest((request: Request) => request.url().endsWith('/api/save-form-draft'))
+      .then(
+        (request) => (request.postDataJSON() as { inputData: Record<string, unknown> }).inputData,
+      );
+  }
+
+  it("holds the link's form, its step and its fields before any script runs", async () => {
+    const path = await formPath();
+    const context = await browser().newContext({
+      javaScriptEnabled: false,
+      viewport: { width: 390, height: 844 },
+    });
+    const page = await context.newPage();
+    const response = await page.goto(`${baseUrl}${path}`);
+    expect(response?.headers()['cache-control']).toBe('no-store');
+    await page.getByRole('heading', { level: 1, name: 'פרטים אישיים' }).waitFor();
+    expect(await page.title()).toBe('פרטים אישיים');
+    await page.getByRole('heading', { name: 'שלום דנה,' }).waitFor();
+    expect(await page.getByRole('textbox', { name: 'שם פרטי' }).inputValue()).toBe('דנה');
+    await page.getByRole('textbox', idNumber()).waitFor();
+    await page.getByRole('combobox', { name: 'מין' }).waitFor();
+    await page.getByRole('button', { name: 'המשך' }).waitFor();
+    expect(await page.getByRole('img', { name: 'לוגו המרפאה' }).count()).toBe(1);
+    expect(await page.locator('meta[name="robots"]').getAttribute('content')).toBe(
+      'noindex, nofollow',
+    );
+    await context.close();
+  });
+
+  it('opens on the step and answers of its draft, without JavaScript too', async () => {
+    const path = await formPath();
+    await saveFormDraft(baseUrl, path, {
+      inputData: { first_name: 'דנה', has_allergies: true, allergies_details: 'לטקס' },
+      stepIndex: 1,
+    });
+    const context = await browser().newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}${path}`);
+    await page.getByRole('heading', { level: 1, name: 'היסטוריה רפואית' }).waitFor();
+    expect(await page.getByRole('checkbox', allergies()).isChecked()).toBe(true);
+    expect(await page.getByRole('textbox', { name: 'פירוט האלרגיות' }).inputValue()).toBe('לטקס');
+    await context.close();
+  });
+
+  it('loads only its waking script until the patient acts on it', async () => {
+    const path = await formPath();
+    const { context, page } = await newPage(browser());
+    const scripts = scriptsFetched(page);
+    await page.goto(`${baseUrl}${path}`);
+    await page.waitForLoadState('networkidle');
+    expect(scripts).toHaveLength(1);
+    expect(scripts[0]).toMatch(/^wake-on-demand-[\w-]+\.js$/);
+    // Its first focus wakes it.
+    const appCode = page.waitForRequest((request) =>
+      /\/assets\/index-[\w-]+\.js$/.test(request.url()),
+    );
+    await page.getByRole('textbox', idNumber()).focus();
+    await appCode;
+    await context.close();
+  });
+
+  it('keeps what the patient typed and chose before the app arrived, and saves it', async () => {
+    const path = await formPath();
+    const { context, page } = await newPage(browser());
+    const problems = consoleProblems(page);
+    const release = await holdAppCode(page);
+    await page.goto(`${baseUrl}${path}`, { waitUntil: 'domcontentloaded' });
+    await page.getByRole('textbox', idNumber()).fill('123456782');
+    // Typed without its mask: the app puts it in as the patient would have seen it typed.
+    await page.getByRole('textbox', { name: 'תאריך לידה' }).fill('01011990');
+    await page.getByRole('combobox', { name: 'מין' }).selectOption('female');
+    const saved = nextDraftSaved(page);
+    release();
+    expect(await saved).toMatchObject({
+      first_name: 'דנה',
+      id_number: '123456782',
+      birth_date: '01/01/1990',
+      gender: 'female',
+    });
+    expect(await page.getByRole('textbox', { name: 'תאריך לידה' }).inputValue()).toBe('01/01/1990');
+    await page.getByText('התשובות נשמרו', { exact: false }).waitFor();
+    // What the app has is what the next visit gets from the server.
+    await page.reload();
+    expect(await page.getByRole('textbox', idNumber()).inputValue()).toBe('123456782');
+    expect(await page.getByRole('combobox', { name: 'מין' }).inputValue()).toBe('female');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('ticks a checkbox clicked before the app arrived, once it has', async () => {
+    const path = await formPath();
+    await saveFormDraft(baseUrl, path, { inputData: { first_name: 'דנה' }, stepIndex: 1 });
+    const { context, page } = await newPage(browser());
+    const problems = consoleProblems(page);
+    const release = await holdAppCode(page);
+    await page.goto(`${baseUrl}${path}`, { waitUntil: 'domcontentloaded' });
+    await page.getByRole('heading', { level: 1, name: 'היסטוריה רפואית' }).waitFor();
+    const checkbox = page.getByRole('checkbox', allergies());
+    await checkbox.click();
+    // Held back until the app can take it: the box is not ticked in the HTML alone.
+    expect(await checkbox.isChecked()).toBe(false);
+    const saved = nextDraftSaved(page);
+    release();
+    // The app's own handler ran: the box is ticked and the field it reveals is there.
+    await page.getByRole('textbox', { name: 'פירוט האלרגיות' }).waitFor();
+    expect(await checkbox.isChecked()).toBe(true);
+    expect(await saved).toMatchObject({ has_allergies: true });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("hydrates the step with the clinic's HTML and a signature pad without a warning", async () => {
+    const path = await formPath();
+    await saveFormDraft(baseUrl, path, {
+      inputData: { first_name: 'דנה', birth_date: '01/01/1990' },
+      stepIndex: 2,
+    });
+    const { context, page } = await newPage(browser());
+    const problems = consoleProblems(page);
+    await page.goto(`${baseUrl}${path}`);
+    await page.getByRole('heading', { level: 1, name: 'הצהרה וחתימה' }).waitFor();
+    // The clinic's HTML, parsed on the server as the browser parses it; the pad waits for the app.
+    await page.getByText('דנה לוי', { exact: true }).waitFor();
+    await page.getByRole('img', { name: /משטח חתימה/ }).waitFor();
+    const declaration = page.getByRole('checkbox', { name: 'קראתי ואני מאשר/ת את ההצהרה' });
+    await declaration.click();
+    await page.waitForFunction(
+      () => document.querySelector<HTMLInputElement>('input[name="consent"]')?.checked,
+    );
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('carries what was typed into the page rendered afresh in English', async () => {
+    const path = await formPath();
+    const { context, page } = await newPage(browser(), { lang: 'en' });
+    const problems = consoleProblems(page);
+    const release = await holdAppCode(page);
+    await page.goto(`${baseUrl}${path}`, { waitUntil: 'domcontentloaded' });
+    await page.getByRole('textbox', idNumber()).fill('123456782');
+    release();
+    await page.getByText('Step 1 of 3').waitFor();
+    expect(await page.getByRole('textbox', idNumber()).inputValue()).toBe('123456782');
+    expect(problems).toEqual([]);
     await context.close();
   });
 });

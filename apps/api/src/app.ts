@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { paymentRequestDataSchema } from '@marpe/shared';
+import { getFormResponseSchema, paymentRequestDataSchema } from '@marpe/shared';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   serializerCompiler,
@@ -209,6 +209,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     // As the link's API route answers it: its schema leaves out anything else the service holds.
     paymentRequestData: async (token) =>
       paymentRequestDataSchema.parse(await payments.getPaymentRequest(token)),
+    intakeFormData: async (token) => getFormResponseSchema.parse(await forms.getForm(token)),
   });
   registerPaymentResultPage(app, navigationFallback);
   registerWhatsAppPage(app, { sdkUrl: config.whatsapp.sdkUrl, navigationFallback });

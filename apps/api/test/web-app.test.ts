@@ -11,6 +11,7 @@ import {
   routePattern,
 } from '../src/platform/http/web-app.js';
 import { DEMO_CLINIC_ID } from '../src/demo/demo-clinic.js';
+import { demoFormInitData, seedDemoForm } from '../src/demo/demo-form.js';
 import { seedDemoClinic } from '../src/demo/seed-demo-clinic.js';
 import { buildTestApp, testConfig, useTestDatabase, xsrfPair } from './helper.js';
 
@@ -416,6 +417,14 @@ describe('rendering the clinic page on the server', () => {
       ),
     );
     await writeFile(
+      path.join(distDir, 'prerendered', 'shells', 'intake-form.html'),
+      indexHtml.replace(
+        '<script type="module" src="/assets/index-abc123.js"></script>',
+        '<script type="module" crossorigin src="/assets/wake-on-demand-abc.js"></script>' +
+          '<script type="application/json" id="marpe-code">{"entry":"/assets/index-abc123.js","preload":["/assets/intake-form.js"]}</script>',
+      ),
+    );
+    await writeFile(
       path.join(root, 'dist-ssr', 'prerender.js'),
       `export async function prerender(path, data) {
         (globalThis.marpeTestRenders ??= []).push(path);
@@ -427,6 +436,10 @@ describe('rendering the clinic page on the server', () => {
         }
         if (data.paymentRequest) {
           return { html: '<h1>' + data.paymentRequest.data.amount + '</h1>', title: 'Pay' };
+        }
+        if (data.intakeForm) {
+          const step = data.intakeForm.data.draft?.stepIndex ?? 0;
+          return { html: '<h1>step ' + step + '</h1>', title: data.intakeForm.data.data.schema[step].title };
         }
         return { html: '<h1>' + data.clinic.clinic.name + '</h1>', title: data.clinic.clinic.name + ' <&>' };
       }`,
@@ -561,6 +574,74 @@ describe('rendering the clinic page on the server', () => {
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.body).toContain('<div id="root"></div>');
     expect(response.body).not.toContain('marpe-data');
+  });
+
+  it("renders the form page per request with the link's form and draft, never kept", async () => {
+    const templateId = await seedDemoForm(database.current.handle.db);
+    const link = await app.forms.createLink({
+      clinicId: DEMO_CLINIC_ID,
+      templateId,
+      initData: { ...demoFormInitData, firstName: '</script><script>alert(1)</script>' },
+    });
+    const xsrf = await xsrfPair(app);
+    const saved = await app.inject({
+      method: 'POST',
+      url: '/api/save-form-draft',
+      payload: { token: link.token, inputData: { first_name: 'דנה' }, stepIndex: 1 },
+      ...xsrf,
+    });
+    expect(saved.statusCode).toBe(200);
+    const api = await app.inject({
+      method: 'POST',
+      url: '/api/get-form',
+      payload: { token: link.token },
+      ...xsrf,
+    });
+    for (let i = 0; i < 2; i += 1) {
+      const response = await app.inject({
+        method: 'GET',
+        url: `/q/${link.token}?utm=sms`,
+        headers: { accept: 'text/html' },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.headers['x-robots-tag']).toBe('noindex, nofollow');
+      expect(response.headers['referrer-policy']).toBe('no-referrer');
+      expect(response.body).toContain('<meta name="robots" content="noindex, nofollow">');
+      expect(response.body).toContain('<div id="root"><h1>step 1</h1></div>');
+      expect(response.body).toContain('<title>היסטוריה רפואית</title>');
+      const json = /<script type="application\/json" id="marpe-data">([^<]*)<\/script>/.exec(
+        response.body,
+      )?.[1];
+      // The same data as the API's answer, draft included, and no way out of the JSON's <script>.
+      expect(JSON.parse(json ?? '')).toEqual({
+        intakeForm: { token: link.token, data: api.json() },
+      });
+      expect(response.body).toContain(
+        '<script type="module" crossorigin src="/assets/wake-on-demand-abc.js"></script>',
+      );
+    }
+    expect(renders().filter((rendered) => rendered === `/q/${link.token}`)).toHaveLength(2);
+  });
+
+  it('leaves an unknown or ended form link to the page, which goes to the expired page', async () => {
+    const response = await app.inject({ method: 'GET', url: '/q/not-a-real-token' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['x-robots-tag']).toBe('noindex, nofollow');
+    expect(response.body).toContain('<div id="root"></div>');
+    expect(response.body).not.toContain('marpe-data');
+    expect(renders()).not.toContain('/q/not-a-real-token');
+  });
+
+  it('limits each address to 120 form pages a minute, like the link API routes', async () => {
+    const from = (remoteAddress: string) =>
+      app.inject({ method: 'GET', url: '/q/not-a-real-token', remoteAddress });
+    const statuses = [];
+    for (let i = 0; i < 121; i++) statuses.push((await from('10.9.8.7')).statusCode);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(120);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(1);
+    expect((await from('10.9.8.8')).statusCode).toBe(200);
   });
 
   it('leaves an unknown clinic to the page: the plain index.html', async () => {

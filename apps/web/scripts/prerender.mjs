@@ -43,6 +43,7 @@ const {
   loginPath,
   bookingPath,
   paymentPath,
+  intakeFormPath,
 } = await import(pathToFileURL(path.join(ssrDir, 'prerender.js')).href);
 const wakeManifest = JSON.parse(
   await readFile(path.join(distDir, '.vite/wake-manifest.json'), 'utf8'),
@@ -163,6 +164,11 @@ await writeFile(
 await writeFile(
   path.join(distDir, 'prerendered', 'shells', 'payment.html'),
   wakingOnDemand(routeShell(paymentPath)),
+);
+// The form page, per request with the link's form and draft; its signature pad waits for the app.
+await writeFile(
+  path.join(distDir, 'prerendered', 'shells', 'intake-form.html'),
+  wakingOnDemand(routeShell(intakeFormPath)),
 );
 
 for (const [address, name] of Object.entries(pages)) {

@@ -15,6 +15,9 @@ import { AppProviders, createEmotionCaches } from './app/providers';
 import { pageDataQueryClient, type PageData } from './app/page-data';
 import { defaultTitleKey, isRouteHandle } from './app/route-handle';
 import { createRoutes } from './app/router';
+import { parseHtmlOnServer } from './features/intake-form/components/parse-html-on-server';
+import { setHtmlParser } from './features/intake-form/components/safe-html';
+import { createFormStore } from './features/intake-form/stores/form-store';
 
 // What scripts/prerender.mjs needs to write a page that wakes on demand (ADR 025), and the
 // clinic page's shell.
@@ -24,6 +27,10 @@ export { clinicPath } from './features/clinic/clinic-page';
 export const paymentPath = '/p/:token';
 export const loginPath = '/login/:clinicId';
 export const bookingPath = '/booking/:clinicId';
+export const intakeFormPath = '/q/:token';
+
+// A form's clinic HTML is parsed as the browser's DOMParser would, which Node lacks.
+setHtmlParser(parseHtmlOnServer);
 
 /** What the server fills in per deployment; scripts/prerender.mjs knows these placeholders. */
 export const placeholders = {
@@ -94,13 +101,30 @@ export async function prerender(path: string, data: PageData = {}): Promise<Prer
     if (!files) throw new Error(`${path}: add route ${route.id} to routeModules in prerender.tsx`);
     return files;
   });
-  // The clinic page names itself after the clinic once it has loaded (usePageTitle); the login
-  // page, rendered with the same data, keeps its own title.
-  const title =
-    handle?.name === 'clinic-page' && data.clinic
-      ? data.clinic.clinic.name
-      : i18n.t(handle?.titleKey ?? defaultTitleKey);
-  return { html, title, modules };
+  return {
+    html,
+    title: pageTitle(handle?.name, data) ?? i18n.t(handle?.titleKey ?? defaultTitleKey),
+    modules,
+  };
+}
+
+/**
+ * The title a page gives itself once it has its data (usePageTitle), or none: the clinic page's
+ * is the clinic's name (the login page, rendered with the same data, keeps its own), the form
+ * page's the title of the step it opens on.
+ */
+function pageTitle(routeName: string | undefined, data: PageData): string | undefined {
+  if (routeName === 'clinic-page' && data.clinic) return data.clinic.clinic.name;
+  if (routeName === 'intake-form-page' && data.intakeForm) {
+    const { token, data: form } = data.intakeForm;
+    const { formData, currentStepIndex } = createFormStore({
+      token,
+      formData: form.data,
+      draft: form.draft,
+    }).getState();
+    return formData?.schema[currentStepIndex]?.title || undefined;
+  }
+  return undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
-import type { ClinicData, PaymentRequestData } from '@marpe/shared';
+import type { ClinicData, GetFormResponse, PaymentRequestData } from '@marpe/shared';
 import type { QueryClient } from '@tanstack/react-query';
+import { intakeFormQueryKey } from '../features/intake-form/api/get-form';
 import { paymentRequestQueryKey } from '../features/payment/api/get-payment-request';
 import { clinicQueryOptions } from '../lib/clinic/get-clinic';
 import { createQueryClient } from './providers';
@@ -15,6 +16,8 @@ export interface PageData {
   clinic?: ClinicData;
   /** The payment page's `POST /api/get-payment-request` answer, for the link's token. */
   paymentRequest?: { token: string; data: PaymentRequestData };
+  /** The form page's `POST /api/get-form` answer (the form and its draft), for the link's token. */
+  intakeForm?: { token: string; data: GetFormResponse };
   /**
    * The address the HTML was rendered for, when the server sent it at another: the appointments
    * page of a patient without a session is the login page, where the app would send them.
@@ -33,6 +36,10 @@ export function pageDataQueryClient(data: PageData): QueryClient {
   if (data.paymentRequest) {
     const { token, data: request } = data.paymentRequest;
     queryClient.setQueryData(paymentRequestQueryKey(token), request);
+  }
+  if (data.intakeForm) {
+    const { token, data: form } = data.intakeForm;
+    queryClient.setQueryData(intakeFormQueryKey(token), form);
   }
   return queryClient;
 }

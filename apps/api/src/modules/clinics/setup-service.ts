@@ -332,8 +332,8 @@ export function createClinicService({
         if (Object.keys(values).length > 0) {
           await repository.updateClinic(tx, writer.clinicId, values);
         }
-        const zoneChanged = timezone !== undefined && timezone !== current.timezone;
-        if (zoneChanged) {
+        const newZone = timezone !== undefined && timezone !== current.timezone ? timezone : null;
+        if (newZone !== null) {
           // local_date is the start's date in the clinic's zone; the one-booking-per-date rule
           // compares it. Bookings that ended over a day ago no longer meet a new booking's date.
           const booked = await repository.listBookedSince(
@@ -342,13 +342,13 @@ export function createClinicService({
             new Date(now - 2 * DAY),
           );
           for (const row of booked) {
-            await repository.setLocalDate(tx, row.id, zonedDate(row.startAt.getTime(), timezone));
+            await repository.setLocalDate(tx, row.id, zonedDate(row.startAt.getTime(), newZone));
           }
         }
         // Whole-day leads, quiet hours and rest days are clock times in the clinic's zone, and a
         // reminder due as online cancellation closes goes just before it closes.
         if (
-          zoneChanged ||
+          newZone !== null ||
           (values.cancelNoticeMinutes !== undefined &&
             values.cancelNoticeMinutes !== current.cancelNoticeMinutes)
         ) {

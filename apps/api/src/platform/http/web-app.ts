@@ -360,6 +360,11 @@ export async function registerWebApp(
      * serialises it), for rendering the payment page on the server; rejects as that route does.
      */
     paymentRequestData?: (token: string) => Promise<unknown>;
+    /**
+     * A form link's `POST /api/get-form` answer, as that route serialises it, for rendering the
+     * intake form page on the server; rejects as that route does.
+     */
+    intakeFormData?: (token: string) => Promise<unknown>;
   },
 ): Promise<NavigationFallback | null> {
   const { webDistDir, config } = options;
@@ -471,32 +476,36 @@ export async function registerWebApp(
   app.get('/', { schema: { hide: true } }, sendIndex);
   app.get('/index.html', { schema: { hide: true } }, sendIndex);
 
-  // The payment page rendered on the server with the link's request (ADR 021): per request and
-  // never kept, since it is one patient's. Limited like the link's API route, which it calls.
-  const paymentShell = renderer?.shells.get('payment');
-  const { paymentRequestData } = options;
-  if (renderer && paymentShell !== undefined && paymentRequestData) {
+  // The pages rendered on the server with one link's data (ADR 021): per request and never kept,
+  // since each is one patient's. Limited like the link's API route, which they call. An ended
+  // link, or any failure, gets the route's plain page, which loads its data itself.
+  const tokenPageRoute = (
+    pattern: `/${string}/:token`,
+    shellName: string,
+    dataFor: ((token: string) => Promise<unknown>) | undefined,
+    pageDataKey: string,
+  ) => {
+    const shell = renderer?.shells.get(shellName);
+    if (!renderer || shell === undefined || !dataFor) return;
     app.get<{ Params: { token: string } }>(
-      '/p/:token',
+      pattern,
       { schema: { hide: true }, config: { rateLimit: linkRouteLimit } },
       async (request, reply) => {
         markTokenPage(request, reply);
         const { token } = request.params;
         let html: string;
         try {
-          const data = await paymentRequestData(token);
-          const rendered = await renderer.prerender(`/p/${token}`, {
-            paymentRequest: { token, data },
-          });
+          const pageData = { [pageDataKey]: { token, data: await dataFor(token) } };
+          const rendered = await renderer.prerender(pattern.replace(':token', token), pageData);
           html = compileIndexTemplate(
-            fillShell(paymentShell, rendered, JSON.stringify({ paymentRequest: { token, data } })),
+            fillShell(shell, rendered, JSON.stringify(pageData)),
             config,
           )(request.url);
         } catch (error) {
           // An ended link is the page's to say (it asks the API and goes to /expired); anything
           // else is logged, and the patient still gets the page, which loads its data itself.
           if (!(isAppError(error) && error.status === 404)) {
-            request.log.error({ err: error }, 'rendering the payment page failed');
+            request.log.error({ err: error }, `rendering the ${shellName} page failed`);
           }
           html = templateFor(request.url)(request.url);
         }
@@ -507,7 +516,9 @@ export async function registerWebApp(
           .send(html);
       },
     );
-  }
+  };
+  tokenPageRoute('/p/:token', 'payment', options.paymentRequestData, 'paymentRequest');
+  tokenPageRoute('/q/:token', 'intake-form', options.intakeFormData, 'intakeForm');
 
   return (request, reply) => {
     if (!isNavigation(request)) return false;

@@ -1,11 +1,16 @@
-import { screen, waitFor, within } from '@testing-library/react';
-import type { RouteObject } from 'react-router';
+import type { GetFormResponse } from '@marpe/shared';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { initI18n } from '../../app/i18n/init';
+import { AppProviders, createQueryClient } from '../../app/providers';
 import { configureApiClient } from '../../lib/api-client';
 import { apiError, json, stubApi } from '../../test/fake-api';
 import { renderRoutes } from '../../test/render';
+import { intakeFormQueryKey } from './api/get-form';
 import { IntakeFormPage } from './intake-form-page';
-import { useFormStore } from './stores/form-store';
 import { formFixture } from './test/form-fixture';
 
 const routes: RouteObject[] = [
@@ -20,7 +25,6 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.unstubAllGlobals();
-  useFormStore.getState().reset();
 });
 
 function open(token = 'tok') {
@@ -76,7 +80,6 @@ describe('intake form page', () => {
 
     const heading = await screen.findByRole('heading', { level: 1, name: 'אישור' });
     await waitFor(() => expect(heading).toHaveFocus());
-    expect(useFormStore.getState().currentStepIndex).toBe(1);
     // The finished step went to the server as the link's draft; nothing stays on the device.
     await waitFor(() =>
       expect(api.callsTo('POST /api/save-form-draft').at(-1)?.body).toMatchObject({
@@ -212,5 +215,49 @@ describe('intake form page', () => {
     open();
     const heading = await screen.findByRole('heading', { level: 1, name: 'Hello' });
     expect(heading.closest('[dir]')).toHaveAttribute('dir', 'ltr');
+  });
+
+  it('renders the form at once when the server rendered the page with its answer, and hydrates onto it', async () => {
+    const api = stubApi({ 'POST /api/save-form-draft': () => json({ status: 'ok' }) });
+    const answer: GetFormResponse = {
+      data: formFixture(),
+      draft: { inputData: { fullName: 'שמור', smoker: true }, stepIndex: 0 },
+    };
+    // As the page's data seeds the query client, once on the server and once in the browser.
+    const app = () => {
+      const queryClient = createQueryClient();
+      queryClient.setQueryData(intakeFormQueryKey('tok'), answer);
+      const router = createMemoryRouter(routes, { initialEntries: ['/q/tok'] });
+      return (
+        <AppProviders i18n={initI18n()} queryClient={queryClient}>
+          <RouterProvider router={router} />
+        </AppProviders>
+      );
+    };
+    const container = document.createElement('div');
+    document.body.append(container);
+    container.innerHTML = renderToString(app());
+    const field = (name: string) => container.querySelector<HTMLInputElement>(`[name="${name}"]`);
+    expect(container.querySelector('h1')?.textContent).toBe('שלום דנה');
+    expect(field('fullName')?.value).toBe('שמור');
+    expect(field('smoker')?.checked).toBe(true);
+    expect(container.querySelector('select[name="packs"]')).not.toBeNull();
+    expect(container.querySelector('b')?.textContent).toBe('לב');
+
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const recoverable = vi.fn();
+    const nameField = field('fullName');
+    let root!: ReturnType<typeof hydrateRoot>;
+    await act(async () => {
+      root = hydrateRoot(container, app(), { onRecoverableError: recoverable });
+    });
+    // The same elements, now React's: nothing was rendered again, nothing differed.
+    expect(field('fullName')).toBe(nameField);
+    expect(recoverable).not.toHaveBeenCalled();
+    expect(errors).not.toHaveBeenCalled();
+    errors.mockRestore();
+    expect(api.calls).toHaveLength(0);
+    act(() => root.unmount());
+    container.remove();
   });
 });

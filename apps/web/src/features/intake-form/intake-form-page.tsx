@@ -1,39 +1,51 @@
 import { useQuery } from '@tanstack/react-query';
 import { disableZodJit, type GetFormResponse } from '@marpe/shared';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
+import { useStore } from 'zustand';
 import { ApiError } from '../../lib/api-client';
 import { ErrorView } from '../../lib/error-view';
 import { LoadingView } from '../../lib/loading-view';
-import { getForm } from './api/get-form';
+import { getForm, intakeFormQueryKey } from './api/get-form';
 import { IntakeForm } from './components/intake-form';
-import { useFormStore } from './stores/form-store';
+import { createFormStore, FormStoreProvider } from './stores/form-store';
 
 // This page validates with zod (the form's answers): no eval probe under our CSP.
 disableZodJit();
 
 /** SPEC § 2 "Intake form page" (/q/:token). */
 export function IntakeFormPage() {
-  const { t } = useTranslation();
   const { token = '' } = useParams();
+  // Another link's form starts from a store of its own.
+  return <LinkForm key={token} token={token} />;
+}
+
+function LinkForm({ token }: { token: string }) {
+  const { t } = useTranslation();
   const { data, error, isFetching, refetch } = useQuery({
-    queryKey: ['intake-form', token],
+    queryKey: intakeFormQueryKey(token),
     queryFn: ({ signal }) => getForm(token, signal),
     staleTime: Infinity,
     gcTime: 0,
     enabled: token !== '',
   });
-  const load = useFormStore((state) => state.load);
-  const loaded = useFormStore((state) => state.formData !== null && state.token === token);
+  // The answer is already here when the server rendered the page with it (ADR 021): the store
+  // then starts with it, and the first render is the form, as in the server's HTML.
+  const [store] = useState(() =>
+    createFormStore(data && { token, formData: data.data, draft: data.draft }),
+  );
+  const loaded = useStore(store, (state) => state.formData !== null);
 
   // Once per answer: after a submit resets the store, the form must not load itself back in.
+  // The answer the store started with is loaded too: what this device kept from an earlier
+  // version (ADR 016) is read only here, never during a render the server's HTML must match.
   const loadedFrom = useRef<GetFormResponse | null>(null);
   useEffect(() => {
     if (!data || loadedFrom.current === data) return;
     loadedFrom.current = data;
-    load(token, data.data, data.draft);
-  }, [data, token, load]);
+    store.getState().load(token, data.data, data.draft);
+  }, [data, token, store]);
 
   const invalidLink = token === '' || (error instanceof ApiError && error.status === 404);
 
@@ -42,5 +54,9 @@ export function IntakeFormPage() {
     return <ErrorView message={t('intakeForm.loadError')} onRetry={() => void refetch()} />;
   }
   if (!data || !loaded) return <LoadingView />;
-  return <IntakeForm />;
+  return (
+    <FormStoreProvider value={store}>
+      <IntakeForm />
+    </FormStoreProvider>
+  );
 }

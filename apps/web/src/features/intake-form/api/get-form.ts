@@ -11,3 +11,8 @@ export async function getForm(token: string, signal?: AbortSignal): Promise<GetF
     signal,
   });
 }
+
+/** The query of the form behind a link; the server fills it for a page it renders (ADR 021). */
+export function intakeFormQueryKey(token: string) {
+  return ['intake-form', token] as const;
+}

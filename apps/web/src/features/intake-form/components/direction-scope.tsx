@@ -2,16 +2,23 @@ import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import { ThemeProvider, useTheme, type Theme } from '@mui/material/styles';
 import rtlPlugin from '@mui/stylis-plugin-rtl';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { prefixer } from 'stylis';
 
 type Direction = 'rtl' | 'ltr';
 
 // Own keys, so the form's rules never mix with the page's flipped or unflipped ones.
-const caches = {
-  rtl: createCache({ key: 'muiformrtl', stylisPlugins: [prefixer, rtlPlugin] }),
-  ltr: createCache({ key: 'muiformltr' }),
-};
+function createFormCaches() {
+  return {
+    rtl: createCache({ key: 'muiformrtl', stylisPlugins: [prefixer, rtlPlugin] }),
+    ltr: createCache({ key: 'muiformltr' }),
+  };
+}
+
+// The browser's, made as the page's code loads: creating them moves the style rules of a page
+// the server rendered into <head> before React hydrates it. The server makes new ones for each
+// page it renders, since a cache leaves out of the HTML the rules it already wrote (ADR 021).
+const browserCaches = typeof document === 'undefined' ? null : createFormCaches();
 
 /**
  * Lays its content out in `direction` (SPEC § 2: a form whose first step has is_ltr is left to
@@ -25,6 +32,7 @@ export function DirectionScope({
   children: ReactNode;
 }) {
   const outer = useTheme();
+  const [caches] = useState(() => browserCaches ?? createFormCaches());
   if (outer.direction === direction) return <div dir={direction}>{children}</div>;
   return (
     <CacheProvider value={caches[direction]}>

@@ -23,7 +23,11 @@ interface FormFieldViewProps {
 /** SPEC § 5: the required label's asterisk is red. */
 const asteriskSx = { '& .MuiFormLabel-asterisk': { color: 'error.main' } } as const;
 
-/** One field of a step, by type (SPEC § 3 "Field types"). */
+/**
+ * One field of a step, by type (SPEC § 3 "Field types"). Each control is named after its field:
+ * what a patient typed into the server's HTML finds its field by name in a page the app renders
+ * afresh (ADR 025).
+ */
 export function FormFieldView({ field, id, value, error, onChange }: FormFieldViewProps) {
   const { t } = useTranslation();
   const required = field.validations.includes('required');
@@ -47,6 +51,7 @@ export function FormFieldView({ field, id, value, error, onChange }: FormFieldVi
       return (
         <TextField
           id={id}
+          name={field.name}
           label={field.title}
           type={field.type === 'email' ? 'email' : 'text'}
           value={text}
@@ -72,6 +77,7 @@ export function FormFieldView({ field, id, value, error, onChange }: FormFieldVi
       return (
         <TextField
           id={id}
+          name={field.name}
           select
           label={field.title}
           value={text}
@@ -105,6 +111,7 @@ export function FormFieldView({ field, id, value, error, onChange }: FormFieldVi
             control={
               <Checkbox
                 id={id}
+                name={field.name}
                 checked={value === true}
                 required={required}
                 onChange={(event) => onChange(event.target.checked)}

@@ -13,7 +13,7 @@ import { ClinicLogo } from '../../../lib/clinic-logo';
 import { usePageTitle } from '../../../lib/page-title';
 import { VisuallyHidden } from '../../../lib/text-runs';
 import { submitForm } from '../api/submit-form';
-import { clinicToday, useFormStore } from '../stores/form-store';
+import { clinicToday, useFormStore, useFormStoreApi } from '../stores/form-store';
 import { DraftStatusLine } from './draft-status-line';
 import { DirectionScope } from './direction-scope';
 import { FormFieldView } from './form-field-view';
@@ -24,8 +24,10 @@ type StepErrors = Record<string, ValidationKind>;
 export function IntakeForm() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { token, formData, inputData, currentStepIndex, setValue, goToStep, reset } =
-    useFormStore();
+  const store = useFormStoreApi();
+  const { token, formData, inputData, currentStepIndex, setValue, goToStep, reset } = useFormStore(
+    (state) => state,
+  );
   const [errors, setErrors] = useState<StepErrors>({});
   const [submitting, setSubmitting] = useState(false);
   const [submitFailed, setSubmitFailed] = useState(false);
@@ -59,7 +61,7 @@ export function IntakeForm() {
     setSubmitFailed(false);
     // Once marked, a field's message follows its value; fields not yet marked stay quiet.
     if (Object.keys(errors).length > 0) {
-      const now = validateStep(step, useFormStore.getState().inputData, clinicToday());
+      const now = validateStep(step, store.getState().inputData, clinicToday());
       setErrors(Object.fromEntries(Object.entries(now).filter(([key]) => key in errors)));
     }
   };

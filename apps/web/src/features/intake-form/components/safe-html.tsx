@@ -61,19 +61,23 @@ const droppedTags = new Set([
 const renamed: Record<string, string> = { h1: 'h2' };
 const safeHref = /^(?:https?:|mailto:|tel:)/i;
 
-function toReact(node: Node, key: number): ReactNode {
-  if (node.nodeType === Node.TEXT_NODE) return node.textContent;
-  if (node.nodeType !== Node.ELEMENT_NODE) return null;
-  const element = node as Element;
-  const tag = element.localName;
+/**
+ * Parsed HTML as the allow-list reads it: a text, an element (its tag, its href if any, its
+ * children), or anything else (a comment), which is dropped.
+ */
+export type HtmlNode = string | { tag: string; href: string | null; children: HtmlNode[] } | null;
+
+function toReact(node: HtmlNode, key: number): ReactNode {
+  if (node === null || typeof node === 'string') return node;
+  const { tag } = node;
   if (droppedTags.has(tag)) return null;
-  const children = [...element.childNodes].map(toReact);
+  const children = node.children.map(toReact);
   const name = renamed[tag] ?? tag;
   if (!allowedTags.has(name))
     return children.length ? createElement('span', { key }, ...children) : null;
   const props: Record<string, unknown> = { key };
   if (name === 'a') {
-    const href = element.getAttribute('href')?.trim() ?? '';
+    const href = node.href?.trim() ?? '';
     if (!safeHref.test(href)) return createElement('span', { key }, ...children);
     Object.assign(props, { href, target: '_blank', rel: 'noopener noreferrer' });
   }
@@ -81,14 +85,40 @@ function toReact(node: Node, key: number): ReactNode {
   return createElement(name, props, ...children);
 }
 
+function fromDom(node: Node): HtmlNode {
+  if (node.nodeType === Node.TEXT_NODE) return node.textContent;
+  if (node.nodeType !== Node.ELEMENT_NODE) return null;
+  const element = node as Element;
+  return {
+    tag: element.localName,
+    href: element.getAttribute('href'),
+    children: [...element.childNodes].map(fromDom),
+  };
+}
+
+/** The nodes of an HTML text's body. */
+export type ParseHtml = (html: string) => HtmlNode[];
+
+/** DOMParser, which runs nothing: the browser's own HTML parser. */
+let parseHtml: ParseHtml = (html) =>
+  [...new DOMParser().parseFromString(html, 'text/html').body.childNodes].map(fromDom);
+
+/**
+ * Where there is no DOMParser (the server's renderer, ADR 021): a parser that reads HTML exactly
+ * as the browser does (the HTML standard's algorithm, scripting off as in DOMParser), so that the
+ * page hydrates onto the same elements.
+ */
+export function setHtmlParser(parser: ParseHtml): void {
+  parseHtml = parser;
+}
+
 /**
  * Trusted clinic HTML (an html field's title), rebuilt as React elements from an allow-list:
  * no attributes but a link's http(s)/mailto/tel href, no scripts, handlers or styles. Parsed by
- * DOMParser, which runs nothing, and never written back as markup.
+ * a parser that runs nothing, and never written back as markup.
  */
 export function sanitizeHtml(html: string): ReactNode[] {
-  const doc = new DOMParser().parseFromString(html, 'text/html');
-  return [...doc.body.childNodes].map(toReact);
+  return parseHtml(html).map(toReact);
 }
 
 export function SafeHtml({ html }: { html: string }) {

@@ -4,16 +4,18 @@ import { apiError, json, stubApi } from '../../../test/fake-api';
 import { formFixture } from '../test/form-fixture';
 import {
   clinicToday,
+  createFormStore,
   draftRetryDelaysMs,
   draftSaveDelayMs,
   legacyProgressKey,
-  useFormStore,
 } from './form-store';
 
 const today = { year: 2026, month: 11, day: 21 };
-const store = () => useFormStore.getState();
+let formStore = createFormStore();
+const store = () => formStore.getState();
 
 beforeEach(() => {
+  formStore = createFormStore();
   configureApiClient({ baseUrl: '/api' });
   vi.useFakeTimers();
 });
@@ -49,6 +51,32 @@ describe('form store', () => {
     });
     store().load('tok', formFixture(), { inputData: {}, stepIndex: 9 }, today);
     expect(store().currentStepIndex).toBe(1);
+  });
+
+  it("starts loaded with a link's answer alone: what the device holds waits for load", async () => {
+    window.localStorage.setItem(
+      legacyProgressKey('tok'),
+      JSON.stringify({ currentStepIndex: 0, inputData: { fullName: 'ישן' } }),
+    );
+    const api = stubApi({ 'POST /api/save-form-draft': () => json({ status: 'ok' }) });
+    const draft = { inputData: { fullName: 'שמור' }, stepIndex: 1 };
+    formStore = createFormStore({ token: 'tok', formData: formFixture(), draft }, today);
+    expect(store()).toMatchObject({
+      token: 'tok',
+      currentStepIndex: 1,
+      inputData: { fullName: 'שמור' },
+      draftStatus: 'saved',
+    });
+    expect(store().formData?.schema[0]?.title).toBe('שלום דנה');
+    // React renders the server's HTML and hydrates it from the store's first state.
+    expect(formStore.getInitialState()).toBe(store());
+    await advance(0);
+    expect(api.calls).toHaveLength(0);
+    expect(window.localStorage.getItem(legacyProgressKey('tok'))).not.toBeNull();
+
+    store().load('tok', formFixture(), draft, today);
+    expect(store()).toMatchObject({ currentStepIndex: 1, inputData: { fullName: 'שמור' } });
+    expect(window.localStorage.getItem(legacyProgressKey('tok'))).toBeNull();
   });
 
   it('drops the value of a field that a change hid', () => {

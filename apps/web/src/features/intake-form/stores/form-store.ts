@@ -9,7 +9,8 @@ import {
   type IntakeFormData,
   type InputData,
 } from '@marpe/shared';
-import { create } from 'zustand';
+import { createContext, useContext } from 'react';
+import { createStore, useStore, type StoreApi } from 'zustand';
 import { ApiError } from '../../../lib/api-client';
 import { saveFormDraft } from '../api/save-form-draft';
 
@@ -115,107 +116,157 @@ const initial = {
   draftStatus: 'idle',
 } satisfies Partial<FormState>;
 
-export const useFormStore = create<FormState>()((set, get) => {
-  // The draft goes to the server a moment after typing stops, one save at a time; a failed one
-  // is retried with backoff while the answers wait in memory. `generation` drops the answers of
-  // saves that belong to a form since unloaded.
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let dirty = false;
-  let inFlight = false;
-  let failures = 0;
-  let generation = 0;
+/** A link's form as get-form answers it (SPEC § 7): the form and its draft, if any. */
+export interface FormToLoad {
+  token: string;
+  formData: IntakeFormData;
+  draft: FormDraft | null;
+}
 
-  function schedule(delayMs: number) {
-    clearTimeout(timer);
-    timer = setTimeout(() => void flush(), delayMs);
-  }
-
-  async function flush() {
-    timer = undefined;
-    const { token, formData, inputData, currentStepIndex } = get();
-    if (!token || !formData || !dirty || inFlight) return;
-    const mine = generation;
-    dirty = false;
-    inFlight = true;
-    set({ draftStatus: 'saving' });
-    let outcome: 'saved' | 'retry' | 'refused' = 'saved';
-    try {
-      await saveFormDraft(token, { inputData, stepIndex: currentStepIndex });
-    } catch (error) {
-      // 400: the server cannot keep this draft (the next change tries again); 404: the link is
-      // over, which the submit will show. Anything else never reached it: try again.
-      const reached = error instanceof ApiError && error.status !== 0 && error.status < 429;
-      outcome = reached ? 'refused' : 'retry';
-    } finally {
-      inFlight = false;
-    }
-    if (mine !== generation) return;
-    if (outcome === 'retry') {
-      dirty = true;
-      failures += 1;
-      set({ draftStatus: 'unsaved' });
-      schedule(draftRetryDelaysMs[Math.min(failures, draftRetryDelaysMs.length) - 1] ?? 30_000);
-      return;
-    }
-    failures = 0;
-    if (dirty) schedule(0);
-    else set({ draftStatus: outcome === 'saved' ? 'saved' : 'idle' });
-  }
-
-  function changed(delayMs: number) {
-    dirty = true;
-    // After a failure the retry timer is running: a change does not wait for it.
-    if (get().draftStatus !== 'unsaved') set({ draftStatus: 'saving' });
-    schedule(delayMs);
-  }
-
-  function stop() {
-    clearTimeout(timer);
-    timer = undefined;
-    dirty = false;
-    failures = 0;
-    generation += 1;
-  }
-
+/**
+ * A loaded form's state: the saved answers (`saved`: the link's draft, or what an earlier version
+ * kept on the device) if any, else the fields' defaults; the link's draft counts as saved.
+ */
+function loadedState(
+  { token, formData, draft }: FormToLoad,
+  saved: FormDraft | null,
+  today: CalendarDate,
+): Pick<FormState, 'token' | 'formData' | 'inputData' | 'currentStepIndex' | 'draftStatus'> {
+  const schema = resolveForm(formData.schema, formData.initData);
+  const lastStep = schema.length - 1;
   return {
-    ...initial,
-
-    load: (token, formData, draft = null, today = clinicToday()) => {
-      stop();
-      const schema = resolveForm(formData.schema, formData.initData);
-      const legacy = takeLegacyProgress(token);
-      const saved = draft ?? legacy;
-      const lastStep = schema.length - 1;
-      set({
-        token,
-        formData: { ...formData, schema },
-        inputData: pruneHidden(schema, saved?.inputData ?? defaultInputData(schema), today),
-        currentStepIndex: Math.min(Math.max(saved?.stepIndex ?? initialStepIndex, 0), lastStep),
-        draftStatus: draft ? 'saved' : 'idle',
-      });
-      // What an earlier version kept on this device moves to the server at once.
-      if (!draft && legacy) changed(0);
-      void moveLegacyDrafts(token);
-    },
-
-    setValue: (name, value, today = clinicToday()) => {
-      const { formData, inputData } = get();
-      if (!formData) return;
-      set({ inputData: pruneHidden(formData.schema, { ...inputData, [name]: value }, today) });
-      changed(draftSaveDelayMs);
-    },
-
-    goToStep: (index) => {
-      const { formData } = get();
-      if (!formData || index < 0 || index >= formData.schema.length) return;
-      set({ currentStepIndex: index });
-      // A finished step is saved at once, whatever the typing delay.
-      changed(0);
-    },
-
-    reset: () => {
-      stop();
-      set(initial);
-    },
+    token,
+    formData: { ...formData, schema },
+    inputData: pruneHidden(schema, saved?.inputData ?? defaultInputData(schema), today),
+    currentStepIndex: Math.min(Math.max(saved?.stepIndex ?? initialStepIndex, 0), lastStep),
+    draftStatus: draft ? 'saved' : 'idle',
   };
-});
+}
+
+export type FormStore = StoreApi<FormState>;
+
+/**
+ * One page's form store (one per page, not one per app: the server renders many patients' forms).
+ * Given the link's answer (`loaded`), the store starts loaded with it and nothing else, so that its
+ * first state is the one the server rendered the page with (ADR 021), which React reads on the
+ * server and as it hydrates. `load` is still to be called with that answer once the page is
+ * mounted, for what only the device holds.
+ */
+export function createFormStore(
+  loaded?: FormToLoad,
+  today: CalendarDate = clinicToday(),
+): FormStore {
+  return createStore<FormState>()((set, get) => {
+    // The draft goes to the server a moment after typing stops, one save at a time; a failed one
+    // is retried with backoff while the answers wait in memory. `generation` drops the answers of
+    // saves that belong to a form since unloaded.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let dirty = false;
+    let inFlight = false;
+    let failures = 0;
+    let generation = 0;
+
+    function schedule(delayMs: number) {
+      clearTimeout(timer);
+      timer = setTimeout(() => void flush(), delayMs);
+    }
+
+    async function flush() {
+      timer = undefined;
+      const { token, formData, inputData, currentStepIndex } = get();
+      if (!token || !formData || !dirty || inFlight) return;
+      const mine = generation;
+      dirty = false;
+      inFlight = true;
+      set({ draftStatus: 'saving' });
+      let outcome: 'saved' | 'retry' | 'refused' = 'saved';
+      try {
+        await saveFormDraft(token, { inputData, stepIndex: currentStepIndex });
+      } catch (error) {
+        // 400: the server cannot keep this draft (the next change tries again); 404: the link is
+        // over, which the submit will show. Anything else never reached it: try again.
+        const reached = error instanceof ApiError && error.status !== 0 && error.status < 429;
+        outcome = reached ? 'refused' : 'retry';
+      } finally {
+        inFlight = false;
+      }
+      if (mine !== generation) return;
+      if (outcome === 'retry') {
+        dirty = true;
+        failures += 1;
+        set({ draftStatus: 'unsaved' });
+        schedule(draftRetryDelaysMs[Math.min(failures, draftRetryDelaysMs.length) - 1] ?? 30_000);
+        return;
+      }
+      failures = 0;
+      if (dirty) schedule(0);
+      else set({ draftStatus: outcome === 'saved' ? 'saved' : 'idle' });
+    }
+
+    function changed(delayMs: number) {
+      dirty = true;
+      // After a failure the retry timer is running: a change does not wait for it.
+      if (get().draftStatus !== 'unsaved') set({ draftStatus: 'saving' });
+      schedule(delayMs);
+    }
+
+    function stop() {
+      clearTimeout(timer);
+      timer = undefined;
+      dirty = false;
+      failures = 0;
+      generation += 1;
+    }
+
+    return {
+      ...initial,
+      ...(loaded && loadedState(loaded, loaded.draft, today)),
+
+      load: (token, formData, draft = null, today = clinicToday()) => {
+        stop();
+        const legacy = takeLegacyProgress(token);
+        set(loadedState({ token, formData, draft }, draft ?? legacy, today));
+        // What an earlier version kept on this device moves to the server at once.
+        if (!draft && legacy) changed(0);
+        void moveLegacyDrafts(token);
+      },
+
+      setValue: (name, value, today = clinicToday()) => {
+        const { formData, inputData } = get();
+        if (!formData) return;
+        set({ inputData: pruneHidden(formData.schema, { ...inputData, [name]: value }, today) });
+        changed(draftSaveDelayMs);
+      },
+
+      goToStep: (index) => {
+        const { formData } = get();
+        if (!formData || index < 0 || index >= formData.schema.length) return;
+        set({ currentStepIndex: index });
+        // A finished step is saved at once, whatever the typing delay.
+        changed(0);
+      },
+
+      reset: () => {
+        stop();
+        set(initial);
+      },
+    };
+  });
+}
+
+const FormStoreContext = createContext<FormStore | null>(null);
+
+/** Gives the page's form store to the form's components. */
+export const FormStoreProvider = FormStoreContext.Provider;
+
+/** The page's form store itself, for reading its latest state in a handler. */
+export function useFormStoreApi(): FormStore {
+  const store = useContext(FormStoreContext);
+  if (!store) throw new Error('the intake form needs a FormStoreProvider');
+  return store;
+}
+
+/** A part of the page's form state; the component renders again when it changes. */
+export function useFormStore<T>(selector: (state: FormState) => T): T {
+  return useStore(useFormStoreApi(), selector);
+}
