@@ -384,46 +384,21 @@ describe('rendering the clinic page on the server', () => {
     await mkdir(path.join(distDir, 'prerendered', 'shells'), { recursive: true });
     await mkdir(path.join(root, 'dist-ssr'));
     await writeFile(path.join(distDir, 'index.html'), indexHtml);
-    // The web build's shell for the clinic page: the waking script instead of the app's (ADR 025).
-    await writeFile(
-      path.join(distDir, 'prerendered', 'shells', 'clinic.html'),
-      indexHtml.replace(
-        '<script type="module" src="/assets/index-abc123.js"></script>',
-        '<script type="module" crossorigin src="/assets/wake-on-demand-abc.js"></script>' +
-          '<script type="application/json" id="marpe-code">{"entry":"/assets/index-abc123.js","preload":["/assets/clinic.js"]}</script>',
-      ),
-    );
-    await writeFile(
-      path.join(distDir, 'prerendered', 'shells', 'login.html'),
-      indexHtml.replace(
-        '<script type="module" src="/assets/index-abc123.js"></script>',
-        '<script type="module" crossorigin src="/assets/wake-on-demand-abc.js"></script>' +
-          '<script type="application/json" id="marpe-code">{"entry":"/assets/index-abc123.js","preload":[],"withoutSession":true}</script>',
-      ),
-    );
-    await writeFile(
-      path.join(distDir, 'prerendered', 'shells', 'booking.html'),
-      indexHtml.replace(
-        '<script type="module" src="/assets/index-abc123.js"></script>',
-        '<script type="module" crossorigin src="/assets/wake-on-demand-abc.js"></script>' +
-          '<script type="application/json" id="marpe-code">{"entry":"/assets/index-abc123.js","preload":["/assets/booking.js"],"withoutSession":true}</script>',
-      ),
-    );
-    await writeFile(
-      path.join(distDir, 'prerendered', 'shells', 'payment.html'),
-      indexHtml.replace(
-        '<script type="module" src="/assets/index-abc123.js">',
-        '<script type="module" fetchpriority="low" crossorigin src="/assets/index-abc123.js">',
-      ),
-    );
-    await writeFile(
-      path.join(distDir, 'prerendered', 'shells', 'intake-form.html'),
-      indexHtml.replace(
-        '<script type="module" src="/assets/index-abc123.js"></script>',
-        '<script type="module" crossorigin src="/assets/wake-on-demand-abc.js"></script>' +
-          '<script type="application/json" id="marpe-code">{"entry":"/assets/index-abc123.js","preload":["/assets/intake-form.js"]}</script>',
-      ),
-    );
+    // The web build's shells: the waking script and the app's code as its data (ADR 025).
+    const writeShell = (name: string, code: Record<string, unknown>) =>
+      writeFile(
+        path.join(distDir, 'prerendered', 'shells', `${name}.html`),
+        indexHtml.replace(
+          '<script type="module" src="/assets/index-abc123.js"></script>',
+          '<script type="module" crossorigin src="/assets/wake-on-demand-abc.js"></script>' +
+            `<script type="application/json" id="marpe-code">${JSON.stringify({ entry: '/assets/index-abc123.js', ...code })}</script>`,
+        ),
+      );
+    await writeShell('clinic', { preload: ['/assets/clinic.js'] });
+    await writeShell('login', { preload: [], withoutSession: true });
+    await writeShell('booking', { preload: ['/assets/booking.js'], withoutSession: true });
+    await writeShell('payment', { preload: ['/assets/payment.js'] });
+    await writeShell('intake-form', { preload: ['/assets/intake-form.js'] });
     await writeFile(
       path.join(root, 'dist-ssr', 'prerender.js'),
       `export async function prerender(path, data) {
@@ -561,9 +536,7 @@ describe('rendering the clinic page on the server', () => {
       expect(JSON.parse(json ?? '')).toEqual({
         paymentRequest: { token: link.token, data: (api.json() as { data: unknown }).data },
       });
-      expect(response.body).toContain(
-        '<script type="module" fetchpriority="low" crossorigin src="/assets/index-abc123.js">',
-      );
+      expect(response.body).toContain('"preload":["/assets/payment.js"]');
     }
     expect(renders().filter((rendered) => rendered === `/p/${link.token}`)).toHaveLength(2);
   });
