@@ -96,6 +96,20 @@ describe('loggableError', () => {
     });
     expect(loggableError('not an error')).toBe('not an error');
   });
+
+  it("drops the token of a link page's address from an error's message and stack", () => {
+    const token = 'Xk3vQ9pL2mN7rT5w';
+    const error = new Error(`/q/${token}: route module intake-form-page did not load`);
+    const logged = loggableError(error) as { message: string; stack: string };
+    expect(logged.message).toBe('/q/[token]: route module intake-form-page did not load');
+    expect(logged.stack).toContain('/q/[token]: route module');
+    expect(JSON.stringify(logged)).not.toContain(token);
+    const payment = loggableError(new Error(`render of "/p/${token}?x=1" failed`));
+    expect((payment as { message: string }).message).toBe('render of "/p/[token]?x=1" failed');
+    expect((loggableError(new Error('/clinic/1 failed')) as { message: string }).message).toBe(
+      '/clinic/1 failed',
+    );
+  });
 });
 
 describe('request logging', () => {

@@ -48,6 +48,14 @@ export function loggableUrl(request: LoggedRequest): string {
     .join('/');
 }
 
+// A link page's address inside a text (an error naming the page it failed on): its token goes.
+const tokenInText = /(\/(?:q|p|tranzila|whatsapp-signup)\/)[^\s/?#:'"`]+/gi;
+
+/** A text with the token of every link page address it names replaced by `[token]`. */
+function withoutLinkTokens(text: string): string {
+  return text.replace(tokenInText, '$1[token]');
+}
+
 /** Random base64url (link tokens, API keys): 16 or more characters mixing letters and digits. */
 function looksLikeToken(segment: string): boolean {
   return /^[\w-]{16,}$/.test(segment) && /\d/.test(segment) && /[a-z]/i.test(segment);
@@ -114,8 +122,9 @@ export function loggableError(value: unknown, depth = 0): unknown {
     out.message = 'database query failed (statement and parameters not logged)';
     out.stack = framesOf(value.stack);
   } else {
-    out.message = value.message;
-    out.stack = value.stack;
+    // The server renderer's errors name the page, and a form's or payment's address is its token.
+    out.message = withoutLinkTokens(value.message);
+    out.stack = value.stack === undefined ? undefined : withoutLinkTokens(value.stack);
     for (const [key, property] of Object.entries(value)) {
       if (key in out || key === 'cause' || DATA_PROPERTIES.has(key)) continue;
       out[key] =
