@@ -145,6 +145,13 @@ describe('the clinic page rendered on the server', () => {
   });
 });
 
+/** Waits for the form's submit button to be enabled: the app's own check of what it holds. */
+function submitEnabled(page: Page) {
+  return page.waitForFunction(
+    () => !document.querySelector<HTMLButtonElement>('button[type="submit"]')?.disabled,
+  );
+}
+
 /** Holds the app's entry chunk back until the returned function is called. */
 async function holdAppCode(page: Page): Promise<() => void> {
   let release: () => void = () => undefined;
@@ -498,9 +505,7 @@ describe('the login page rendered on the server (ADR 021, 025)', () => {
     await page.getByRole('textbox', { name: 'טלפון נייד' }).fill('0501234567');
     release();
     // The app has the typed values: its own check enables the button.
-    await page.waitForFunction(
-      () => !document.querySelector<HTMLButtonElement>('button[type="submit"]')?.disabled,
-    );
+    await submitEnabled(page);
     expect(await page.getByRole('textbox', { name: 'מספר תעודת זהות' }).inputValue()).toBe(
       idNumber,
     );
@@ -558,9 +563,7 @@ describe('the booking and appointments pages of a patient without a session (ADR
     await page.getByRole('textbox', { name: 'מספר תעודת זהות' }).fill(idNumber);
     await page.getByRole('textbox', { name: 'טלפון נייד' }).fill('0501234567');
     release();
-    await page.waitForFunction(
-      () => !document.querySelector<HTMLButtonElement>('button[type="submit"]')?.disabled,
-    );
+    await submitEnabled(page);
     expect(await page.getByRole('textbox', { name: 'מספר תעודת זהות' }).inputValue()).toBe(
       idNumber,
     );
@@ -583,9 +586,7 @@ describe('the booking and appointments pages of a patient without a session (ADR
       // Hydrated at the address the app itself would have sent the patient to.
       await page.waitForURL(`${baseUrl}/login/1`);
       await page.getByRole('textbox', { name: 'טלפון נייד' }).fill('0501234567');
-      await page.waitForFunction(
-        () => !document.querySelector<HTMLButtonElement>('button[type="submit"]')?.disabled,
-      );
+      await submitEnabled(page);
       expect(await page.getByRole('textbox', { name: 'מספר תעודת זהות' }).inputValue()).toBe(
         idNumber,
       );

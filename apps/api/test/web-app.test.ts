@@ -29,6 +29,13 @@ const indexHtml = `<!doctype html>
 const script = `console.log(${JSON.stringify('x'.repeat(2000))});\n`;
 
 // Static serving does not depend on the database engine: one PGlite is enough here.
+
+/** The page data a page was sent with (`<script type="application/json" id="marpe-data">`). */
+function pageData(body: string): unknown {
+  const json = /<script type="application\/json" id="marpe-data">([^<]*)<\/script>/.exec(body)?.[1];
+  return JSON.parse(json ?? '');
+}
+
 describe('serving the built web app', () => {
   const database = useTestDatabase('pglite');
   let distDir: string;
@@ -437,10 +444,7 @@ describe('rendering the clinic page on the server', () => {
       expect(response.headers['cache-control']).toBe('no-cache');
       expect(response.body).toContain(`<div id="root"><h1>${name}</h1></div>`);
       expect(response.body).toContain(`<title>${name} &lt;&amp;&gt;</title>`);
-      const json = /<script type="application\/json" id="marpe-data">([^<]*)<\/script>/.exec(
-        response.body,
-      )?.[1];
-      expect(JSON.parse(json ?? '')).toEqual({ clinic: data.json() });
+      expect(pageData(response.body)).toEqual({ clinic: data.json() });
       expect(response.body).toContain(
         '<script type="module" crossorigin src="/assets/wake-on-demand-abc.js"></script>',
       );
@@ -460,10 +464,7 @@ describe('rendering the clinic page on the server', () => {
       expect(response.body).toContain(`<div id="root"><h1>login: ${name}</h1></div>`);
       expect(response.body).toContain('<title>Login</title>');
       expect(response.body).toContain('"withoutSession":true');
-      const json = /<script type="application\/json" id="marpe-data">([^<]*)<\/script>/.exec(
-        response.body,
-      )?.[1];
-      expect(JSON.parse(json ?? '')).toEqual({ clinic: data.json() });
+      expect(pageData(response.body)).toEqual({ clinic: data.json() });
     }
     expect(renders().filter((rendered) => rendered === '/login/1')).toHaveLength(1);
   });
@@ -499,10 +500,7 @@ describe('rendering the clinic page on the server', () => {
       expect(response.body).toContain(`<div id="root"><h1>login: ${name}</h1></div>`);
       expect(response.body).toContain('"withoutSession":true');
       expect(response.body).toContain(`${url}">`);
-      const json = /<script type="application\/json" id="marpe-data">([^<]*)<\/script>/.exec(
-        response.body,
-      )?.[1];
-      expect(JSON.parse(json ?? '')).toEqual({ clinic: data.json(), path: '/login/1' });
+      expect(pageData(response.body)).toEqual({ clinic: data.json(), path: '/login/1' });
     },
   );
 
@@ -510,7 +508,8 @@ describe('rendering the clinic page on the server', () => {
     const link = await app.payments.createLink({
       clinicId: DEMO_CLINIC_ID,
       amountAgorot: 125_050,
-      patientNameRemarks: '</script><script>alert(1)</script>',
+      // Replacement patterns too ($&, $'): the page's text goes in as it is.
+      patientNameRemarks: "</script><script>alert(1)</script> $& $' $$",
     });
     const api = await app.inject({
       method: 'POST',
@@ -529,11 +528,8 @@ describe('rendering the clinic page on the server', () => {
       expect(response.headers['x-robots-tag']).toBe('noindex, nofollow');
       expect(response.headers['referrer-policy']).toBe('no-referrer');
       expect(response.body).toContain('<div id="root"><h1>1250.5</h1></div>');
-      const json = /<script type="application\/json" id="marpe-data">([^<]*)<\/script>/.exec(
-        response.body,
-      )?.[1];
       // The same data as the API's answer, and no way out of the JSON's <script> element.
-      expect(JSON.parse(json ?? '')).toEqual({
+      expect(pageData(response.body)).toEqual({
         paymentRequest: { token: link.token, data: (api.json() as { data: unknown }).data },
       });
       expect(response.body).toContain('"preload":["/assets/payment.js"]');
@@ -583,11 +579,8 @@ describe('rendering the clinic page on the server', () => {
       expect(response.body).toContain('<meta name="robots" content="noindex, nofollow">');
       expect(response.body).toContain('<div id="root"><h1>step 1</h1></div>');
       expect(response.body).toContain('<title>היסטוריה רפואית</title>');
-      const json = /<script type="application\/json" id="marpe-data">([^<]*)<\/script>/.exec(
-        response.body,
-      )?.[1];
       // The same data as the API's answer, draft included, and no way out of the JSON's <script>.
-      expect(JSON.parse(json ?? '')).toEqual({
+      expect(pageData(response.body)).toEqual({
         intakeForm: { token: link.token, data: api.json() },
       });
       expect(response.body).toContain(

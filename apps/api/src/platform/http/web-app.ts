@@ -258,11 +258,14 @@ async function loadRenderer(
  * `script-src 'self'`), which the browser reads before hydrating.
  */
 function fillShell(shell: string, page: { html: string; title: string }, dataJson: string): string {
+  // Replaced by functions: a replacement string would read `$&` or `$'` in a patient's or a
+  // clinic's text as a pattern.
   return shell
-    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtmlAttribute(page.title)}</title>`)
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtmlAttribute(page.title)}</title>`)
     .replace(
       '<div id="root"></div>',
-      `<div id="root">${page.html}</div>` +
+      () =>
+        `<div id="root">${page.html}</div>` +
         `<script type="application/json" id="marpe-data">${scriptJson(dataJson)}</script>`,
     );
 }
@@ -485,8 +488,10 @@ export async function registerWebApp(
     dataFor: ((token: string) => Promise<unknown>) | undefined,
     pageDataKey: string,
   ) => {
-    const shell = renderer?.shells.get(shellName);
-    if (!renderer || shell === undefined || !dataFor) return;
+    const shellHtml = renderer?.shells.get(shellName);
+    if (!renderer || shellHtml === undefined || !dataFor) return;
+    // Compiled once: each request fills in its page (fillShell touches neither metas nor link).
+    const shell = compileIndexTemplate(shellHtml, config);
     app.get<{ Params: { token: string } }>(
       pattern,
       { schema: { hide: true }, config: { rateLimit: linkRouteLimit } },
@@ -497,10 +502,7 @@ export async function registerWebApp(
         try {
           const pageData = { [pageDataKey]: { token, data: await dataFor(token) } };
           const rendered = await renderer.prerender(pattern.replace(':token', token), pageData);
-          html = compileIndexTemplate(
-            fillShell(shell, rendered, JSON.stringify(pageData)),
-            config,
-          )(request.url);
+          html = fillShell(shell(request.url), rendered, JSON.stringify(pageData));
         } catch (error) {
           // An ended link is the page's to say (it asks the API and goes to /expired); anything
           // else is logged, and the patient still gets the page, which loads its data itself.
