@@ -18,14 +18,16 @@ const scored = [
   '/appointments/1',
   '/q/:token',
   '/p/:token',
+  '/tranzila/:token?results=Response%3D033',
 ];
 /** Rows with their JavaScript only. */
 const sizedOnly = [
   '/completed',
   '/expired',
   '/booking/1/confirmation',
-  // An unknown token still loads the page's code before it sends to /expired.
-  '/tranzila/unknown-token?results=Response%3D000',
+  // A success the server has yet to confirm (the page then loads the app at once, to ask until
+  // it is); the declined card above is the same page at rest.
+  '/tranzila/:token?results=Response%3D000',
   '/whatsapp-signup/unknown-token',
   '/shaam-auth',
 ];
@@ -34,11 +36,13 @@ export async function pageTable({ lighthouse = true } = {}) {
   const marpe = await startMarpe();
   try {
     // Real links (POST /api/dev/demo-links): the form and payment pages as a patient opens them.
+    const payment = await demoLinkPath(marpe.url, 'paymentUrl');
     const tokens = {
       '/q/:token': await demoLinkPath(marpe.url, 'formUrl'),
-      '/p/:token': await demoLinkPath(marpe.url, 'paymentUrl'),
+      '/p/:token': payment,
     };
-    const pathOf = (row) => tokens[row] ?? row;
+    const result = payment.replace(/^\/p\//, '/tranzila/');
+    const pathOf = (row) => tokens[row] ?? row.replace(/^\/tranzila\/:token/, result);
     const rows = [...scored, ...sizedOnly];
     const sizes = await bundleSizes(marpe.url, rows.map(pathOf));
     const scores = lighthouse

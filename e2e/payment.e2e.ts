@@ -94,6 +94,18 @@ describe('payment request (/p/:token) and result (/tranzila/:token)', () => {
     await page.getByText('תודה!').waitFor();
     await axeBothLanguages(page, { he: 'תשלום התקבל', en: 'Payment received' });
 
+    // Loaded again, the confirmed result is the server's HTML: the app's code is not fetched.
+    await page.reload();
+    await heading(page, 'תשלום התקבל');
+    await page.waitForLoadState('networkidle');
+    const appCode = await page.evaluate(
+      () =>
+        performance
+          .getEntriesByType('resource')
+          .filter((entry) => /\/assets\/index-[\w-]+\.js$/.test(entry.name)).length,
+    );
+    expect(appCode).toBe(0);
+
     // The provider's notify reached the server first: the link now says it was paid.
     await page.goto(`${baseUrl}${path}`);
     await heading(page, 'הבקשה כבר שולמה');

@@ -320,6 +320,59 @@ describe('the payment page rendered on the server (ADR 021, 025)', () => {
   });
 });
 
+describe('the payment result page rendered on the server (ADR 025)', () => {
+  const result = async (code: string) =>
+    (await demoLinkPath(baseUrl, 'paymentUrl')).replace(/^\/p\//, '/tranzila/') +
+    `?results=${encodeURIComponent(`Response=${code}&index=9`)}`;
+
+  it('a declined card reads without JavaScript', async () => {
+    const context = await browser().newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    const response = await page.goto(`${baseUrl}${await result('033')}`);
+    expect(response?.headers()['cache-control']).toBe('no-store');
+    await page.getByRole('heading', { level: 1, name: 'שגיאה בתשלום: כרטיס פגום' }).waitFor();
+    await page.getByRole('button', { name: 'ניסיון נוסף' }).waitFor();
+    expect(await page.title()).toBe('שגיאה בתשלום');
+    await context.close();
+  });
+
+  it('loads only its waking script until try again, which the app then runs', async () => {
+    const path = await result('033');
+    const { context, page } = await newPage(browser());
+    const problems = consoleProblems(page);
+    const scripts = scriptsFetched(page);
+    await page.goto(`${baseUrl}${path}`);
+    await page.waitForLoadState('networkidle');
+    expect(scripts).toEqual([expect.stringMatching(/^wake-on-demand-[\w-]+\.js$/)]);
+    await page.getByRole('button', { name: 'ניסיון נוסף' }).click();
+    await page.waitForURL(
+      (url) => url.pathname === path.replace(/^\/tranzila\//, '/p/').split('?')[0],
+    );
+    await page.getByRole('heading', { level: 1, name: 'בקשת תשלום' }).waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('a success not yet confirmed loads the app at once, which asks until it is settled', async () => {
+    const { context, page } = await newPage(browser());
+    const problems = consoleProblems(page);
+    const scripts = scriptsFetched(page);
+    const asked = page.waitForRequest((request) =>
+      request.url().endsWith('/api/get-payment-request'),
+    );
+    // The demo link was never paid: processing, then not confirmed once it stays pending.
+    await page.goto(`${baseUrl}${await result('000')}`);
+    await page.getByRole('status').getByText('מאשרים את התשלום מול חברת האשראי…').waitFor();
+    await asked;
+    expect(scripts.some((script) => /^index-[\w-]+\.js$/.test(script))).toBe(true);
+    await page
+      .getByRole('heading', { level: 1, name: 'התשלום לא אושר' })
+      .waitFor({ timeout: 20_000 });
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 30_000);
+});
+
 describe('the form page rendered on the server (ADR 021, 025)', () => {
   const formPath = () => demoLinkPath(baseUrl, 'formUrl');
   const idNumber = () => ({ name: 'תעודת זהות' });

@@ -406,6 +406,7 @@ describe('rendering the clinic page on the server', () => {
     await writeShell('booking', { preload: ['/assets/booking.js'], withoutSession: true });
     await writeShell('payment', { preload: ['/assets/payment.js'] });
     await writeShell('intake-form', { preload: ['/assets/intake-form.js'] });
+    await writeShell('payment-result', { preload: ['/assets/result.js'], leavesFrame: true });
     await writeFile(
       path.join(root, 'dist-ssr', 'prerender.js'),
       `export async function prerender(path, data) {
@@ -415,6 +416,11 @@ describe('rendering the clinic page on the server', () => {
         }
         if (path.startsWith('/booking/')) {
           return { html: '<h1>booking: ' + data.clinic.clinic.name + '</h1>', title: 'Book' };
+        }
+        if (data.paymentResult) {
+          const status = data.paymentResult.data?.status ?? 'unknown';
+          const live = status === 'pending' || status === 'verifying';
+          return { html: '<h1>result: ' + status + '</h1>', title: status, live };
         }
         if (data.paymentRequest) {
           return { html: '<h1>' + data.paymentRequest.data.amount + '</h1>', title: 'Pay' };
@@ -543,6 +549,45 @@ describe('rendering the clinic page on the server', () => {
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.body).toContain('<div id="root"></div>');
     expect(response.body).not.toContain('marpe-data');
+  });
+
+  it("renders the payment result per request with the link's request, live while confirming", async () => {
+    const link = await app.payments.createLink({ clinicId: DEMO_CLINIC_ID, amountAgorot: 5_000 });
+    const api = await app.inject({
+      method: 'POST',
+      url: '/api/get-payment-request',
+      payload: { token: link.token },
+      ...(await xsrfPair(app)),
+    });
+    const url = `/tranzila/${link.token}?results=${encodeURIComponent('Response=000&index=3')}`;
+    const response = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['x-robots-tag']).toBe('noindex, nofollow');
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+    // The card frame returns here: our own page may frame it.
+    expect(response.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+    // Still pending: the page asks until it is confirmed, so it says its app must load now.
+    expect(response.body).toContain('<div id="root" data-live><h1>result: pending</h1></div>');
+    expect(response.body).toContain('<title>pending</title>');
+    expect(pageData(response.body)).toEqual({
+      paymentResult: { token: link.token, data: (api.json() as { data: unknown }).data },
+    });
+    expect(response.body).toContain('"leavesFrame":true');
+    // Rendered at the address it was asked for, query and all, as the router reads it.
+    expect(renders()).toContain(url);
+  });
+
+  it('renders the result of a link that is not valid with null, which the page says', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/tranzila/not-a-real-token?results=Response%3D000',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('<div id="root"><h1>result: unknown</h1></div>');
+    expect(pageData(response.body)).toEqual({
+      paymentResult: { token: 'not-a-real-token', data: null },
+    });
   });
 
   it("renders the form page per request with the link's form and draft, never kept", async () => {

@@ -44,6 +44,7 @@ const {
   bookingPath,
   paymentPath,
   intakeFormPath,
+  paymentResultPath,
 } = await import(pathToFileURL(path.join(ssrDir, 'prerender.js')).href);
 const wakeManifest = JSON.parse(
   await readFile(path.join(distDir, '.vite/wake-manifest.json'), 'utf8'),
@@ -100,9 +101,10 @@ function modulePreloads(modules) {
  * A page painted from its HTML (ADR 025): its module script and modulepreload links become the
  * data of the small waking script, which loads them at the patient's first touch, key or focus,
  * or at once when the app must render the page itself, and runs again a click that came before
- * the app. `withoutSession`: the HTML is what a patient without a session sees (AppCode).
+ * the app. `withoutSession`: the HTML is what a patient without a session sees; `leavesFrame`: the
+ * page moves a frame of ours that holds it to the whole window (AppCode).
  */
-function wakingOnDemand(page, { withoutSession = false } = {}) {
+function wakingOnDemand(page, { withoutSession = false, leavesFrame = false } = {}) {
   const preload = [];
   const html = page.replace(
     /<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g,
@@ -117,6 +119,7 @@ function wakingOnDemand(page, { withoutSession = false } = {}) {
     entry: entry[1],
     preload,
     ...(withoutSession && { withoutSession }),
+    ...(leavesFrame && { leavesFrame }),
   });
   return replaceOnce(
     html,
@@ -169,6 +172,14 @@ await writeFile(
 await writeFile(
   path.join(distDir, 'prerendered', 'shells', 'intake-form.html'),
   wakingOnDemand(routeShell(intakeFormPath)),
+);
+
+// The payment result, per request with the link's request, where the card frame returns: the
+// waking script moves it out of the frame, and loads the app at once while the payment is being
+// confirmed (the server marks #root), since the page asks until it is.
+await writeFile(
+  path.join(distDir, 'prerendered', 'shells', 'payment-result.html'),
+  wakingOnDemand(routeShell(paymentResultPath), { leavesFrame: true }),
 );
 
 for (const [address, name] of Object.entries(pages)) {

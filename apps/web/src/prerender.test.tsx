@@ -1,6 +1,6 @@
 // @vitest-environment node
 // The server renders pages where there is no DOM: so does this file.
-import type { GetFormResponse } from '@marpe/shared';
+import type { GetFormResponse, PaymentRequestData } from '@marpe/shared';
 import { describe, expect, it } from 'vitest';
 import { formFixture } from './features/intake-form/test/form-fixture';
 import { prerender } from './prerender';
@@ -35,5 +35,59 @@ describe('the form page rendered on the server (ADR 021)', () => {
       expect(html).toContain('<div dir="ltr">');
       expect(html).toMatch(/<style data-emotion="muiformltr [^"]+">/);
     }
+  });
+});
+
+describe('the payment result page rendered on the server (ADR 025)', () => {
+  const request = (status: PaymentRequestData['status']): PaymentRequestData => ({
+    amount: 50,
+    terminal: 'demo',
+    patientId: '',
+    patientNameRemarks: '',
+    patientEmail: '',
+    clinicLogo: '',
+    numPayments: 1,
+    thtk: null,
+    status,
+  });
+  const succeeded = `/tranzila/tok?results=${encodeURIComponent('Response=000&index=4')}`;
+
+  it('a confirmed payment: received, titled so, and still', async () => {
+    const page = await prerender(succeeded, {
+      paymentResult: { token: 'tok', data: request('paid') },
+    });
+    expect(page.html).toMatch(/<h1[^>]*>תשלום התקבל<\/h1>/);
+    expect(page.title).toBe('תשלום התקבל');
+    expect(page.live).toBe(false);
+  });
+
+  it('a payment being confirmed: processing, and live (the page asks until it is)', async () => {
+    for (const status of ['pending', 'verifying'] as const) {
+      const page = await prerender(succeeded, {
+        paymentResult: { token: 'tok', data: request(status) },
+      });
+      expect(page.html).toContain('מאשרים את התשלום מול חברת האשראי…');
+      expect(page.html).toContain('role="status"');
+      expect(page.live).toBe(true);
+    }
+  });
+
+  it('a link that is not valid: not confirmed, with try again', async () => {
+    const page = await prerender(succeeded, { paymentResult: { token: 'tok', data: null } });
+    expect(page.html).toMatch(/<h1[^>]*>התשלום לא אושר<\/h1>/);
+    expect(page.html).toMatch(/<button[^>]*>ניסיון נוסף/);
+    expect(page.title).toBe('התשלום לא אושר');
+    expect(page.live).toBe(false);
+  });
+
+  it('a declined card: the error with its description, whatever the request', async () => {
+    const page = await prerender(`/tranzila/tok?results=${encodeURIComponent('Response=033')}`, {
+      paymentResult: { token: 'tok', data: request('pending') },
+    });
+    expect(page.html).toMatch(
+      /<h1[^>]*>שגיאה בתשלום(?:<!-- -->)?: <bdi lang="he">כרטיס פגום<\/bdi><\/h1>/,
+    );
+    expect(page.title).toBe('שגיאה בתשלום');
+    expect(page.live).toBe(false);
   });
 });

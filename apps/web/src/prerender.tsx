@@ -18,6 +18,7 @@ import { createRoutes } from './app/router';
 import { parseHtmlOnServer } from './features/intake-form/components/parse-html-on-server';
 import { setHtmlParser } from './features/intake-form/components/safe-html';
 import { createFormStore } from './features/intake-form/stores/form-store';
+import { outcomeTitleKey, paymentOutcome } from './features/payment/payment-outcome';
 
 // What scripts/prerender.mjs needs to write a page that wakes on demand (ADR 025), and the
 // clinic page's shell.
@@ -28,6 +29,7 @@ export const paymentPath = '/p/:token';
 export const loginPath = '/login/:clinicId';
 export const bookingPath = '/booking/:clinicId';
 export const intakeFormPath = '/q/:token';
+export const paymentResultPath = '/tranzila/:token';
 
 // A form's clinic HTML is parsed as the browser's DOMParser would, which Node lacks.
 setHtmlParser(parseHtmlOnServer);
@@ -60,6 +62,11 @@ export interface Prerendered {
   title: string;
   /** Source files of the route modules the page renders, for their modulepreload links. */
   modules: string[];
+  /**
+   * The page changes by itself, so its code is needed without the patient acting (ADR 025): the
+   * payment result while the payment is being confirmed, which the page asks about until it is.
+   */
+  live: boolean;
 }
 
 /**
@@ -73,7 +80,8 @@ export async function prerender(path: string, data: PageData = {}): Promise<Prer
   });
   const routes: RouteObject[] = createRoutes(placeholders);
   const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request(new URL(path, placeholders.publicOrigin)));
+  const url = new URL(path, placeholders.publicOrigin);
+  const context = await handler.query(new Request(url));
   if (context instanceof Response) throw new Error(`${path}: the routes answered a redirect`);
   if (context.errors) throw new Error(`${path}: ${JSON.stringify(context.errors)}`);
   // A route module that failed to load (one that touches `document` as it loads, say) leaves the
@@ -101,17 +109,26 @@ export async function prerender(path: string, data: PageData = {}): Promise<Prer
     if (!files) throw new Error(`${path}: add route ${route.id} to routeModules in prerender.tsx`);
     return files;
   });
+  const outcome = handle?.name === 'payment-result-page' ? resultOutcome(url, data) : undefined;
   return {
     html,
-    title: pageTitle(handle?.name, data) ?? i18n.t(handle?.titleKey ?? defaultTitleKey),
+    title:
+      pageTitle(handle?.name, data) ??
+      i18n.t(outcome ? outcomeTitleKey[outcome] : (handle?.titleKey ?? defaultTitleKey)),
     modules,
+    live: outcome === 'processing',
   };
+}
+
+/** What the payment result page shows at first, as it decides it (without a poll yet). */
+function resultOutcome(url: URL, data: PageData) {
+  return paymentOutcome(url.searchParams.get('results') ?? '', data.paymentResult?.data, 0);
 }
 
 /**
  * The title a page gives itself once it has its data (usePageTitle), or none: the clinic page's
  * is the clinic's name (the login page, rendered with the same data, keeps its own), the form
- * page's the title of the step it opens on.
+ * page's the title of the step it opens on. (The payment result page's is its outcome's.)
  */
 function pageTitle(routeName: string | undefined, data: PageData): string | undefined {
   if (routeName === 'clinic-page' && data.clinic) return data.clinic.clinic.name;

@@ -1,16 +1,18 @@
 // The first script of a page painted from HTML (ADR 025), and the only one until the patient acts:
 // the app's code (React, the router, MUI) loads at the first touch, click, focus or key. A page the
 // app must render at once (another language than the HTML's, a stored session or a code on its
-// way) loads it at once. Either way, a click or a submit that comes
+// way, a page that changes by itself) loads it at once. Either way, a click or a submit that comes
 // before the app is held back and run again on the same element once the page has hydrated
 // (hydration keeps the server's elements); main.tsx hands on what was typed before.
 import { languageStorageKey, prerenderLanguage, toLanguage } from './app/i18n/languages';
 import {
   appCodeElementId,
   appReadyEvent,
+  liveAttribute,
   renderAfreshAttribute,
   type AppCode,
 } from './app/wake-signal';
+import { sameOriginTop } from './features/payment/frame-escape';
 import { tokenStorageKey, verificationStorageKey } from './lib/auth-storage-keys';
 
 const code = JSON.parse(document.getElementById(appCodeElementId)?.textContent ?? '') as AppCode;
@@ -143,24 +145,37 @@ function stayStatic() {
   root?.style.removeProperty('visibility');
 }
 
-document.addEventListener('click', holdBack, true);
-document.addEventListener('submit', holdBackSubmit, true);
-if (holdsSession() && root) {
-  // The server rendered the page for nobody in particular: the app renders it afresh for this
-  // patient. A page whose HTML is not what they will see waits hidden for it, so its code is
-  // what the page waits for.
-  root.setAttribute(renderAfreshAttribute, '');
-  if (code.withoutSession) root.style.visibility = 'hidden';
-  wake({ soon: !code.withoutSession }).catch(stayStatic);
-} else if (mustWakeNow()) {
-  wake({ soon: true }).catch(stayStatic);
-} else {
-  // Intent: the code starts loading at the first touch, key or focus, before any click.
-  for (const type of ['pointerdown', 'touchstart', 'keydown', 'focusin']) {
-    document.addEventListener(type, () => wake().catch(stayStatic), {
-      capture: true,
-      once: true,
-      passive: true,
-    });
+/** Makes the page the patient's: the app wakes now, or at their first act. */
+function start() {
+  document.addEventListener('click', holdBack, true);
+  document.addEventListener('submit', holdBackSubmit, true);
+  if (holdsSession() && root) {
+    // The server rendered the page for nobody in particular: the app renders it afresh for this
+    // patient. A page whose HTML is not what they will see waits hidden for it, so its code is
+    // what the page waits for.
+    root.setAttribute(renderAfreshAttribute, '');
+    if (code.withoutSession) root.style.visibility = 'hidden';
+    wake({ soon: !code.withoutSession }).catch(stayStatic);
+  } else if (mustWakeNow() || root?.hasAttribute(liveAttribute)) {
+    wake({ soon: true }).catch(stayStatic);
+  } else {
+    // Intent: the code starts loading at the first touch, key or focus, before any click.
+    for (const type of ['pointerdown', 'touchstart', 'keydown', 'focusin']) {
+      document.addEventListener(type, () => wake().catch(stayStatic), {
+        capture: true,
+        once: true,
+        passive: true,
+      });
+    }
   }
+}
+
+// The card frame's return, inside our own payment page: the whole window goes to it instead, and
+// this copy, about to go, shows nothing (as the app's own page does in a frame).
+const frameTop = code.leavesFrame ? sameOriginTop(window) : null;
+if (frameTop) {
+  root?.style.setProperty('visibility', 'hidden');
+  frameTop.location.replace(window.location.href);
+} else {
+  start();
 }

@@ -1,7 +1,10 @@
 import type { ClinicData, GetFormResponse, PaymentRequestData } from '@marpe/shared';
 import type { QueryClient } from '@tanstack/react-query';
 import { intakeFormQueryKey } from '../features/intake-form/api/get-form';
-import { paymentRequestQueryKey } from '../features/payment/api/get-payment-request';
+import {
+  paymentRequestQueryKey,
+  paymentResultQueryKey,
+} from '../features/payment/api/get-payment-request';
 import { clinicQueryOptions } from '../lib/clinic/get-clinic';
 import { createQueryClient } from './providers';
 
@@ -16,6 +19,11 @@ export interface PageData {
   clinic?: ClinicData;
   /** The payment page's `POST /api/get-payment-request` answer, for the link's token. */
   paymentRequest?: { token: string; data: PaymentRequestData };
+  /**
+   * The payment result page's request: the same answer, or null when the link is not valid (that
+   * route's 404).
+   */
+  paymentResult?: { token: string; data: PaymentRequestData | null };
   /** The form page's `POST /api/get-form` answer (the form and its draft), for the link's token. */
   intakeForm?: { token: string; data: GetFormResponse };
   /**
@@ -36,6 +44,10 @@ export function pageDataQueryClient(data: PageData): QueryClient {
   if (data.paymentRequest) {
     const { token, data: request } = data.paymentRequest;
     queryClient.setQueryData(paymentRequestQueryKey(token), request);
+  }
+  if (data.paymentResult) {
+    const { token, data: request } = data.paymentResult;
+    queryClient.setQueryData(paymentResultQueryKey(token), request);
   }
   if (data.intakeForm) {
     const { token, data: form } = data.intakeForm;

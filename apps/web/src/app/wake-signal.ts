@@ -15,6 +15,11 @@ export interface AppCode {
    * the app has rendered it, rather than offering fields that are about to go.
    */
   withoutSession?: true;
+  /**
+   * The page is where the card frame returns (the payment result): loaded in a frame of our own
+   * page, it moves the whole window to itself and does nothing else there.
+   */
+  leavesFrame?: true;
 }
 
 /** Dispatched on `document` once the app has hydrated (or rendered) the page. */
@@ -26,3 +31,9 @@ export const appReadyEvent = 'marpe:app-ready';
  * rendered for nobody in particular.
  */
 export const renderAfreshAttribute = 'data-render-afresh';
+
+/**
+ * Set on #root by the server on a page that changes by itself (the payment result while it is
+ * being confirmed): the waking script loads the app at once, after the first paint.
+ */
+export const liveAttribute = 'data-live';

@@ -151,7 +151,8 @@ export const paymentsRoutes: FastifyPluginAsyncZod<PaymentsRoutesOptions> = asyn
 /**
  * The SPA's payment result route (`/tranzila/:token`, SPEC § 2). The provider's frame is sent
  * there (through /api/payment-return), so unlike every other page our own page may frame it.
- * Answered by the navigation fallback (the SPA's index.html), privately.
+ * Answered by the navigation fallback, which renders it with the link's request (ADR 025):
+ * privately, and limited like the link's API route.
  */
 export function registerPaymentResultPage(
   app: FastifyInstance,
@@ -165,7 +166,7 @@ export function registerPaymentResultPage(
         reply.header('referrer-policy', 'no-referrer');
         done();
       },
-      config: { contentSecurityPolicy: framableBySelf },
+      config: { contentSecurityPolicy: framableBySelf, rateLimit: linkRouteLimit },
     },
     (request, reply) => {
       if (navigationFallback?.(request, reply)) return reply;

@@ -223,11 +223,20 @@ function scriptJson(json: string): string {
   return json.replaceAll('<', '\\u003c');
 }
 
-/** The web build's server renderer (apps/web/src/prerender.tsx): a page's markup and title. */
-type Prerender = (
-  path: string,
-  data: Record<string, unknown>,
-) => Promise<{ html: string; title: string }>;
+/**
+ * The web build's server renderer (apps/web/src/prerender.tsx): a page's markup and title, and
+ * whether it changes by itself (then its app loads at once, ADR 025).
+ */
+type Prerender = (path: string, data: Record<string, unknown>) => Promise<RenderedPage>;
+
+interface RenderedPage {
+  html: string;
+  title: string;
+  live?: boolean;
+}
+
+/** Set on #root of a live page: `liveAttribute` in apps/web/src/app/wake-signal.ts. */
+const LIVE_ATTRIBUTE = 'data-live';
 
 /**
  * The web build's renderer and the shell it wrote for each page rendered per request
@@ -257,7 +266,7 @@ async function loadRenderer(
  * with as `<script type="application/json" id="marpe-data">` (data, never run: the CSP keeps
  * `script-src 'self'`), which the browser reads before hydrating.
  */
-function fillShell(shell: string, page: { html: string; title: string }, dataJson: string): string {
+function fillShell(shell: string, page: RenderedPage, dataJson: string): string {
   // Replaced by functions: a replacement string would read `$&` or `$'` in a patient's or a
   // clinic's text as a pattern.
   return shell
@@ -265,9 +274,37 @@ function fillShell(shell: string, page: { html: string; title: string }, dataJso
     .replace(
       '<div id="root"></div>',
       () =>
-        `<div id="root">${page.html}</div>` +
+        `<div id="root"${page.live ? ` ${LIVE_ATTRIBUTE}` : ''}>${page.html}</div>` +
         `<script type="application/json" id="marpe-data">${scriptJson(dataJson)}</script>`,
     );
+}
+
+/**
+ * Renders a page of one link's data (ADR 021) into the build's shell for it, compiled once: each
+ * request only fills in its page (fillShell touches neither metas nor canonical link).
+ */
+function linkPageRenderer(
+  prerender: Prerender,
+  shellHtml: string,
+  config: Parameters<typeof compileIndexTemplate>[1],
+): (requestUrl: string, renderPath: string, pageData: Record<string, unknown>) => Promise<string> {
+  const shell = compileIndexTemplate(shellHtml, config);
+  return async (requestUrl, renderPath, pageData) =>
+    fillShell(shell(requestUrl), await prerender(renderPath, pageData), JSON.stringify(pageData));
+}
+
+/**
+ * The link token of a payment result address (`/tranzila/:token`, SPEC § 2), or null for any
+ * other address or a token that does not decode.
+ */
+export function paymentResultToken(url: string): string | null {
+  const match = /^\/tranzila\/([^/]+)\/?$/i.exec(pathOf(url));
+  if (!match?.[1]) return null;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return null;
+  }
 }
 
 /** Renders a page of a clinic id for a request URL; rejects as the clinic data does. */
@@ -424,12 +461,30 @@ export async function registerWebApp(
       render
     );
   };
-  const sendHtml = (reply: FastifyReply, html: string) =>
+  const sendHtml = (reply: FastifyReply, html: string, cacheControl = 'no-cache') =>
     reply
       .status(200)
-      .header('cache-control', 'no-cache')
+      .header('cache-control', cacheControl)
       .type('text/html; charset=utf-8')
       .send(html);
+  const resultShell = renderer?.shells.get('payment-result');
+  const { paymentRequestData } = options;
+  // The payment result (`/tranzila/:token`, routed by the payments module under its own CSP),
+  // rendered per request with the link's request as the page asks for it: null when the link is
+  // not valid, which the page says. One patient's: never kept.
+  const renderPaymentResult =
+    renderer && resultShell !== undefined && paymentRequestData
+      ? (() => {
+          const render = linkPageRenderer(renderer.prerender, resultShell, config);
+          return async (token: string, requestUrl: string) => {
+            const data = await paymentRequestData(token).catch((error: unknown) => {
+              if (isAppError(error) && error.status === 404) return null;
+              throw error;
+            });
+            return render(requestUrl, requestUrl, { paymentResult: { token, data } });
+          };
+        })()
+      : undefined;
   const markTokenPage = (request: FastifyRequest, reply: FastifyReply) => {
     if (isTokenPage(request.url)) {
       reply.header('x-robots-tag', 'noindex, nofollow');
@@ -442,6 +497,17 @@ export async function registerWebApp(
     const shell = () => templateFor(request.url)(request.url);
     const canonical = canonicalClinicAddress(request.url);
     if (canonical !== null) return reply.redirect(canonical, 301);
+    const resultToken = renderPaymentResult ? paymentResultToken(request.url) : null;
+    if (renderPaymentResult && resultToken !== null) {
+      renderPaymentResult(resultToken, request.url).then(
+        (html) => sendHtml(reply, html, 'no-store'),
+        (error: unknown) => {
+          request.log.error({ err: error }, 'rendering the payment result page failed');
+          sendHtml(reply, shell(), 'no-store');
+        },
+      );
+      return reply;
+    }
     const dataPage = clinicDataPage(request.url);
     const renderClinicPage = dataPage ? clinicDataPages.get(dataPage.page) : undefined;
     if (dataPage && renderClinicPage) {
@@ -490,8 +556,7 @@ export async function registerWebApp(
   ) => {
     const shellHtml = renderer?.shells.get(shellName);
     if (!renderer || shellHtml === undefined || !dataFor) return;
-    // Compiled once: each request fills in its page (fillShell touches neither metas nor link).
-    const shell = compileIndexTemplate(shellHtml, config);
+    const render = linkPageRenderer(renderer.prerender, shellHtml, config);
     app.get<{ Params: { token: string } }>(
       pattern,
       { schema: { hide: true }, config: { rateLimit: linkRouteLimit } },
@@ -501,8 +566,7 @@ export async function registerWebApp(
         let html: string;
         try {
           const pageData = { [pageDataKey]: { token, data: await dataFor(token) } };
-          const rendered = await renderer.prerender(pattern.replace(':token', token), pageData);
-          html = fillShell(shell(request.url), rendered, JSON.stringify(pageData));
+          html = await render(request.url, pattern.replace(':token', token), pageData);
         } catch (error) {
           // An ended link is the page's to say (it asks the API and goes to /expired); anything
           // else is logged, and the patient still gets the page, which loads its data itself.

@@ -3,7 +3,7 @@ import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRoutes } from '../../app/router';
 import { configureApiClient } from '../../lib/api-client';
-import { json, stubApi } from '../../test/fake-api';
+import { apiError, json, stubApi } from '../../test/fake-api';
 import { renderRoutes } from '../../test/render';
 import { PaymentResultPage } from './payment-result-page';
 
@@ -76,6 +76,16 @@ describe('payment result view', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('Response 000 on a link that is not valid (404): not confirmed, asked once', async () => {
+    const api = stubApi({
+      'POST /api/get-payment-request': () => apiError(404, 'NOT_FOUND'),
+    });
+    open('Response=000');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'התשלום לא אושר' })).toBeVisible();
+    expect(api.callsTo('POST /api/get-payment-request')).toHaveLength(1);
   });
 
   it('Response 000 in English, once confirmed', async () => {

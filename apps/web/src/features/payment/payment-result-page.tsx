@@ -1,4 +1,4 @@
-import { describeResponseCode, parsePaymentResults, PAYMENT_SUCCESS_CODE } from '@marpe/shared';
+import { describeResponseCode, PAYMENT_SUCCESS_CODE } from '@marpe/shared';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlined';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlined';
 import HourglassTopIcon from '@mui/icons-material/HourglassTop';
@@ -8,12 +8,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { ApiError } from '../../lib/api-client';
 import { LoadingView } from '../../lib/loading-view';
 import { usePageTitle } from '../../lib/page-title';
-import { getPaymentRequest } from './api/get-payment-request';
+import { getPaymentResult, paymentResultQueryKey } from './api/get-payment-request';
 import { PaymentStatus } from './components/payment-status';
 import { sameOriginTop } from './frame-escape';
+import { outcomeTitleKey, paymentOutcome, reportedCode } from './payment-outcome';
 
 /** How often, and how many times, the page asks whether the payment was confirmed. */
 const POLL_MS = 2000;
@@ -29,50 +29,35 @@ export function PaymentResultPage() {
   const navigate = useNavigate();
   const { token = '' } = useParams();
   const [searchParams] = useSearchParams();
-  // Decided once: the page in the frame is about to be replaced, so it renders no result.
-  const [top] = useState(() => sameOriginTop(window));
+  // Decided once: the page in the frame is about to be replaced, so it renders no result. The
+  // server renders the page as at top level (ADR 025: its waking script leaves the frame first).
+  const [top] = useState(() => (typeof window === 'undefined' ? null : sameOriginTop(window)));
   useEffect(() => {
     top?.location.replace(window.location.href);
   }, [top]);
 
-  const code = parsePaymentResults(searchParams.get('results') ?? '').Response ?? '';
+  const results = searchParams.get('results') ?? '';
   // The address only says what the frame reported; the server's state, confirmed with the
-  // provider, says whether it was paid. Asked every 2 s while it is being confirmed.
-  const reportedSuccess = code === PAYMENT_SUCCESS_CODE;
+  // provider, says whether it was paid. Asked every 2 s while it is being confirmed; the server
+  // renders the page with its first answer (null: the link is not valid).
   const [polls, setPolls] = useState(0);
-  const { data, error } = useQuery({
-    queryKey: ['payment-result', token],
+  const { data } = useQuery({
+    queryKey: paymentResultQueryKey(token),
     queryFn: async ({ signal }) => {
       setPolls((n) => n + 1);
-      return getPaymentRequest(token, signal);
+      return getPaymentResult(token, signal);
     },
-    enabled: !top && reportedSuccess && token !== '',
+    enabled: !top && reportedCode(results) === PAYMENT_SUCCESS_CODE && token !== '',
     gcTime: 0,
     refetchInterval: (query) =>
-      query.state.data?.status === 'paid' || query.state.dataUpdateCount >= MAX_POLLS
+      query.state.data === null ||
+      query.state.data?.status === 'paid' ||
+      query.state.dataUpdateCount >= MAX_POLLS
         ? false
         : POLL_MS,
   });
-  const outcome: 'paid' | 'processing' | 'refused' | 'failed' = !reportedSuccess
-    ? 'failed'
-    : data?.status === 'paid'
-      ? 'paid'
-      : data?.status === 'pending' && polls > 5
-        ? 'refused'
-        : error instanceof ApiError && error.status === 404
-          ? 'refused'
-          : 'processing';
-  usePageTitle(
-    top
-      ? null
-      : t(
-          outcome === 'paid'
-            ? 'payment.result.success'
-            : outcome === 'processing'
-              ? 'payment.result.processing'
-              : 'payment.result.error',
-        ),
-  );
+  const outcome = paymentOutcome(results, data, polls);
+  usePageTitle(top ? null : t(outcomeTitleKey[outcome]));
 
   if (top) return <LoadingView />;
   const tryAgain = (
@@ -116,7 +101,7 @@ export function PaymentResultPage() {
   // SPEC § 8 gives the descriptions in Hebrew only, so the English page shows the Hebrew one
   // too, marked as Hebrew and isolated: "Payment error: כרטיס פגום". An unknown code has no
   // description (SPEC: empty), and then the heading stops at the word error, without a colon.
-  const reason = describeResponseCode(code);
+  const reason = describeResponseCode(reportedCode(results));
   return (
     <PaymentStatus
       icon={<ErrorOutlineIcon sx={{ fontSize: 72, color: 'error.main' }} />}
