@@ -648,19 +648,25 @@ describe('the booking and appointments pages of a patient without a session (ADR
     },
   );
 
-  it('with a stored session the HTML rendered for nobody stays hidden until the app renders', async () => {
+  it('with a stored session the HTML rendered for nobody waits hidden under a spinner until the app renders', async () => {
     const { context, page } = await newPage(browser());
     await context.addInitScript(() => window.localStorage.setItem('token', 'not-a-real-session'));
     const release = await holdAppCode(page);
     await page.goto(`${baseUrl}/appointments/1`, { waitUntil: 'domcontentloaded' });
     const idField = page.getByRole('textbox', { name: 'מספר תעודת זהות' });
-    expect(await page.locator('#root').getAttribute('style')).toContain('visibility: hidden');
+    const spinner = () =>
+      page
+        .locator('#root')
+        .evaluate((root) => getComputedStyle(root, '::after').animationName !== 'none');
     expect(await idField.isVisible()).toBe(false);
+    expect(await spinner()).toBe(true);
+    // The top bar, the same on every page, stays.
+    expect(await page.getByRole('banner').isVisible()).toBe(true);
     release();
     // The session is refused: the app sends the patient to the login page, shown this time.
     await page.waitForURL(`${baseUrl}/login/1`);
     await idField.waitFor({ state: 'visible' });
-    expect(await page.locator('#root').getAttribute('style')).not.toContain('hidden');
+    expect(await spinner()).toBe(false);
     await context.close();
   });
 });

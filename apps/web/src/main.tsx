@@ -1,4 +1,5 @@
 import './app/fonts.css';
+import './app/waiting.css';
 import { StrictMode, useEffect, useLayoutEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
@@ -8,7 +9,7 @@ import { prerenderLanguage } from './app/i18n/languages';
 import { pageDataQueryClient, readPageData } from './app/page-data';
 import { AppProviders } from './app/providers';
 import { handOnTyped, typedBeforeApp, type Typed } from './app/typed-before-app';
-import { appReadyEvent, renderAfreshAttribute } from './app/wake-signal';
+import { appReadyEvent, renderAfreshAttribute, waitingAttribute } from './app/wake-signal';
 import { createAppRouter, createRoutes, loadMatchedRoutes } from './app/router';
 import { configureApiClient } from './lib/api-client';
 import { tokenStorageKey } from './lib/auth-storage-keys';
@@ -51,8 +52,8 @@ function AppReady({
   // Hydrated fields still show what was typed until React's next render of them: read before it.
   useLayoutEffect(() => {
     if (hydrated) typed = typedBeforeApp(root);
-    // The waking script hides HTML that this patient was not going to see (ADR 025).
-    else root.style.removeProperty('visibility');
+    // The waking script hid HTML that this patient was not going to see (ADR 025).
+    else root.removeAttribute(waitingAttribute);
   }, [root, hydrated]);
   useEffect(() => {
     handOnTyped(typed, root);

@@ -10,6 +10,7 @@ import {
   appReadyEvent,
   liveAttribute,
   renderAfreshAttribute,
+  waitingAttribute,
   type AppCode,
 } from './app/wake-signal';
 import { sameOriginTop } from './features/payment/frame-escape';
@@ -142,7 +143,7 @@ function mustWakeNow(): boolean {
 
 // Without its code the page still reads, and its links still go where they point.
 function stayStatic() {
-  root?.style.removeProperty('visibility');
+  root?.removeAttribute(waitingAttribute);
 }
 
 /** Makes the page the patient's: the app wakes now, or at their first act. */
@@ -151,10 +152,10 @@ function start() {
   document.addEventListener('submit', holdBackSubmit, true);
   if (holdsSession() && root) {
     // The server rendered the page for nobody in particular: the app renders it afresh for this
-    // patient. A page whose HTML is not what they will see waits hidden for it, so its code is
-    // what the page waits for.
+    // patient. A page whose HTML is not what they will see waits for it under a spinner, so its
+    // code is what the page waits for.
     root.setAttribute(renderAfreshAttribute, '');
-    if (code.withoutSession) root.style.visibility = 'hidden';
+    if (code.withoutSession) root.setAttribute(waitingAttribute, '');
     wake({ soon: !code.withoutSession }).catch(stayStatic);
   } else if (mustWakeNow() || root?.hasAttribute(liveAttribute)) {
     wake({ soon: true }).catch(stayStatic);

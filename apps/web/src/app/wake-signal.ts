@@ -11,8 +11,9 @@ export interface AppCode {
   preload: string[];
   /**
    * The HTML is what a patient without a session sees (the login and booking pages): with a
-   * session or a code on its way the app shows another page or step, so the HTML is hidden until
-   * the app has rendered it, rather than offering fields that are about to go.
+   * session or a code on its way the app shows another page or step, so the page's content waits
+   * hidden (`waitingAttribute`) until the app has rendered it, rather than offering fields that
+   * are about to go.
    */
   withoutSession?: true;
   /**
@@ -37,3 +38,9 @@ export const renderAfreshAttribute = 'data-render-afresh';
  * being confirmed): the waking script loads the app at once, after the first paint.
  */
 export const liveAttribute = 'data-live';
+
+/**
+ * Set on #root by the waking script while the content of HTML that is not this patient's waits
+ * hidden under a spinner (app/waiting.css); removed by the app's first commit.
+ */
+export const waitingAttribute = 'data-waiting';
