@@ -4,7 +4,7 @@ import { StrictMode, useEffect, useLayoutEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { appConfig } from './app/config';
-import { initI18n } from './app/i18n/init';
+import { i18nReady, initI18n } from './app/i18n/init';
 import { prerenderLanguage } from './app/i18n/languages';
 import { pageDataQueryClient, readPageData } from './app/page-data';
 import { AppProviders } from './app/providers';
@@ -78,9 +78,9 @@ function app(root: HTMLElement, hydrated: boolean) {
 // A page painted from HTML (ADR 021) is hydrated when the patient reads it in the language it was
 // rendered in, once its route's code is in (then the first render is the page, as in the HTML);
 // in the other language, or when the browser holds a session or a code the server could not see
-// (ADR 025), it is rendered afresh over the HTML, also once its route's code is in, so
-// the HTML stays until the page replaces it rather than giving way to a spinner. No top-level
-// await: it would make the bundler split the entry into many more chunks.
+// (ADR 025), it is rendered afresh over the HTML, also once its route's code and its language's
+// texts are in, so the HTML stays until the page replaces it rather than giving way to a spinner.
+// No top-level await: it would make the bundler split the entry into many more chunks.
 if (container.hasChildNodes()) {
   const hydrate =
     i18n.language === prerenderLanguage && !container.hasAttribute(renderAfreshAttribute);
@@ -90,15 +90,18 @@ if (container.hasChildNodes()) {
   if (hydrate && pageData.path !== undefined && pageData.path !== window.location.pathname) {
     window.history.replaceState(window.history.state, '', pageData.path);
   }
-  void loadMatchedRoutes(routes, window.location.pathname).then(() => {
-    if (hydrate) {
-      hydrateRoot(container, app(container, true));
-    } else {
-      // Its fields go with the HTML: what was typed in them is read now.
-      typed = typedBeforeApp(container);
-      createRoot(container).render(app(container, false));
-    }
-  });
+  void Promise.all([loadMatchedRoutes(routes, window.location.pathname), i18nReady(i18n)]).then(
+    () => {
+      if (hydrate) {
+        hydrateRoot(container, app(container, true));
+      } else {
+        // Its fields go with the HTML: what was typed in them is read now.
+        typed = typedBeforeApp(container);
+        createRoot(container).render(app(container, false));
+      }
+    },
+  );
 } else {
-  createRoot(container).render(app(container, false));
+  // The page's texts first (English is fetched), so that its first render is translated.
+  void i18nReady(i18n).then(() => createRoot(container).render(app(container, false)));
 }

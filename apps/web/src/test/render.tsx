@@ -2,6 +2,8 @@ import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import en from '../app/i18n/en.json';
+import he from '../app/i18n/he.json';
 import { initI18n } from '../app/i18n/init';
 import type { Language } from '../app/i18n/languages';
 import { AppProviders } from '../app/providers';
@@ -18,7 +20,8 @@ export function renderWithProviders(
   { language = 'he', userOptions }: Options = {},
 ) {
   window.localStorage.setItem('lang', language);
-  const i18n = initI18n();
+  // Both languages at once: a test renders synchronously in the one it asks for.
+  const i18n = initI18n({ texts: { he, en } });
   const user = userEvent.setup(userOptions);
   return { i18n, user, ...render(<AppProviders i18n={i18n}>{ui}</AppProviders>) };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import en from './en.json';
 import he from './he.json';
-import { initI18n } from './init';
+import { i18nReady, initI18n } from './init';
 
 function keys(value: unknown, prefix = ''): string[] {
   if (typeof value !== 'object' || value === null) return [prefix];
@@ -22,7 +22,7 @@ describe('initI18n', () => {
 
   it('starts in the stored language', () => {
     localStorage.setItem('lang', 'en');
-    const i18n = initI18n();
+    const i18n = initI18n({ texts: { he, en } });
 
     expect(i18n.language).toBe('en');
     expect(i18n.t('app.title')).toBe('Smart Clinic');
@@ -48,6 +48,23 @@ describe('initI18n', () => {
     expect(localStorage.getItem('lang')).toBe('he');
     expect(document.documentElement).toHaveAttribute('lang', 'he');
     expect(document.documentElement).toHaveAttribute('dir', 'rtl');
+  });
+
+  it('fetches the English texts, which do not come with the app, before the first render', async () => {
+    localStorage.setItem('lang', 'en');
+    const i18n = initI18n();
+    expect(i18n.hasResourceBundle('en', 'translation')).toBe(false);
+
+    await i18nReady(i18n);
+    expect(i18n.t('app.title')).toBe('Smart Clinic');
+    expect(document.documentElement).toHaveAttribute('dir', 'ltr');
+  });
+
+  it('switches to English once its texts are fetched', async () => {
+    const i18n = initI18n();
+    await i18n.changeLanguage('en');
+    expect(i18n.language).toBe('en');
+    expect(i18n.t('app.title')).toBe('Smart Clinic');
   });
 
   it('has the same keys in Hebrew and English', () => {

@@ -1,20 +1,59 @@
-import i18next, { type i18n as I18n } from 'i18next';
-import en from './en.json';
+import i18next, { type BackendModule, type i18n as I18n } from 'i18next';
 import he from './he.json';
-import { directionOf, languages, languageStorageKey, toLanguage } from './languages';
+import {
+  directionOf,
+  isLanguage,
+  languages,
+  languageStorageKey,
+  prerenderLanguage,
+  toLanguage,
+  type Language,
+} from './languages';
+
+type Texts = typeof he;
+
+/**
+ * Hebrew, the default, comes with the app's entry; English is its own chunk, fetched when a page
+ * is read in English or the language menu is reached (ADR 025: the app's code is what a page waits
+ * for at the patient's first act, and most patients never need the second language).
+ */
+const fetchTexts: Partial<Record<Language, () => Promise<Texts>>> = {
+  en: async () => (await import('./en.json')).default,
+};
+
+const fetchingBackend: BackendModule = {
+  type: 'backend',
+  init: () => undefined,
+  read(language, _namespace, callback) {
+    const fetchOne = isLanguage(language) ? fetchTexts[language] : undefined;
+    if (!fetchOne) {
+      callback(new Error(`no texts to fetch for ${language}`), false);
+      return;
+    }
+    fetchOne().then(
+      (texts) => callback(null, texts),
+      // i18next retries a failed read; the page stays in the language it has meanwhile.
+      (error: unknown) => callback(error as Error, false),
+    );
+  },
+};
 
 interface InitOptions {
   storage?: Storage;
   root?: HTMLElement;
+  /** Texts given at once rather than fetched (tests give both languages). */
+  texts?: Partial<Record<Language, Texts>>;
 }
 
 /**
- * Creates the app's i18next instance with bundled resources, so the first render is already
- * translated. Every language change is persisted and mirrored on <html lang dir>.
+ * Creates the app's i18next instance. Every language change is persisted and mirrored on
+ * <html lang dir>. A language whose texts are not given is fetched: wait for `i18nReady` before
+ * the first render, so that it is already translated.
  */
 export function initI18n({
   storage = window.localStorage,
   root = document.documentElement,
+  texts = { he },
 }: InitOptions = {}): I18n {
   const instance = i18next.createInstance();
   instance.on('languageChanged', (code: string) => {
@@ -23,14 +62,28 @@ export function initI18n({
     root.lang = language;
     root.dir = directionOf(language);
   });
-  void instance.init({
+  void instance.use(fetchingBackend).init({
     lng: toLanguage(storage.getItem(languageStorageKey)),
-    fallbackLng: 'en',
+    // Both files hold the same keys (init.test.ts); Hebrew is the one always at hand.
+    fallbackLng: prerenderLanguage,
     supportedLngs: languages,
-    resources: { he: { translation: he }, en: { translation: en } },
+    resources: Object.fromEntries(
+      Object.entries(texts).map(([language, translation]) => [language, { translation }]),
+    ),
+    partialBundledLanguages: true,
     initAsync: false,
     // React escapes what it renders.
     interpolation: { escapeValue: false },
   });
   return instance;
+}
+
+/** Resolves once the texts of the instance's language are in (at once when they came with it). */
+export function i18nReady(instance: I18n): Promise<void> {
+  return instance.loadLanguages(instance.language);
+}
+
+/** Starts fetching every language's texts, as the patient reaches the language menu. */
+export function preloadLanguages(instance: I18n): void {
+  void instance.loadLanguages([...languages]);
 }

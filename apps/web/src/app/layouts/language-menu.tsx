@@ -2,6 +2,7 @@ import TranslateIcon from '@mui/icons-material/Translate';
 import IconButton from '@mui/material/IconButton';
 import { lazy, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { preloadLanguages } from '../i18n/init';
 import { toLanguage, type Language } from '../i18n/languages';
 
 const loadLanguageList = () => import('./language-list');
@@ -32,10 +33,18 @@ export function LanguageMenu() {
         aria-haspopup="menu"
         aria-controls={open ? menuId : undefined}
         aria-expanded={open}
-        // The menu's code starts loading as a pointer or the keyboard reaches the button.
-        onPointerEnter={() => void loadLanguageList()}
-        onFocus={() => void loadLanguageList()}
+        // The menu's code, and the other language's texts, start loading as a pointer or the
+        // keyboard reaches the button.
+        onPointerEnter={() => {
+          void loadLanguageList();
+          preloadLanguages(i18n);
+        }}
+        onFocus={() => {
+          void loadLanguageList();
+          preloadLanguages(i18n);
+        }}
         onClick={(event) => {
+          preloadLanguages(i18n);
           setUsed(true);
           setAnchor(event.currentTarget);
         }}
