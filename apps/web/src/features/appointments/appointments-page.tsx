@@ -46,7 +46,7 @@ function AppointmentList({ patient, clinic, onCancel, headingRef }: AppointmentL
 
   let content;
   if (data && data.length === 0) {
-    content = <Typography color="text.secondary">{t('appointments.empty')}</Typography>;
+    content = <Typography color="textSecondary">{t('appointments.empty')}</Typography>;
   } else if (data) {
     content = (
       <Box

@@ -462,13 +462,13 @@ export function BookingPage() {
         {rescheduleId === null ? t('booking.title') : t('booking.rescheduleTitle')}
       </Typography>
       {rescheduleId !== null && patient && (
-        <Typography color="text.secondary">{t('booking.rescheduleIntro')}</Typography>
+        <Typography color="textSecondary">{t('booking.rescheduleIntro')}</Typography>
       )}
       {patient ? (
         <BookingSteps data={data} clinicId={clinicId} rescheduleId={rescheduleId} />
       ) : (
         <Box sx={{ maxWidth: 520, display: 'flex', flexDirection: 'column', gap: 2 }}>
-          <Typography color="text.secondary">{t('booking.verifyIntro')}</Typography>
+          <Typography color="textSecondary">{t('booking.verifyIntro')}</Typography>
           <VerificationForm clinicId={clinicId} onAuthenticated={() => setVerifiedHere(true)} />
         </Box>
       )}

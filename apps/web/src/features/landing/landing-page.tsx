@@ -17,7 +17,7 @@ export function LandingPage({ parentSiteUrl }: { parentSiteUrl: string }) {
       >
         {t('landing.heading')}
       </Typography>
-      <Typography component="p" variant="h6" color="text.secondary">
+      <Typography component="p" variant="h6" color="textSecondary">
         {t('landing.tagline')}
       </Typography>
     </>

@@ -62,7 +62,7 @@ export function LegalPage({ content }: { content: LegalDocument }) {
         <Typography component="h1" variant="h4" sx={{ mb: 1 }}>
           {content.title}
         </Typography>
-        <Typography color="text.secondary" sx={{ mb: 4 }}>
+        <Typography color="textSecondary" sx={{ mb: 4 }}>
           {content.updated}
         </Typography>
         {content.sections.map((section) => (

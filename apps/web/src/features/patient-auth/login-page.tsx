@@ -69,7 +69,7 @@ export function LoginPage() {
         <Typography component="h1" variant="h4" sx={{ mb: 1 }}>
           {t('patientAuth.title')}
         </Typography>
-        <Typography color="text.secondary">{t('patientAuth.intro')}</Typography>
+        <Typography color="textSecondary">{t('patientAuth.intro')}</Typography>
       </Box>
       <VerificationForm clinicId={clinicId} />
     </Box>

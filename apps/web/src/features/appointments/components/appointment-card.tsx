@@ -48,7 +48,7 @@ export function AppointmentCard({
         <Typography id={headingId} component="h3" variant="h6">
           <bdi>{appointment.caregiver_name}</bdi>
         </Typography>
-        <Typography color="text.secondary">
+        <Typography color="textSecondary">
           <bdi>{appointment.type_name}</bdi>
         </Typography>
         <Box id={whenId} sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 2, mt: 1 }}>

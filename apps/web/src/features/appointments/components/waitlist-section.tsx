@@ -30,7 +30,7 @@ function WaitlistCard({ entry, onLeave }: { entry: WaitlistEntry; onLeave: () =>
         <Typography id={headingId} component="h3" variant="h6">
           <bdi>{entry.caregiver_name}</bdi>
         </Typography>
-        <Typography color="text.secondary">
+        <Typography color="textSecondary">
           <bdi>{entry.type_name}</bdi>
         </Typography>
         <Box id={whenId} sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 2, mt: 1 }}>

@@ -18,7 +18,7 @@ export interface CaregiverStepProps {
 export function CaregiverStep({ caregivers, selected, onSelect }: CaregiverStepProps) {
   const { t } = useTranslation();
   if (caregivers.length === 0) {
-    return <Typography color="text.secondary">{t('booking.noCaregivers')}</Typography>;
+    return <Typography color="textSecondary">{t('booking.noCaregivers')}</Typography>;
   }
   return (
     <Box
@@ -60,7 +60,7 @@ export function CaregiverStep({ caregivers, selected, onSelect }: CaregiverStepP
                   <Typography sx={{ fontWeight: 500 }}>
                     <bdi>{caregiver.name}</bdi>
                   </Typography>
-                  <Typography variant="body2" color="text.secondary">
+                  <Typography variant="body2" color="textSecondary">
                     {t('clinic.licenseNumber')} <bdi>{caregiver.license_number}</bdi>
                   </Typography>
                 </Box>

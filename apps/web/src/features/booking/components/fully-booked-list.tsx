@@ -22,7 +22,7 @@ export function FullyBookedList({ caregivers, onNotify }: FullyBookedListProps) 
   if (caregivers.length === 0) return null;
   return (
     <Box component="section" aria-labelledby={headingId} sx={{ mt: 2 }}>
-      <Typography id={headingId} component="h3" variant="subtitle2" color="text.secondary">
+      <Typography id={headingId} component="h3" variant="subtitle2" color="textSecondary">
         {t('waitlist.fullyBooked')}
       </Typography>
       <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, mt: 1 }}>

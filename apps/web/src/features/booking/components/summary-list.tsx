@@ -34,7 +34,7 @@ export function SummaryList({ caregiver, appointmentType, slot, timeZone }: Summ
     >
       {rows.map(([term, value]) => (
         <Box key={term} sx={{ display: 'contents' }}>
-          <Typography component="dt" color="text.secondary">
+          <Typography component="dt" color="textSecondary">
             {term}
           </Typography>
           <Typography component="dd" sx={{ m: 0, fontWeight: 500 }}>

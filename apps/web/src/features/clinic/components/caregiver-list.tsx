@@ -34,7 +34,7 @@ function CaregiverItem({
         <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 500, lineHeight: 1.4 }}>
           <ClinicText>{caregiver.name}</ClinicText>
         </Typography>
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           {t('clinic.licenseNumber')}: <Ltr>{caregiver.license_number}</Ltr>
         </Typography>
         {slot ? (
@@ -48,7 +48,7 @@ function CaregiverItem({
             </span>
           </Typography>
         ) : (
-          <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+          <Typography variant="body2" color="textSecondary" sx={{ mt: 0.5 }}>
             {t('clinic.noSlots')}
           </Typography>
         )}

@@ -85,7 +85,7 @@ export function ClinicHeader({ clinic }: { clinic: Clinic }) {
           >
             <ClinicText>{clinic.name}</ClinicText>
           </Typography>
-          <Typography color="text.secondary" sx={{ mt: 0.5 }}>
+          <Typography color="textSecondary" sx={{ mt: 0.5 }}>
             <ClinicText>
               {t('clinic.address', {
                 street: clinic.address.street,

@@ -28,7 +28,7 @@ export function DraftStatusLine() {
       {(status === 'saving' || status === 'saved') && (
         <Typography
           variant="body2"
-          color="text.secondary"
+          color="textSecondary"
           sx={{ display: 'flex', alignItems: 'center', gap: 0.75 }}
         >
           {status === 'saved' && <CloudDoneOutlinedIcon fontSize="small" aria-hidden />}

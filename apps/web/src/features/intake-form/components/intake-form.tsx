@@ -123,7 +123,7 @@ export function IntakeForm() {
         >
           <Box>
             {schema.length > 1 && (
-              <Typography color="text.secondary" variant="body2">
+              <Typography color="textSecondary" variant="body2">
                 {t('intakeForm.stepOf', { current: currentStepIndex + 1, total: schema.length })}
               </Typography>
             )}

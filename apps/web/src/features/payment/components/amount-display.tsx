@@ -9,7 +9,7 @@ export function AmountDisplay({ agorot }: { agorot: number }) {
   const { t } = useTranslation();
   return (
     <Box component="p" sx={{ m: 0 }}>
-      <Typography component="span" color="text.secondary" sx={{ display: 'block' }}>
+      <Typography component="span" color="textSecondary" sx={{ display: 'block' }}>
         {t('payment.amount')}
       </Typography>
       {/* Isolated left to right, so the sign stays before the number in Hebrew too: ₪1,250.50. */}

@@ -173,7 +173,7 @@ export function CodeStep({ title, inputId, phoneEnding, onBack, onVerified }: Co
           </Button>
           <Box role="status" sx={{ minHeight: '1.5em' }}>
             {resent && (
-              <Typography color="text.secondary">{t('patientAuth.codeResent')}</Typography>
+              <Typography color="textSecondary">{t('patientAuth.codeResent')}</Typography>
             )}
           </Box>
         </Box>
