@@ -108,6 +108,20 @@ export default tseslint.config(
           ],
         },
       ],
+      // The contract's values come from its zod-free entry: one from the main entry brings the
+      // schemas, and zod, into the page's chunks. Types erase and may come from either.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@marpe/shared',
+              allowTypeImports: true,
+              message: 'Import values from @marpe/shared/rules (zod-free); types may stay here.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -3,7 +3,7 @@
  * passes; `validateField` applies a field's list. Messages are not here: the web translates the
  * kind (`validationKinds`) through its i18n files.
  */
-import { z } from 'zod';
+import { isEmail } from '../email.js';
 import type { CalendarDate } from './dates.js';
 import { ageOn, compareCalendarDates, normaliseDate, parseDayMonthYear } from './dates.js';
 import type { FormField, ValidationKind } from './schema.js';
@@ -23,8 +23,6 @@ export function isEmptyValue(value: FieldValue): boolean {
   return value.trim() === '';
 }
 
-const emailCheck = z.email();
-
 /** The date a dateFormat / birthDateFormat value stands for, after normalisation, or null. */
 export function readDate(value: FieldValue, today: CalendarDate): CalendarDate | null {
   if (typeof value !== 'string') return null;
@@ -39,8 +37,8 @@ type Validator = (value: FieldValue, context: FormContext) => boolean;
 export const validators: Record<ValidationKind, Validator> = {
   /** A value: non-blank text, a ticked checkbox, a signature. */
   required: (value) => !isEmptyValue(value),
-  /** The standard email pattern (zod's). */
-  emailFormat: (value) => typeof value === 'string' && emailCheck.safeParse(value).success,
+  /** The standard email pattern (zod's, as `z.email()` checks it). */
+  emailFormat: (value) => typeof value === 'string' && isEmail(value),
   /** Starts with 0 and has 9 to 10 digits once dashes are removed. */
   phoneFormat: (value) => typeof value === 'string' && /^0\d{8,9}$/.test(value.replace(/-/g, '')),
   /** 7 to 9 digits. */

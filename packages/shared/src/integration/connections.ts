@@ -4,32 +4,7 @@ import { z } from 'zod';
 // (SHAAM)"): its software starts one with its API key and gets a single-use link or state; a
 // person at the clinic then finishes it in the browser (/whatsapp-signup, /shaam-auth).
 
-/** The Graph API and JS SDK version of Meta's embedded sign-up (SPEC § 9). */
-export const META_GRAPH_VERSION = 'v23.0';
-
-/** The only origins whose `WA_EMBEDDED_SIGNUP` messages the connection page accepts. */
-export const META_MESSAGE_ORIGINS = [
-  'https://www.facebook.com',
-  'https://web.facebook.com',
-] as const;
-
-/**
- * `extras` of `FB.login` for the embedded sign-up (SPEC § 9): what Meta's dialog fills in for an
- * Israeli health business — country code 972, the Jerusalem time zone, shekels, health category.
- */
-export const WHATSAPP_SIGNUP_EXTRAS = {
-  setup: {
-    business: {
-      phone: { code: 972 },
-      address: { country: 'IL' },
-      timezone: 'Asia/Jerusalem',
-      currency: 'ILS',
-    },
-    phone: { category: 'HEALTH' },
-  },
-  featureType: '',
-  sessionInfoVersion: '3',
-} as const;
+export * from './connections-rules.js';
 
 /** Meta's numeric ids (WhatsApp Business account, phone number, business portfolio). */
 const metaIdSchema = z.string().regex(/^\d{1,30}$/, 'Expected the numeric id Meta gave');

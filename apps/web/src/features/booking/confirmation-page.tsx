@@ -1,4 +1,4 @@
-import { clinicPagePath } from '@marpe/shared';
+import { clinicPagePath } from '@marpe/shared/rules';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlined';
 import DownloadIcon from '@mui/icons-material/Download';
 import EventIcon from '@mui/icons-material/Event';

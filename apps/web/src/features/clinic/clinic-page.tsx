@@ -1,4 +1,5 @@
-import { normaliseClinicName, type ClinicData } from '@marpe/shared';
+import type { ClinicData } from '@marpe/shared';
+import { normaliseClinicName } from '@marpe/shared/rules';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useEffect, useId, type ReactNode } from 'react';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { disableZodJit, type GetFormResponse } from '@marpe/shared';
+import type { GetFormResponse } from '@marpe/shared';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
@@ -10,9 +10,6 @@ import { LoadingView } from '../../lib/loading-view';
 import { getForm, intakeFormQueryKey } from './api/get-form';
 import { IntakeForm } from './components/intake-form';
 import { createFormStore, FormStoreProvider } from './stores/form-store';
-
-// This page validates with zod (the form's answers): no eval probe under our CSP.
-disableZodJit();
 
 /** SPEC § 2 "Intake form page" (/q/:token). */
 export function IntakeFormPage() {

@@ -1,4 +1,4 @@
-import { isValidIsraeliId, OTP_LENGTH } from '@marpe/shared';
+import { isValidIsraeliId, OTP_LENGTH } from '@marpe/shared/rules';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';

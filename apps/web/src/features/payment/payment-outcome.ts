@@ -1,4 +1,5 @@
-import { parsePaymentResults, PAYMENT_SUCCESS_CODE, type PaymentRequestData } from '@marpe/shared';
+import type { PaymentRequestData } from '@marpe/shared';
+import { parsePaymentResults, PAYMENT_SUCCESS_CODE } from '@marpe/shared/rules';
 
 /** What the payment result view shows (SPEC § 2 "Payment result view", ADR 017). */
 export type PaymentOutcome = 'paid' | 'processing' | 'refused' | 'failed';

@@ -1,4 +1,5 @@
-import { buildCardFrameUrl, disableZodJit, toAgorot, type PaymentRequestData } from '@marpe/shared';
+import type { PaymentRequestData } from '@marpe/shared';
+import { buildCardFrameUrl, toAgorot } from '@marpe/shared/rules';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlined';
 import HourglassTopIcon from '@mui/icons-material/HourglassTop';
 import Box from '@mui/material/Box';
@@ -17,9 +18,6 @@ import { AmountDisplay } from './components/amount-display';
 import { CardFrame } from './components/card-frame';
 import { PaymentForm } from './components/payment-form';
 import { PaymentStatus } from './components/payment-status';
-
-// This page validates with zod (the receipt e-mail): no eval probe under our CSP.
-disableZodJit();
 
 /** SPEC § 2 "Payment request page" (/p/:token); states as in SPEC § 4 "Payment request". */
 export function PaymentRequestPage() {

@@ -1,4 +1,4 @@
-import { describeResponseCode, PAYMENT_SUCCESS_CODE } from '@marpe/shared';
+import { describeResponseCode, PAYMENT_SUCCESS_CODE } from '@marpe/shared/rules';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlined';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlined';
 import HourglassTopIcon from '@mui/icons-material/HourglassTop';

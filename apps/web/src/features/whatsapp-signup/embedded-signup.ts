@@ -1,4 +1,4 @@
-import { META_MESSAGE_ORIGINS } from '@marpe/shared';
+import { META_MESSAGE_ORIGINS } from '@marpe/shared/rules';
 
 /** What Meta's embedded sign-up window tells the page through `postMessage`. */
 export type SignupEvent =

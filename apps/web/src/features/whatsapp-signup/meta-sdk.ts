@@ -1,4 +1,4 @@
-import { META_GRAPH_VERSION, WHATSAPP_SIGNUP_EXTRAS } from '@marpe/shared';
+import { META_GRAPH_VERSION, WHATSAPP_SIGNUP_EXTRAS } from '@marpe/shared/rules';
 
 /** The part of Meta's JS SDK (`window.FB`) the connection page uses. */
 export interface MetaSdk {

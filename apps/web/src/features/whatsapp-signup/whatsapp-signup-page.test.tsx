@@ -1,4 +1,4 @@
-import { WHATSAPP_SIGNUP_EXTRAS } from '@marpe/shared';
+import { WHATSAPP_SIGNUP_EXTRAS } from '@marpe/shared/rules';
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '../../lib/api-client';

@@ -1,4 +1,5 @@
-import { normaliseIdNumber, OTP_RESEND_SECONDS, type Patient } from '@marpe/shared';
+import type { Patient } from '@marpe/shared';
+import { normaliseIdNumber, OTP_RESEND_SECONDS } from '@marpe/shared/rules';
 import { create } from 'zustand';
 import { ApiError } from '../api-client';
 import { tokenStorageKey, verificationStorageKey } from '../auth-storage-keys';

@@ -4,7 +4,7 @@ import {
   NAME_MAX_LENGTH,
   normaliseIsraeliMobile,
   PHONE_HINT_DIGITS,
-} from '@marpe/shared';
+} from '@marpe/shared/rules';
 import type { ParseKeys } from 'i18next';
 import { ApiError } from '../api-client';
 

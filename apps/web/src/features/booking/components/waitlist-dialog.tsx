@@ -1,12 +1,10 @@
+import type { AppointmentType, Caregiver, PartOfDay } from '@marpe/shared';
 import {
   daysBetween,
   partsOfDay,
   WAITLIST_MAX_ACTIVE,
   WAITLIST_MAX_DAYS,
-  type AppointmentType,
-  type Caregiver,
-  type PartOfDay,
-} from '@marpe/shared';
+} from '@marpe/shared/rules';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';

@@ -1,4 +1,5 @@
-import { weekDays, type OpeningHours } from '@marpe/shared';
+import type { OpeningHours } from '@marpe/shared';
+import { weekDays } from '@marpe/shared/rules';
 import Box from '@mui/material/Box';
 import { useTranslation } from 'react-i18next';
 import { SideCard } from './side-card';

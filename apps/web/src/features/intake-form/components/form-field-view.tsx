@@ -1,4 +1,5 @@
-import { applyMask, type FormField, type ValidationKind } from '@marpe/shared';
+import type { FormField, ValidationKind } from '@marpe/shared';
+import { applyMask } from '@marpe/shared/rules';
 import Box from '@mui/material/Box';
 import Checkbox from '@mui/material/Checkbox';
 import FormControl from '@mui/material/FormControl';

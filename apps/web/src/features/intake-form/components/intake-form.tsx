@@ -1,4 +1,5 @@
-import { isVisible, pruneHidden, validateStep, type ValidationKind } from '@marpe/shared';
+import type { ValidationKind } from '@marpe/shared';
+import { isVisible, pruneHidden, validateStep } from '@marpe/shared/rules';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';

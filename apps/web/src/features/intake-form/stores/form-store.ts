@@ -1,14 +1,11 @@
+import type { CalendarDate, FormDraft, IntakeFormData, InputData } from '@marpe/shared';
 import {
   calendarDateOf,
   defaultInputData,
-  inputDataSchema,
+  parseInputData,
   pruneHidden,
   resolveForm,
-  type CalendarDate,
-  type FormDraft,
-  type IntakeFormData,
-  type InputData,
-} from '@marpe/shared';
+} from '@marpe/shared/rules';
 import { createContext, useContext } from 'react';
 import { createStore, useStore, type StoreApi } from 'zustand';
 import { ApiError } from '../../../lib/api-client';
@@ -43,9 +40,9 @@ function takeLegacyProgress(token: string): FormDraft | null {
     if (raw === null) return null;
     window.localStorage.removeItem(legacyProgressKey(token));
     const saved = JSON.parse(raw) as { currentStepIndex?: unknown; inputData?: unknown };
-    const inputData = inputDataSchema.safeParse(saved.inputData);
-    if (!inputData.success || !Number.isInteger(saved.currentStepIndex)) return null;
-    return { inputData: inputData.data, stepIndex: saved.currentStepIndex as number };
+    const inputData = parseInputData(saved.inputData);
+    if (!inputData || !Number.isInteger(saved.currentStepIndex)) return null;
+    return { inputData, stepIndex: saved.currentStepIndex as number };
   } catch {
     return null;
   }

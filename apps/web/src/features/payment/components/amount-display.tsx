@@ -1,4 +1,4 @@
-import { formatAmount } from '@marpe/shared';
+import { formatAmount } from '@marpe/shared/rules';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';

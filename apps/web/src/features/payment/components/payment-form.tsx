@@ -1,4 +1,4 @@
-import { isReceiptEmail } from '@marpe/shared';
+import { isReceiptEmail } from '@marpe/shared/rules';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';

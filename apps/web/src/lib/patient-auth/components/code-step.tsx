@@ -1,4 +1,5 @@
-import { OTP_LENGTH, type Patient } from '@marpe/shared';
+import type { Patient } from '@marpe/shared';
+import { OTP_LENGTH } from '@marpe/shared/rules';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
