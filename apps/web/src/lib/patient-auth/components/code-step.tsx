@@ -173,9 +173,7 @@ export function CodeStep({ title, inputId, phoneEnding, onBack, onVerified }: Co
               : t('patientAuth.resend')}
           </Button>
           <Box role="status" sx={{ minHeight: '1.5em' }}>
-            {resent && (
-              <Typography color="textSecondary">{t('patientAuth.codeResent')}</Typography>
-            )}
+            {resent && <Typography color="textSecondary">{t('patientAuth.codeResent')}</Typography>}
           </Box>
         </Box>
       }
