@@ -1,6 +1,8 @@
 import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
-import { ThemeProvider, useTheme, type Theme } from '@mui/material/styles';
+import { useTheme, type Theme } from '@mui/material/styles';
+// Not @mui/material's, which adds CSS theme variables, as in app/providers.tsx.
+import { ThemeProvider } from '@mui/system';
 import rtlPlugin from '@mui/stylis-plugin-rtl';
 import { useState, type ReactNode } from 'react';
 import { prefixer } from 'stylis';
