@@ -119,6 +119,16 @@ export default tseslint.config(
               allowTypeImports: true,
               message: 'Import values from @marpe/shared/rules (zod-free); types may stay here.',
             },
+            {
+              name: '@mui/material/TextField',
+              message:
+                'Use src/lib/text-field: the MUI one imports Select, which brings Menu, Popover and Modal into every page with a field.',
+            },
+            {
+              name: '@mui/material/Select',
+              message:
+                'Use a native select (src/lib/text-field with `select`): Select brings Menu, Popover and Modal into the page.',
+            },
           ],
         },
       ],

@@ -2,8 +2,8 @@ import type { AppointmentType } from '@marpe/shared';
 import CloseIcon from '@mui/icons-material/Close';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
-import TextField from '@mui/material/TextField';
 import { useTranslation } from 'react-i18next';
+import { TextField } from '../../../lib/text-field';
 
 export interface TypeStepProps {
   types: AppointmentType[];
@@ -24,7 +24,7 @@ export function TypeStep({ types, selected, onSelect }: TypeStepProps) {
         onChange={(event) =>
           onSelect(types.find((type) => String(type.id) === event.target.value) ?? null)
         }
-        slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+        slotProps={{ inputLabel: { shrink: true } }}
       >
         <option value="" disabled>
           {t('booking.typePlaceholder')}

@@ -17,12 +17,12 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import FormLabel from '@mui/material/FormLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
-import TextField from '@mui/material/TextField';
 import dayjs from 'dayjs';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client';
 import { formatClinicTime } from '../../../lib/clinic-time';
+import { TextField } from '../../../lib/text-field';
 import { joinWaitlist } from '../api/join-waitlist';
 
 export interface WaitlistDialogProps {

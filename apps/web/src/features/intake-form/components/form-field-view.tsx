@@ -6,9 +6,9 @@ import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
 import FormLabel from '@mui/material/FormLabel';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { TextField } from '../../../lib/text-field';
 import { SafeHtml } from './safe-html';
 import { SignaturePadField } from './signature-pad';
 
@@ -89,7 +89,6 @@ export function FormFieldView({ field, id, value, error, onChange }: FormFieldVi
           onChange={(event) => onChange(event.target.value)}
           sx={asteriskSx}
           slotProps={{
-            select: { native: true },
             inputLabel: { shrink: true },
             htmlInput: { disabled: field.readonly },
           }}

@@ -1,9 +1,9 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import TextField from '@mui/material/TextField';
 import SignaturePad from 'signature_pad';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TextField } from '../../../lib/text-field';
 import {
   exportSignature,
   signatureHeightPx,

@@ -1,9 +1,9 @@
 import { isReceiptEmail } from '@marpe/shared/rules';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import TextField from '@mui/material/TextField';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TextField } from '../../../lib/text-field';
 
 interface PaymentFormProps {
   /** The most payments the clinic offers; the selector shows only above 1 (SPEC § 9). */
@@ -90,7 +90,7 @@ export function PaymentForm({
           value={String(payments)}
           fullWidth
           onChange={(event) => onPaymentsChange(Number(event.target.value))}
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          slotProps={{ inputLabel: { shrink: true } }}
         >
           {Array.from({ length: numPayments }, (_, index) => index + 1).map((count) => (
             <option key={count} value={count}>

@@ -1,9 +1,9 @@
 import Link from '@mui/material/Link';
 import { useTheme } from '@mui/material/styles';
-import TextField from '@mui/material/TextField';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { telHref } from '../../clinic/tel-href';
+import { TextField } from '../../text-field';
 import type { FieldError, StepError } from '../verification-rules';
 import { StepForm } from './step-form';
 

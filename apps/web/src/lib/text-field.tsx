@@ -1,0 +1,101 @@
+import FormControl from '@mui/material/FormControl';
+import FormHelperText from '@mui/material/FormHelperText';
+import InputLabel from '@mui/material/InputLabel';
+import NativeSelect from '@mui/material/NativeSelect';
+import OutlinedInput, { type OutlinedInputProps } from '@mui/material/OutlinedInput';
+import type { SxProps, Theme } from '@mui/material/styles';
+import { useId, type KeyboardEventHandler, type ReactNode } from 'react';
+
+export type TextFieldProps = Pick<
+  OutlinedInputProps,
+  'name' | 'type' | 'inputRef' | 'onChange' | 'onBlur' | 'placeholder'
+> & {
+  id?: string;
+  label: ReactNode;
+  value: string;
+  helperText?: ReactNode;
+  required?: boolean;
+  error?: boolean;
+  disabled?: boolean;
+  fullWidth?: boolean;
+  size?: 'small' | 'medium';
+  sx?: SxProps<Theme>;
+  onKeyDown?: KeyboardEventHandler<HTMLDivElement>;
+  /** A native `<select>`; `children` are its `<option>`s. */
+  select?: boolean;
+  children?: ReactNode;
+  slotProps?: {
+    inputLabel?: { shrink?: boolean };
+    htmlInput?: OutlinedInputProps['inputProps'];
+  };
+};
+
+/**
+ * MUI's outlined TextField, with the same DOM, classes and ids, for the props Marpe uses. MUI's
+ * own imports its menu-based Select, and with it Menu, Popover, Modal and focus trapping, into
+ * every page with a field; Marpe's selects are all native, so that code is never used.
+ */
+export function TextField({
+  id: idProp,
+  label,
+  helperText,
+  required = false,
+  error = false,
+  disabled = false,
+  fullWidth = false,
+  size,
+  sx,
+  onKeyDown,
+  select = false,
+  children,
+  slotProps = {},
+  value,
+  ...inputProps
+}: TextFieldProps) {
+  const generatedId = useId();
+  const id = idProp ?? generatedId;
+  const labelled = label != null && label !== '';
+  const helperTextId = helperText ? `${id}-helper-text` : undefined;
+  const shrink = slotProps.inputLabel?.shrink;
+  const input = (
+    <OutlinedInput
+      {...inputProps}
+      value={value}
+      id={id}
+      aria-describedby={helperTextId}
+      fullWidth={fullWidth}
+      label={label}
+      notched={shrink}
+      inputProps={slotProps.htmlInput}
+    />
+  );
+  return (
+    <FormControl
+      className="MuiTextField-root"
+      variant="outlined"
+      required={required}
+      error={error}
+      disabled={disabled}
+      fullWidth={fullWidth}
+      size={size}
+      sx={sx}
+      onKeyDown={onKeyDown}
+    >
+      {labelled && (
+        <InputLabel htmlFor={id} id={`${id}-label`} shrink={shrink}>
+          {label}
+        </InputLabel>
+      )}
+      {select ? (
+        // As with MUI's Select: the value lets FormControl start out filled (the label's class on the
+        // server), and the error state reaches the <select> (its MuiNativeSelect-error class).
+        <NativeSelect input={input} value={value} inputProps={{ error }}>
+          {children}
+        </NativeSelect>
+      ) : (
+        input
+      )}
+      {helperText ? <FormHelperText id={helperTextId}>{helperText}</FormHelperText> : null}
+    </FormControl>
+  );
+}
