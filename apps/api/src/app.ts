@@ -209,6 +209,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     // As the link's API route answers it: its schema leaves out anything else the service holds.
     paymentRequestData: async (token) =>
       paymentRequestDataSchema.parse(await payments.getPaymentRequest(token)),
+    paymentResultData: async (token) =>
+      paymentRequestDataSchema.parse(await payments.getPaymentRequest(token, { pinFrame: false })),
     intakeFormData: async (token) => getFormResponseSchema.parse(await forms.getForm(token)),
   });
   registerPaymentResultPage(app, navigationFallback);

@@ -317,6 +317,13 @@ describe.each(engines)('payment requests (%s)', (engine) => {
       expect(authProblems).toEqual([]);
     });
 
+    it('read for its state alone (the result page rendered on the server): no handshake', async () => {
+      const link = await newLink();
+      const request = await app.payments.getPaymentRequest(link.token, { pinFrame: false });
+      expect(request).toMatchObject({ status: 'pending', amount: 1250.5, thtk: null });
+      expect(provider.requests).toEqual([]);
+    });
+
     it('answers no handshake without provider credentials, or with the provider down', async () => {
       const link = await newLink();
       providerDown = 1;

@@ -260,9 +260,13 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
      * (whatever its expiry: the page shows it as processing or paid); 404 otherwise. A pending
      * request of a clinic with provider credentials carries a handshake token pinning the frame to
      * its sum; without one (no credentials, or the provider unreachable) the frame opens as before
-     * and the charge is still verified.
+     * and the charge is still verified. `pinFrame: false` reads the request for its state alone
+     * (the payment result page rendered on the server): no frame opens from it, so no handshake.
      */
-    async getPaymentRequest(token: string): Promise<PaymentRequestData> {
+    async getPaymentRequest(
+      token: string,
+      { pinFrame = true }: { pinFrame?: boolean } = {},
+    ): Promise<PaymentRequestData> {
       const row = await repository.findRequestByTokenHash(sha256Hex(token));
       if (!row) throw linkNotFound();
       const { request } = row;
@@ -271,7 +275,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         throw linkNotFound();
       }
       let thtk: string | null = null;
-      if (request.status === 'pending' && deps.provider) {
+      if (pinFrame && request.status === 'pending' && deps.provider) {
         const credentials = await providerCredentials(request.clinicId);
         if (credentials) {
           try {

@@ -401,6 +401,11 @@ export async function registerWebApp(
      */
     paymentRequestData?: (token: string) => Promise<unknown>;
     /**
+     * The same answer for the payment result page, which reads only the request's state (no
+     * handshake pinning a frame to it); rejects as that route does.
+     */
+    paymentResultData?: (token: string) => Promise<unknown>;
+    /**
      * A form link's `POST /api/get-form` answer, as that route serialises it, for rendering the
      * intake form page on the server; rejects as that route does.
      */
@@ -468,16 +473,16 @@ export async function registerWebApp(
       .type('text/html; charset=utf-8')
       .send(html);
   const resultShell = renderer?.shells.get('payment-result');
-  const { paymentRequestData } = options;
+  const { paymentResultData } = options;
   // The payment result (`/tranzila/:token`, routed by the payments module under its own CSP),
   // rendered per request with the link's request as the page asks for it: null when the link is
   // not valid, which the page says. One patient's: never kept.
   const renderPaymentResult =
-    renderer && resultShell !== undefined && paymentRequestData
+    renderer && resultShell !== undefined && paymentResultData
       ? (() => {
           const render = linkPageRenderer(renderer.prerender, resultShell, config);
           return async (token: string, requestUrl: string) => {
-            const data = await paymentRequestData(token).catch((error: unknown) => {
+            const data = await paymentResultData(token).catch((error: unknown) => {
               if (isAppError(error) && error.status === 404) return null;
               throw error;
             });
