@@ -3,6 +3,7 @@
 import type { GetFormResponse, PaymentRequestData } from '@marpe/shared';
 import { describe, expect, it } from 'vitest';
 import { formFixture } from './features/intake-form/test/form-fixture';
+import { paymentRequestFixture } from './features/payment/test/payment-request-fixture';
 import { prerender } from './prerender';
 
 function formAnswer(ltr = false): GetFormResponse {
@@ -39,17 +40,7 @@ describe('the form page rendered on the server (ADR 021)', () => {
 });
 
 describe('the payment result page rendered on the server (ADR 025)', () => {
-  const request = (status: PaymentRequestData['status']): PaymentRequestData => ({
-    amount: 50,
-    terminal: 'demo',
-    patientId: '',
-    patientNameRemarks: '',
-    patientEmail: '',
-    clinicLogo: '',
-    numPayments: 1,
-    thtk: null,
-    status,
-  });
+  const request = (status: PaymentRequestData['status']) => paymentRequestFixture({ status });
   const succeeded = `/tranzila/tok?results=${encodeURIComponent('Response=000&index=4')}`;
 
   it('a confirmed payment: received, titled so, and still', async () => {

@@ -1,4 +1,3 @@
-import type { PaymentRequestData } from '@marpe/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -7,26 +6,12 @@ import { configureApiClient } from '../../lib/api-client';
 import { apiError, json, stubApi } from '../../test/fake-api';
 import { renderRoutes } from '../../test/render';
 import { PaymentRequestPage } from './payment-request-page';
+import { paymentRequestFixture as request } from './test/payment-request-fixture';
 
 const routes: RouteObject[] = [
   { path: 'p/:token', element: <PaymentRequestPage /> },
   { path: 'expired', element: <h1>expired</h1> },
 ];
-
-function request(overrides: Partial<PaymentRequestData> = {}): PaymentRequestData {
-  return {
-    amount: 1250.5,
-    terminal: 'demo',
-    patientId: '123456782',
-    patientNameRemarks: 'דנה לוי',
-    patientEmail: 'dana@example.com',
-    clinicLogo: '/logo.png',
-    numPayments: 3,
-    status: 'pending',
-    thtk: null,
-    ...overrides,
-  };
-}
 
 beforeEach(() => {
   configureApiClient({ baseUrl: '/api' });

@@ -6,6 +6,7 @@ import { configureApiClient } from '../../lib/api-client';
 import { apiError, json, stubApi } from '../../test/fake-api';
 import { renderRoutes } from '../../test/render';
 import { PaymentResultPage } from './payment-result-page';
+import { paymentRequestFixture } from './test/payment-request-fixture';
 
 const routes: RouteObject[] = [
   { path: 'tranzila/:token', element: <PaymentResultPage /> },
@@ -20,19 +21,9 @@ function open(results: string | null, language: 'he' | 'en' = 'he') {
 
 /** get-payment-request answering the server's state of the request, in turn. */
 function serverSays(...statuses: ('pending' | 'verifying' | 'paid')[]) {
-  const data = {
-    amount: 1250.5,
-    terminal: 'demo',
-    patientId: '',
-    patientNameRemarks: '',
-    patientEmail: '',
-    clinicLogo: '',
-    numPayments: 1,
-    thtk: null,
-  };
   return stubApi({
     'POST /api/get-payment-request': statuses.map(
-      (status) => () => json({ data: { ...data, status } }),
+      (status) => () => json({ data: paymentRequestFixture({ status }) }),
     ),
   });
 }
