@@ -295,6 +295,7 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
         numPayments: 3,
         status: 'pending',
         thtk: `thtk_${TERMINAL}`,
+        chargeRef: expect.stringMatching(/^[\w-]{16}$/),
       },
     });
 
@@ -697,10 +698,10 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
     ]);
   });
 
-  it('says verified: false without credentials, and reports a second confirmed charge as a duplicate', async () => {
+  it('reports a second confirmed charge as a duplicate, and an unconfirmable one as unverified, the link still payable', async () => {
     const response = await call(a.key, 'POST', '/webhooks', {
       url: receiver.url('/marpe'),
-      events: ['payment.succeeded', 'payment.duplicate'],
+      events: ['payment.succeeded', 'payment.duplicate', 'payment.unverified'],
     });
     const secret = response.json<WebhookEndpointWithSecret>().secret ?? '';
     const link = await createRequest();
@@ -711,10 +712,12 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
     // Two tabs: a second approved charge on the paid request.
     await notify(link.url, approved('42'));
     await settle();
-    // A clinic without credentials: reported, but not as confirmed.
+    // A clinic without credentials (a demo; elsewhere no link is made without them): reported as
+    // unverified, and the patient can still pay.
     await app.payments.setProviderCredentials(db, a.id, null);
     const unverified = await createRequest();
     await notify(unverified.url, approved('43'));
+    await settle();
     const events = await deliveredEvents(secret);
     expect(events.map((e) => [e.type, e.data])).toEqual([
       ['payment.succeeded', expect.objectContaining({ request_id: link.id, verified: true })],
@@ -723,10 +726,10 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
         expect.objectContaining({ request_id: link.id, transaction_index: '42', verified: true }),
       ],
       [
-        'payment.succeeded',
+        'payment.unverified',
         expect.objectContaining({
           request_id: unverified.id,
-          status: 'verifying',
+          status: 'pending',
           verified: false,
         }),
       ],
@@ -734,7 +737,15 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
     expect(
       (await call(a.key, 'GET', `/payment-requests/${unverified.id}`)).json<PaymentRequest>()
         .status,
-    ).toBe('verifying');
+    ).toBe('pending');
+    const [recorded] = (
+      await call(a.key, 'GET', `/payment-requests/${unverified.id}/transactions`)
+    ).json<PaymentTransaction[]>();
+    expect(recorded).toMatchObject({
+      accepted: true,
+      response_code: '000',
+      verification: 'unverifiable',
+    });
   });
 
   it('never lets a key reach another clinic’s payment requests', async () => {

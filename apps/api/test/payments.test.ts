@@ -15,7 +15,12 @@ import {
 import { seedDemoClinic } from '../src/demo/seed-demo-clinic.js';
 import type { CreatePaymentLinkInput } from '../src/modules/payments/payments-service.js';
 import type { Database } from '../src/platform/db/client.js';
-import { clinics, paymentRequests, paymentTransactions } from '../src/platform/db/schema.js';
+import {
+  clinics,
+  paymentCharges,
+  paymentRequests,
+  paymentTransactions,
+} from '../src/platform/db/schema.js';
 import { clinicRow } from './fixtures.js';
 import { buildTestApp, engines, testConfig, useTestDatabase, xsrfPair } from './helper.js';
 import { startLoopback, type Loopback } from './loopback.js';
@@ -309,6 +314,7 @@ describe.each(engines)('payment requests (%s)', (engine) => {
           numPayments: 3,
           status: 'pending',
           thtk: `thtk_${TERMINAL}_1250_50`,
+          chargeRef: expect.stringMatching(/^[\w-]{16}$/),
         },
       });
       expect(provider.requests.map((r) => [r.path, JSON.parse(r.body)])).toEqual([
@@ -690,17 +696,129 @@ describe.each(engines)('payment requests (%s)', (engine) => {
       expect((await requestRow(link.requestId))?.status).toBe('paid');
     });
 
-    it('without provider credentials: recorded as unverifiable, the request stays verifying', async () => {
+    it('without provider credentials: recorded as unverifiable, the link stays payable', async () => {
       await app.payments.setProviderCredentials(db, clinicId, null);
       const link = await newLink();
-      await notify(link.token, approved());
+      const response = await notify(link.token, approved());
+      expect(response.statusCode).toBe(200);
       await settle();
       expect(provider.requests).toEqual([]);
-      expect((await requestRow(link.requestId))?.status).toBe('verifying');
+      expect(await requestRow(link.requestId)).toMatchObject({ status: 'pending', paidAt: null });
       expect((await transactions(link.requestId))[0]?.verification).toBe('unverifiable');
-      expect((await getRequest(link.token)).json()).toMatchObject({
-        data: { status: 'verifying' },
+      expect((await getRequest(link.token)).json()).toMatchObject({ data: { status: 'pending' } });
+    });
+
+    it('credentials removed while a charge waits: unverifiable, and the link payable again', async () => {
+      const link = await newLink();
+      await notify(link.token, approved());
+      expect((await requestRow(link.requestId))?.status).toBe('verifying');
+      await app.payments.setProviderCredentials(db, clinicId, null);
+      await settle();
+      expect((await requestRow(link.requestId))?.status).toBe('pending');
+      expect((await transactions(link.requestId))[0]?.verification).toBe('unverifiable');
+    });
+  });
+
+  describe('one charge pays one request', () => {
+    /** Two requests of ₪77, as in the review's repro; the provider charged `index` for ₪77. */
+    const twoOf77 = async (index: string, overrides: Record<string, unknown> = {}) => {
+      const first = await newLink({ amountAgorot: 7700, maxPayments: 1 });
+      const second = await newLink({ amountAgorot: 7700, maxPayments: 1 });
+      charge(index, { amount: '77.00', ...overrides });
+      return { first, second };
+    };
+    const of77 = (index: string) => ({ ...approved(index), sum: '77.00' });
+    const refOf = async (token: string) =>
+      (await getRequest(token)).json<{ data: { chargeRef: string } }>().data.chargeRef;
+
+    it('a charge that paid one request is refused on another, at the callback', async () => {
+      const { first, second } = await twoOf77('7001');
+      await notify(first.token, of77('7001'));
+      await settle();
+      expect((await requestRow(first.requestId))?.status).toBe('paid');
+
+      provider.reset();
+      const replay = await notify(second.token, of77('7001'));
+      expect(replay.statusCode).toBe(200);
+      await settle();
+      expect(await requestRow(second.requestId)).toMatchObject({ status: 'pending', paidAt: null });
+      expect((await transactions(second.requestId))[0]).toMatchObject({
+        accepted: false,
+        rejectionReason: 'charge_of_another_request',
+        verification: null,
       });
+      // Not even asked: the database already says whose charge it is.
+      expect(provider.requests).toEqual([]);
+    });
+
+    it('two callbacks for one charge on two requests before either is verified: one is paid', async () => {
+      const { first, second } = await twoOf77('7002');
+      await notify(first.token, of77('7002'));
+      await notify(second.token, of77('7002'));
+      expect((await requestRow(first.requestId))?.status).toBe('verifying');
+      expect((await requestRow(second.requestId))?.status).toBe('verifying');
+      const [a] = await transactions(first.requestId);
+      const [b] = await transactions(second.requestId);
+      // Both verifications at once (on PostgreSQL, two connections): the charge's key decides.
+      await Promise.all([app.payments.verify(a?.id ?? 0), app.payments.verify(b?.id ?? 0)]);
+      const statuses = [
+        (await requestRow(first.requestId))?.status,
+        (await requestRow(second.requestId))?.status,
+      ].sort();
+      expect(statuses).toEqual(['paid', 'pending']);
+      const rows = [
+        ...(await transactions(first.requestId)),
+        ...(await transactions(second.requestId)),
+      ];
+      expect(rows.map((r) => r.verification).sort()).toEqual(['confirmed', 'refused']);
+      expect(rows.find((r) => r.verification === 'refused')?.rejectionReason).toBe(
+        'charge_of_another_request',
+      );
+      expect(await db.select().from(paymentCharges)).toHaveLength(1);
+    });
+
+    it('a charge the provider keeps with another request’s reference never pays this one', async () => {
+      const { first, second } = await twoOf77('7003');
+      charge('7003', { amount: '77.00', marpe_ref: await refOf(first.token) });
+      // The callback itself carries no reference (as a forger would send it).
+      await notify(second.token, of77('7003'));
+      await settle();
+      expect((await requestRow(second.requestId))?.status).toBe('pending');
+      expect((await transactions(second.requestId))[0]).toMatchObject({
+        verification: 'refused',
+        rejectionReason: 'reference_mismatch',
+      });
+      // The request it was made for is paid by it.
+      await notify(first.token, of77('7003'));
+      await settle();
+      expect((await requestRow(first.requestId))?.status).toBe('paid');
+    });
+
+    it('a callback naming another request’s reference is not accepted, nor verified', async () => {
+      const { first, second } = await twoOf77('7004');
+      const forged = { ...of77('7004'), marpe_ref: await refOf(first.token) };
+      await notify(second.token, forged);
+      await settle();
+      expect((await requestRow(second.requestId))?.status).toBe('pending');
+      expect((await transactions(second.requestId))[0]).toMatchObject({
+        accepted: false,
+        rejectionReason: 'reference_mismatch',
+        verification: null,
+      });
+      // With its own reference it pays as before.
+      charge('7005', { amount: '77.00', marpe_ref: await refOf(second.token) });
+      await notify(second.token, { ...of77('7005'), marpe_ref: await refOf(second.token) });
+      await settle();
+      expect((await requestRow(second.requestId))?.status).toBe('paid');
+    });
+
+    it('each request has its own reference, sent to nobody but its link', async () => {
+      const { first, second } = await twoOf77('7006');
+      const refs = [await refOf(first.token), await refOf(second.token)];
+      expect(refs[0]).toMatch(/^[\w-]{16}$/);
+      expect(refs[0]).not.toBe(refs[1]);
+      const listed = await app.payments.findRequest(clinicId, first.requestId);
+      expect(listed).not.toHaveProperty('chargeRef');
     });
   });
 
@@ -971,6 +1089,47 @@ describe.each(engines)('payment requests (%s)', (engine) => {
       expect((await getRequest(link.token)).json()).toMatchObject({ data: { status: 'paid' } });
     });
 
+    it('the review’s repro: a sandbox charge of one ₪77 request replayed on another pays nothing', async () => {
+      const first = await newLink({ amountAgorot: 7700, maxPayments: 1 });
+      const second = await newLink({ amountAgorot: 7700, maxPayments: 1 });
+      const chargeRef = (await getRequest(first.token)).json<{ data: { chargeRef: string } }>().data
+        .chargeRef;
+      const url = new URL(
+        buildCardFrameUrl({
+          baseUrl: `${ORIGIN}/api/sandbox`,
+          terminal: TERMINAL,
+          amountAgorot: 7700,
+          payments: 1,
+          email: 'dana@example.com',
+          patientId: '039845128',
+          remarks: 'דנה לוי',
+          publicOrigin: ORIGIN,
+          token: first.token,
+          chargeRef,
+        }),
+      );
+      const paid = await pay(url.searchParams, '000');
+      const index = new URL(paid.headers.location ?? '').searchParams.get('index') ?? '';
+      await sandbox.outbox.runOnce();
+      expect((await requestRow(first.requestId))?.status).toBe('paid');
+      expect((await transactions(first.requestId))[0]?.payload).toMatchObject({
+        marpe_ref: chargeRef,
+      });
+
+      const forged = await sandbox.inject({
+        method: 'POST',
+        url: `/api/notify-payment/${second.token}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: `Response=000&index=${index}&sum=77.00&currency=1&cred_type=1&supplier=${TERMINAL}`,
+      });
+      expect(forged.statusCode).toBe(200);
+      await sandbox.outbox.runOnce();
+      expect(await requestRow(second.requestId)).toMatchObject({ status: 'pending', paidAt: null });
+      expect((await transactions(second.requestId))[0]?.rejectionReason).toBe(
+        'charge_of_another_request',
+      );
+    });
+
     it('leaves the request unpaid with a failing card and sends the frame to the fail address', async () => {
       const link = await newLink();
       const { params } = frameUrl(link.token, 1);
@@ -1077,6 +1236,37 @@ describe.each(engines)('payments outside demo mode, and demo links (%s)', (engin
     }
   });
 
+  it('makes no link for a clinic whose charges it cannot confirm (no provider credentials)', async () => {
+    const plain = await buildTestApp(database.current.handle, {
+      config: testConfig(nonDemoEnv),
+      outboxPollIntervalMs: 3_600_000,
+    });
+    try {
+      await plain.ready();
+      const db = database.current.handle.db;
+      const [clinic] = await db
+        .insert(clinics)
+        .values({ ...clinicRow('מרפאה בלי ספק'), cardTerminal: TERMINAL })
+        .returning({ id: clinics.id });
+      const clinicId = clinic?.id ?? 0;
+      const input = { clinicId, amountAgorot: 7700 };
+      const refused = await plain.payments.createLink(input).catch((error: unknown) => error);
+      expect(refused).toMatchObject({
+        status: 400,
+        code: 'validation_failed',
+        details: { issues: [{ path: 'payment_provider' }] },
+      });
+      expect((refused as Error).message).toContain('PUT /api/integration/payment-provider');
+      expect(await db.select().from(paymentRequests)).toEqual([]);
+
+      await plain.payments.setProviderCredentials(db, clinicId, CREDENTIALS);
+      const link = await plain.payments.createLink(input);
+      expect(link.url).toMatch(/\/p\/[\w-]{43}$/);
+    } finally {
+      await plain.close();
+    }
+  });
+
   it('seeds the demo terminal, and POST /api/dev/demo-links mints a working payment link', async () => {
     await seedDemoClinic(database.current.handle.db, { now: START });
     const db = database.current.handle.db;
@@ -1127,6 +1317,7 @@ describe.each(engines)('payments outside demo mode, and demo links (%s)', (engin
           status: 'pending',
           // The sandbox's handshake: its frame then takes this sum only.
           thtk: expect.stringMatching(/^[\w-]{20,}$/),
+          chargeRef: expect.stringMatching(/^[\w-]{16}$/),
         },
       });
     } finally {

@@ -104,7 +104,16 @@ export interface CardFrameUrlInput {
   token: string;
   /** The provider's handshake token: the frame then charges exactly this sum. */
   thtk?: string | null;
+  /** The request's reference (CHARGE_REF_FIELD), kept by the provider with the charge. */
+  chargeRef?: string;
 }
+
+/**
+ * The frame parameter carrying the request's own reference. The provider returns the frame's
+ * extra parameters with the notify callback and keeps them with the transaction, so a charge
+ * names the request it was made for (docs/decisions/029-one-charge-one-request.md).
+ */
+export const CHARGE_REF_FIELD = 'marpe_ref';
 
 /** Where the provider returns the browser (by GET or POST); it answers 303 to `/tranzila/:token`. */
 export const paymentReturnPath = (token: string): string =>
@@ -148,6 +157,7 @@ export function buildCardFrameUrl(input: CardFrameUrlInput): string {
     fail_url_address: back,
     notify_url_address: `${origin}${notifyPaymentPath(input.token)}`,
   });
+  if (input.chargeRef) params[CHARGE_REF_FIELD] = input.chargeRef;
   if (input.thtk) Object.assign(params, { thtk: input.thtk, new_process: '1' });
   for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
   return url.toString();

@@ -157,6 +157,11 @@ describe('buildCardFrameUrl', () => {
     });
   });
 
+  it('carries the request’s reference when it has one', () => {
+    const url = new URL(buildCardFrameUrl({ ...input, chargeRef: 'Ab3_x-9' }));
+    expect(url.searchParams.get('marpe_ref')).toBe('Ab3_x-9');
+  });
+
   it('asks for a single payment without instalment fields', () => {
     const url = new URL(buildCardFrameUrl({ ...input, payments: 1 }));
     expect(url.searchParams.get('cred_type')).toBe('1');

@@ -26,6 +26,11 @@ export const paymentRequestDataSchema = z.object({
   status: z.enum(['pending', 'verifying', 'paid']),
   /** The provider's handshake token pinning the frame to this sum; null without provider credentials. */
   thtk: z.string().nullable(),
+  /**
+   * The request's own reference, sent with the frame (`marpe_ref`) so the provider keeps it with
+   * the charge: a charge made for another request never pays this one.
+   */
+  chargeRef: z.string(),
 });
 export type PaymentRequestData = z.infer<typeof paymentRequestDataSchema>;
 

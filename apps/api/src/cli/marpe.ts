@@ -117,6 +117,7 @@ async function paymentLink(args: readonly string[]): Promise<void> {
       repository: createPaymentsRepository(database.db),
       clock: Date.now,
       publicOrigin: config.publicOrigin,
+      requireProviderCredentials: !config.demo,
     });
     try {
       const link = await payments.createLink({

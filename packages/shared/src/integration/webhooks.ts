@@ -18,6 +18,7 @@ export const webhookEventTypes = [
   'payment.succeeded',
   'payment.failed',
   'payment.duplicate',
+  'payment.unverified',
 ] as const;
 export const webhookEventTypeSchema = z.enum(webhookEventTypes);
 export type WebhookEventType = z.infer<typeof webhookEventTypeSchema>;
@@ -196,6 +197,11 @@ export interface WebhookEventData {
   'payment.failed': PaymentEventData;
   /** A second confirmed charge on a request already paid (two tabs): refund one of them. */
   'payment.duplicate': PaymentEventData;
+  /**
+   * The provider reported an approved charge that cannot be confirmed (the clinic has no provider
+   * credentials): the request stays payable; check the charge in the provider's console.
+   */
+  'payment.unverified': PaymentEventData;
 }
 
 /** An event as `type` and its `data`: what the server emits. */

@@ -28,7 +28,7 @@ declare module 'fastify' {
 export async function registerPayments(
   app: FastifyInstance,
   deps: {
-    config: Pick<Config, 'providerApiBaseUrl' | 'publicOrigin'>;
+    config: Pick<Config, 'demo' | 'providerApiBaseUrl' | 'publicOrigin'>;
     db: Database;
     clock: () => number;
     dataKeys: DataKeys;
@@ -43,6 +43,7 @@ export async function registerPayments(
     clock,
     publicOrigin: config.publicOrigin,
     webhooks: deps.webhooks,
+    requireProviderCredentials: !config.demo,
     provider: {
       api: createTranzilaApi(
         config.providerApiBaseUrl === null

@@ -3,6 +3,7 @@ import type { Database, Executor } from '../../platform/db/client.js';
 import {
   clinics,
   isStoredId,
+  paymentCharges,
   paymentRequests,
   paymentTransactions,
   type PaymentRequestStatus,
@@ -154,16 +155,53 @@ export function createPaymentsRepository(db: Database) {
       return request ? { transaction, request } : null;
     },
 
+    /**
+     * What the provider said of a callback; `rejectionReason` when it names why the charge is not
+     * this request's (it was made for, or already paid, another one).
+     */
     async setVerification(
       ex: Executor,
       transactionId: number,
       verification: NonNullable<PaymentTransactionRow['verification']>,
       providerAnswer: Record<string, unknown> | null,
+      rejectionReason?: string,
     ) {
       await ex
         .update(paymentTransactions)
-        .set({ verification, providerAnswer })
+        .set({ verification, providerAnswer, ...(rejectionReason ? { rejectionReason } : {}) })
         .where(eq(paymentTransactions.id, transactionId));
+    },
+
+    /** The request a provider charge (terminal, index) already paid; null when none. */
+    async findChargeOwner(ex: Executor, terminal: string, providerIndex: string) {
+      const [row] = await ex
+        .select({ requestId: paymentCharges.requestId })
+        .from(paymentCharges)
+        .where(
+          and(
+            eq(paymentCharges.terminal, terminal.toLowerCase()),
+            eq(paymentCharges.providerIndex, providerIndex),
+          ),
+        );
+      return row?.requestId ?? null;
+    },
+
+    /**
+     * Claims a provider charge for one request: true when this call did, false when the charge
+     * had paid a request already. The primary key decides; a concurrent claim waits for the
+     * other's commit and then finds it, so two callbacks never both win.
+     */
+    async claimCharge(
+      ex: Executor,
+      charge: { terminal: string; providerIndex: string; requestId: number; transactionId: number },
+      at: Date,
+    ): Promise<boolean> {
+      const rows = await ex
+        .insert(paymentCharges)
+        .values({ ...charge, terminal: charge.terminal.toLowerCase(), confirmedAt: at })
+        .onConflictDoNothing()
+        .returning({ requestId: paymentCharges.requestId });
+      return rows.length > 0;
     },
 
     /** Approved callbacks of a request the provider has not answered on yet. */

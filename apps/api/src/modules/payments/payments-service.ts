@@ -50,7 +50,11 @@ export const VERIFY_TOPIC = 'payments.verify';
 /** The clinic's provider secret is bound to the clinic's row. */
 const secretAt = (clinicId: number) => sealedAt('clinics', 'tranzila_secret', clinicId);
 
-/** Whether the provider's transaction is the charge the request asked for. */
+/**
+ * Whether the provider's transaction is the charge the request asked for. A charge that carries a
+ * reference must carry this request's; one without (a frame opened before references, or a
+ * provider answer that omits it) is still bound to one request by `claimCharge`.
+ */
 function confirms(
   request: PaymentRequestRow,
   callback: PaymentTransactionRow,
@@ -58,6 +62,7 @@ function confirms(
 ): boolean {
   return (
     found !== null &&
+    (found.reference === null || found.reference === request.chargeRef) &&
     found.responseCode === PAYMENT_SUCCESS_CODE &&
     found.terminal === request.terminal &&
     found.amountAgorot === request.amountAgorot &&
@@ -85,6 +90,11 @@ export interface PaymentsServiceDeps {
    * where no callback is taken (the CLI, which mints links).
    */
   webhooks?: Pick<Webhooks, 'emit' | 'kick'>;
+  /**
+   * Outside demo mode: a link is made only for a clinic whose charges can be confirmed (it has
+   * provider API credentials), since an unconfirmable charge can never pay.
+   */
+  requireProviderCredentials?: boolean;
   /**
    * The provider's server API and how clinics' credentials are sealed. Absent only in the CLI,
    * which mints links and never verifies or opens a frame.
@@ -131,7 +141,7 @@ export interface CallbackOutcome {
   verifying: boolean;
 }
 
-export type PaymentRequestSummary = Omit<PaymentRequestRow, 'tokenHash'>;
+export type PaymentRequestSummary = Omit<PaymentRequestRow, 'tokenHash' | 'chargeRef'>;
 
 function summaryOf(request: PaymentRequestRow): PaymentRequestSummary {
   return {
@@ -227,6 +237,18 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         throw invalid('patientEmail', 'must be an email address');
       }
       const description = text('description', input.description, 500);
+      if (deps.requireProviderCredentials) {
+        const credentials = await repository.findProviderCredentials(
+          ex ?? repository.db,
+          clinic.id,
+        );
+        if (!credentials?.appKey || !credentials.secret) {
+          throw invalid(
+            'payment_provider',
+            `is not set up: clinic ${clinic.id} has no card provider API credentials to confirm charges with (PUT /api/integration/payment-provider)`,
+          );
+        }
+      }
       const days = input.expiresInDays ?? DEFAULT_PAYMENT_LINK_DAYS;
       if (!Number.isInteger(days) || days < 1 || days > MAX_PAYMENT_LINK_DAYS) {
         throw invalid('expiresInDays', `must be 1 to ${MAX_PAYMENT_LINK_DAYS} days`);
@@ -246,6 +268,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
           maxPayments,
           description,
           tokenHash: sha256Hex(token),
+          chargeRef: randomToken(12),
           status: 'pending',
           createdAt: new Date(now),
           expiresAt,
@@ -299,6 +322,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         numPayments: request.maxPayments,
         status: request.status === 'cancelled' ? 'pending' : request.status,
         thtk,
+        chargeRef: request.chargeRef,
       };
     },
 
@@ -311,7 +335,11 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
      *
      * A declined or mismatching callback on an unpaid request is reported at once as
      * payment.failed with `verified: false` (the clinic may want to call the patient); replays
-     * were reported with their first delivery.
+     * were reported with their first delivery. A charge that belongs to another request (its
+     * reference, or it already paid one) is recorded as not accepted and reported to nobody: it is
+     * no payment attempt on this link, only a replay of someone's charge. An approved one the
+     * clinic cannot confirm (no provider credentials) leaves the request payable and is reported
+     * as payment.unverified.
      */
     async recordCallback(token: string, body: unknown): Promise<CallbackOutcome> {
       const fields: ProviderFields = providerFieldsOf(body);
@@ -343,6 +371,14 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
           );
         }
         const verdict = checkCallback(request, fields);
+        const owner = await repository.findChargeOwner(tx, request.terminal, index);
+        if (owner !== null && owner !== request.id) {
+          verdict.accepted = false;
+          verdict.reasons.push('charge_of_another_request');
+        }
+        const foreign =
+          verdict.reasons.includes('charge_of_another_request') ||
+          verdict.reasons.includes('reference_mismatch');
         const transactionId = await repository.insertTransaction(tx, {
           requestId: request.id,
           clinicId: request.clinicId,
@@ -361,16 +397,29 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
           receivedAt: new Date(now),
         });
         const approved = verdict.accepted && response === PAYMENT_SUCCESS_CODE;
-        const verifying = transactionId !== null && approved && deps.provider !== undefined;
+        const provider = deps.provider;
+        const confirmable =
+          provider !== undefined &&
+          (await repository.findProviderCredentials(tx, request.clinicId))?.secret != null;
+        const verifying = transactionId !== null && approved && confirmable;
         if (verifying) {
           // A paid request is verified too: a second confirmed charge is a duplicate to refund.
           if (request.status === 'pending') await repository.setStatus(tx, request.id, 'verifying');
-          await deps.provider?.queueVerification(tx, transactionId);
+          await provider.queueVerification(tx, transactionId);
         }
-        if (webhooks && transactionId !== null && !approved && request.status !== 'paid') {
+        if (transactionId !== null && approved && !confirmable && provider !== undefined) {
+          await repository.setVerification(tx, transactionId, 'unverifiable', null);
+        }
+        const type =
+          !approved && !foreign
+            ? 'payment.failed'
+            : approved && !confirmable
+              ? 'payment.unverified'
+              : null;
+        if (webhooks && transactionId !== null && type && request.status !== 'paid') {
           await webhooks.emit(tx, {
             clinicId: request.clinicId,
-            type: 'payment.failed',
+            type,
             data: {
               request_id: request.id,
               amount: toShekels(request.amountAgorot),
@@ -391,12 +440,14 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
 
     /**
      * The `payments.verify` outbox handler: asks the provider's API about one approved callback.
-     * Confirmed (exists, approved, same terminal, sum, currency and instalments): the request is
+     * Confirmed (exists, approved, same terminal, sum, currency and instalments, this request's
+     * reference) and claimed for this request (a charge pays one request, ever): the request is
      * paid and payment.succeeded says `verified: true`; on a request already paid it is
      * payment.duplicate. Refused: recorded, payment.failed (`verified: true`), and the request is
-     * payable again unless another approved callback still waits. Without credentials the
-     * request stays `verifying`, and payment.succeeded says `verified: false`. An unreachable
-     * provider throws: the outbox tries again with backoff.
+     * payable again unless another approved callback still waits; a charge of another request is
+     * refused without an event (see recordCallback). Credentials removed since the callback: the
+     * request is payable again and payment.unverified says so. An unreachable provider throws:
+     * the outbox tries again with backoff.
      */
     async verify(transactionId: number): Promise<void> {
       if (!deps.provider) throw new Error('payments: verify without a provider');
@@ -421,7 +472,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         const { request, transaction } = locked;
         const now = new Date(clock());
         const event = (
-          type: 'payment.succeeded' | 'payment.failed' | 'payment.duplicate',
+          type: 'payment.succeeded' | 'payment.failed' | 'payment.duplicate' | 'payment.unverified',
           status: PaymentRequestRow['status'],
           verified: boolean,
         ) =>
@@ -439,12 +490,38 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
             },
           });
         reported = webhooks !== undefined;
+        /** The request payable again unless another approved callback still waits. */
+        const reopen = async () => {
+          const waiting = await repository.countAwaitingVerification(tx, request.id);
+          const status = waiting > 0 ? 'verifying' : 'pending';
+          await repository.setStatus(tx, request.id, status);
+          return status;
+        };
         if (!found) {
           await repository.setVerification(tx, transaction.id, 'unverifiable', null);
-          if (request.status !== 'paid') await event('payment.succeeded', 'verifying', false);
+          if (request.status === 'paid') {
+            reported = false;
+            return;
+          }
+          await event('payment.unverified', await reopen(), false);
           return;
         }
-        if (confirms(request, transaction, found.transaction)) {
+        const foreignReference =
+          found.transaction?.reference != null && found.transaction.reference !== request.chargeRef;
+        const claimed =
+          !foreignReference &&
+          confirms(request, transaction, found.transaction) &&
+          (await repository.claimCharge(
+            tx,
+            {
+              terminal: request.terminal,
+              providerIndex: transaction.providerIndex,
+              requestId: request.id,
+              transactionId: transaction.id,
+            },
+            now,
+          ));
+        if (claimed) {
           await repository.setVerification(tx, transaction.id, 'confirmed', found.answer);
           if (request.status === 'paid') {
             await event('payment.duplicate', 'paid', true);
@@ -454,14 +531,32 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
           }
           return;
         }
-        await repository.setVerification(tx, transaction.id, 'refused', found.answer);
+        // Not this request's charge: made for another request, or it already paid one.
+        const foreign =
+          foreignReference ||
+          (confirms(request, transaction, found.transaction) &&
+            (await repository.findChargeOwner(tx, request.terminal, transaction.providerIndex)) !==
+              null);
+        await repository.setVerification(
+          tx,
+          transaction.id,
+          'refused',
+          found.answer,
+          foreign
+            ? foreignReference
+              ? 'reference_mismatch'
+              : 'charge_of_another_request'
+            : undefined,
+        );
         if (request.status === 'paid') {
           reported = false;
           return;
         }
-        const waiting = await repository.countAwaitingVerification(tx, request.id);
-        const status = waiting > 0 ? 'verifying' : 'pending';
-        await repository.setStatus(tx, request.id, status);
+        const status = await reopen();
+        if (foreign) {
+          reported = false;
+          return;
+        }
         await event('payment.failed', status, true);
       });
       if (reported) webhooks?.kick();

@@ -9,6 +9,7 @@ import {
 
 const request = {
   terminal: 'clinicterm',
+  chargeRef: 'ref_of_this_request',
   amountAgorot: 125_050,
   maxPayments: 3,
   status: 'pending',
@@ -108,6 +109,8 @@ describe('checkCallback', () => {
     [{ ...inThree, fpay: '416.83', spay: '416.835' }, 'instalments_mismatch'],
     [{ ...inThree, fpay: '0.50', spay: '625.00' }, 'instalments_mismatch'],
     [{ ...inThree, npay: '3', fpay: '312.64', spay: '312.62' }, 'too_many_payments'],
+    [{ ...single, marpe_ref: 'another-request' }, 'reference_mismatch'],
+    [{ ...single, marpe_ref: '' }, 'reference_mismatch'],
   ])('refuses %j: %s', (fields, reason) => {
     const clean = Object.fromEntries(
       Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined),
@@ -115,6 +118,11 @@ describe('checkCallback', () => {
     const verdict = checkCallback(request, clean);
     expect(verdict.accepted).toBe(false);
     expect(verdict.reasons).toContain(reason);
+  });
+
+  it('accepts the request’s own reference, and a charge from a frame opened without one', () => {
+    expect(checkCallback(request, { ...single, marpe_ref: request.chargeRef }).accepted).toBe(true);
+    expect(checkCallback(request, single).accepted).toBe(true);
   });
 
   it('stores sums that do not fit as null', () => {

@@ -1,4 +1,4 @@
-import { parseProviderSum, splitInstalments } from '@marpe/shared';
+import { CHARGE_REF_FIELD, parseProviderSum, splitInstalments } from '@marpe/shared';
 
 // What the card provider (Tranzila) sends us: the server-to-server notify and the browser's
 // return, as `key=value` fields. They carry no signature, so nothing in them is trusted beyond
@@ -107,10 +107,15 @@ export type RejectionReason =
   | 'sum_mismatch'
   | 'cred_type_not_allowed'
   | 'too_many_payments'
-  | 'instalments_mismatch';
+  | 'instalments_mismatch'
+  /** The charge carries another request's reference (CHARGE_REF_FIELD). */
+  | 'reference_mismatch'
+  /** The provider charge (terminal, index) already paid another request. */
+  | 'charge_of_another_request';
 
 export interface CallbackRequest {
   terminal: string;
+  chargeRef: string;
   amountAgorot: number;
   maxPayments: number;
   status: string;
@@ -138,6 +143,12 @@ export interface CallbackVerdict {
 export function checkCallback(request: CallbackRequest, fields: ProviderFields): CallbackVerdict {
   const reasons: RejectionReason[] = [];
   if (request.status === 'cancelled') reasons.push('request_cancelled');
+  // A frame opened before references existed sends none: the charge is then bound by its
+  // (terminal, index) paying one request only.
+  const reference = fields[CHARGE_REF_FIELD];
+  if (reference !== undefined && reference !== request.chargeRef) {
+    reasons.push('reference_mismatch');
+  }
   const supplier = (fields.supplier ?? '').toLowerCase();
   if (supplier === '' || supplier !== request.terminal.toLowerCase()) {
     reasons.push('terminal_mismatch');

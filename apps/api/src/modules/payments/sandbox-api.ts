@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { formatProviderSum } from '@marpe/shared';
+import { CHARGE_REF_FIELD, formatProviderSum } from '@marpe/shared';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -44,6 +44,8 @@ export interface SandboxTransaction {
   responseCode: string;
   amountAgorot: number;
   payments: number;
+  /** The request reference the frame was opened with; '' when none. */
+  reference: string;
 }
 
 export interface SandboxLedger {
@@ -137,6 +139,9 @@ export const sandboxApiRoutes: FastifyPluginAsyncZod<SandboxApiOptions> = async 
                 amount: formatProviderSum(found.amountAgorot),
                 currency_code: '1',
                 number_of_payments: found.payments,
+                // Kept with the charge and returned, as the provider does with the frame's
+                // extra parameters.
+                ...(found.reference ? { [CHARGE_REF_FIELD]: found.reference } : {}),
               },
             ]
           : [],

@@ -1,4 +1,5 @@
 import {
+  CHARGE_REF_FIELD,
   describeResponseCode,
   formatAmount,
   formatProviderSum,
@@ -34,6 +35,7 @@ export const frameParameterNames = [
   'success_url_address',
   'fail_url_address',
   'notify_url_address',
+  CHARGE_REF_FIELD,
 ] as const;
 
 export interface SandboxCard {
@@ -72,6 +74,8 @@ export interface SandboxCharge {
   email: string;
   contact: string;
   remarks: string;
+  /** The request's reference the frame was opened with (CHARGE_REF_FIELD), '' when none. */
+  reference: string;
   successUrl: string;
   failUrl: string;
   /** The path (and query) of our notify address, to call in-process. */
@@ -168,6 +172,7 @@ export function parseSandboxCharge(
       email,
       contact: fields.contact ?? '',
       remarks: fields.remarks ?? '',
+      reference: fields[CHARGE_REF_FIELD] ?? '',
       successUrl: success.toString(),
       failUrl: fail.toString(),
       notifyPath: `${notify.pathname}${notify.search}`,
@@ -206,6 +211,8 @@ export function sandboxCallback(
     email: charge.email,
     remarks: charge.remarks,
   });
+  // The provider sends the frame's extra parameters back with the notify.
+  if (charge.reference !== '') callback[CHARGE_REF_FIELD] = charge.reference;
   return callback;
 }
 

@@ -148,6 +148,7 @@ export const sandboxRoutes: FastifyPluginAsyncZod<SandboxRoutesOptions> = async 
         responseCode: card.response,
         amountAgorot: charge.amountAgorot,
         payments: charge.credType === '8' ? charge.npay + 1 : 1,
+        reference: charge.reference,
       });
       // Server to server, as the provider would, without leaving the process.
       const notified = await app.inject({

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { toAgorot } from '@marpe/shared';
+import { CHARGE_REF_FIELD, toAgorot } from '@marpe/shared';
 
 // The card provider's server API (issue 13): a callback or a browser return is only a hint; a
 // charge counts once this API, asked server to server with the clinic's own credentials, says the
@@ -42,6 +42,11 @@ export interface ProviderTransaction {
   /** ISO 4217 letters or the provider's number ('1' is shekels). */
   currency: string;
   payments: number;
+  /**
+   * The request reference the frame was opened with (CHARGE_REF_FIELD), as the provider kept it
+   * with the charge; null when its answer has none.
+   */
+  reference: string | null;
 }
 
 /** The provider could not be asked (network, timeout, 5xx): the outbox tries again later. */
@@ -91,6 +96,7 @@ function readTransaction(raw: Record<string, unknown>): ProviderTransaction {
     amountAgorot: Number.isFinite(amount) ? toAgorot(amount) : null,
     currency: text(raw.currency_code ?? raw.currency),
     payments: Number.isInteger(payments) && payments > 0 ? payments : 1,
+    reference: text(raw[CHARGE_REF_FIELD]) || null,
   };
 }
 

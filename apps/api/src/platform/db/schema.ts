@@ -680,6 +680,11 @@ export const paymentRequests = pgTable(
     description: text('description').notNull().default(''),
     /** SHA-256 (hex) of the link token. */
     tokenHash: text('token_hash').notNull(),
+    /**
+     * The request's own reference, sent with the card frame (`marpe_ref`) and kept by the provider
+     * with the charge: a charge carrying another request's reference never pays this one.
+     */
+    chargeRef: text('charge_ref').notNull(),
     status: text('status').$type<PaymentRequestStatus>().notNull().default('pending'),
     createdAt: instant('created_at').notNull(),
     expiresAt: instant('expires_at').notNull(),
@@ -687,6 +692,7 @@ export const paymentRequests = pgTable(
   },
   (t) => [
     unique('payment_requests_token_hash_unique').on(t.tokenHash),
+    unique('payment_requests_charge_ref_unique').on(t.chargeRef),
     index('payment_requests_clinic_idx').on(t.clinicId, t.createdAt),
     check('payment_requests_amount_check', sql`${t.amountAgorot} BETWEEN 1 AND 100000000`),
     check('payment_requests_max_payments_check', sql`${t.maxPayments} BETWEEN 1 AND 36`),
@@ -746,6 +752,30 @@ export const paymentTransactions = pgTable(
       'payment_transactions_verification_check',
       sql`${t.verification} IN ('confirmed', 'refused', 'unverifiable')`,
     ),
+  ],
+);
+
+/**
+ * The provider charges that paid a request: one row per provider transaction (terminal, index),
+ * so one real charge confirms at most one request, ever, whatever races between callbacks. The
+ * terminal is kept lower-case (the provider's names are not case-sensitive).
+ */
+export const paymentCharges = pgTable(
+  'payment_charges',
+  {
+    terminal: text('terminal').notNull(),
+    providerIndex: text('provider_index').notNull(),
+    requestId: integer('request_id')
+      .notNull()
+      .references(() => paymentRequests.id, { onDelete: 'cascade' }),
+    transactionId: integer('transaction_id')
+      .notNull()
+      .references(() => paymentTransactions.id, { onDelete: 'cascade' }),
+    confirmedAt: instant('confirmed_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'payment_charges_pkey', columns: [t.terminal, t.providerIndex] }),
+    check('payment_charges_terminal_check', sql`${t.terminal} = lower(${t.terminal})`),
   ],
 );
 

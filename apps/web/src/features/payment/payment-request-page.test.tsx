@@ -152,6 +152,8 @@ describe('payment request page', () => {
       success_url_address: 'http://localhost:3000/api/payment-return/tok',
       fail_url_address: 'http://localhost:3000/api/payment-return/tok',
       notify_url_address: 'http://localhost:3000/api/notify-payment/tok',
+      // The request's own reference, which the provider keeps with the charge.
+      marpe_ref: 'ref_abc123',
     });
 
     await user.click(screen.getByRole('button', { name: 'חזרה לפרטי התשלום' }));

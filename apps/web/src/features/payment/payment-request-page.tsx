@@ -98,6 +98,7 @@ function PaymentRequest({ token, data, amountAgorot }: PaymentRequestProps) {
         publicOrigin: window.location.origin,
         token,
         thtk: data.thtk,
+        chargeRef: data.chargeRef,
       }),
     );
   };

@@ -14,6 +14,7 @@ export function paymentRequestFixture(
     numPayments: 3,
     status: 'pending',
     thtk: null,
+    chargeRef: 'ref_abc123',
     ...overrides,
   };
 }
