@@ -44,11 +44,16 @@ const busyTimeSchema = z.strictObject({
  */
 export const busyTimesBodySchema = z
   .strictObject({
-    from: instantSchema,
-    to: instantSchema,
+    from: instantSchema.describe("The window's start (included), ISO 8601 with an offset"),
+    to: instantSchema.describe(
+      `The window's end (excluded): after from, at most ${MAX_BUSY_TIMES_WINDOW_DAYS} days later`,
+    ),
     items: z
       .array(busyTimeSchema)
-      .max(MAX_BUSY_TIMES_PER_CALL, `At most ${MAX_BUSY_TIMES_PER_CALL} items a call`),
+      .max(MAX_BUSY_TIMES_PER_CALL, `At most ${MAX_BUSY_TIMES_PER_CALL} items a call`)
+      .describe(
+        `Every busy time overlapping the window, at most ${MAX_BUSY_TIMES_PER_CALL}; each overlaps [from, to), ends after it starts and lasts at most ${MAX_BUSY_TIME_DAYS} days; external_id once per call`,
+      ),
   })
   .superRefine((body, ctx) => {
     const from = Date.parse(body.from);
