@@ -615,6 +615,69 @@ describe.each(engines)("the clinic's diary: busy times and clinic bookings (%s)"
         expect(messages[0]?.body).toContain('10:00');
       });
 
+      it('offers a time a removed busy time frees; a clinic booking settles the entry', async () => {
+        const [waiting] = await db
+          .insert(patients)
+          .values({
+            clinicId,
+            idNumber: israeliId('51234567'),
+            firstName: 'ממתין',
+            lastName: 'בתור',
+            phone: '0509876543',
+          })
+          .returning();
+        if (!waiting) throw new Error('fixture: patient');
+        const [token] = await insertSessions(db, [waiting.id], NOW);
+        await putBusy({ ...thursdayWindow, items: [item('day', '07:00', '17:00')] });
+        const joined = await app.inject({
+          method: 'POST',
+          url: '/api/waitlist',
+          payload: {
+            clinicId,
+            caregiverId: dana.id,
+            appointmentTypeId: checkup.id,
+            fromDate: THURSDAY,
+            toDate: THURSDAY,
+            partOfDay: 'any',
+          },
+          cookies: xsrf.cookies,
+          headers: { ...xsrf.headers, ...bearer(token as string) },
+        });
+        expect(joined.statusCode, joined.body).toBe(201);
+        const drain = async () => {
+          while ((await app.messaging.runOutbox()) > 0);
+        };
+        await drain();
+        expect(await sent()).toEqual([]);
+
+        // The clinic's diary frees the day: the waiting patient is offered its first time.
+        expect((await putBusy({ ...thursdayWindow, items: [] })).json()).toMatchObject({
+          removed: 1,
+        });
+        await drain();
+        const offers = await sent();
+        expect(offers.map((m) => m.to)).toEqual(['0509876543']);
+        expect(offers[0]?.body).toContain('בתאריך 25/03/2027 בשעה 08:00');
+
+        const booked = await book(
+          booking({
+            patient: {
+              id_number: waiting.idNumber,
+              phone: waiting.phone,
+              first_name: 'ממתין',
+              last_name: 'בתור',
+            },
+          }),
+        );
+        expect(booked.statusCode, booked.body).toBe(201);
+        const entries = await app.inject({
+          method: 'GET',
+          url: '/api/waitlist',
+          headers: bearer(token as string),
+        });
+        expect(entries.json()).toEqual([]);
+      });
+
       it('plans reminders like any booking', async () => {
         const settings = await call(key, 'PUT', '/reminders/settings', {
           enabled: true,
