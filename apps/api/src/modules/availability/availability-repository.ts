@@ -50,7 +50,7 @@ type BusyRow = { caregiverId: number; startAt: Date; endAt: Date };
  * one list sorted by start: what the engine's single pass needs. Overlaps stay (the engine joins
  * them).
  */
-function mergeBusy(sources: readonly (readonly BusyRow[])[]): Map<number, Interval[]> {
+export function mergeBusy(sources: readonly (readonly BusyRow[])[]): Map<number, Interval[]> {
   const busy = new Map<number, Interval[]>();
   const push = (row: BusyRow) => {
     let list = busy.get(row.caregiverId);
