@@ -8,7 +8,11 @@ import {
 } from 'fastify-type-provider-zod';
 import { registerDemo } from './demo/demo-module.js';
 import { registerAppointments } from './modules/appointments/appointments-module.js';
-import { registerAvailability } from './modules/availability/availability-module.js';
+import {
+  registerAvailability,
+  registerBusyTimes,
+} from './modules/availability/availability-module.js';
+import { registerCalendarFeed } from './modules/calendar-feed/calendar-feed-module.js';
 import { registerClinics } from './modules/clinics/clinics-module.js';
 import { registerForms } from './modules/forms/forms-module.js';
 import { registerHealth } from './modules/health/health-module.js';
@@ -168,16 +172,19 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     waitlist,
     reminders,
   });
+  await registerBusyTimes(app, { db, clock, waitlist, cache });
   await registerAppointments(app, {
     db,
     clock,
     availability,
+    schedules,
     messaging,
     webhooks,
     reminders,
     waitlist,
     cache,
   });
+  await registerCalendarFeed(app, { db, clock, publicOrigin });
   const forms = await registerForms(app, {
     db,
     clock,

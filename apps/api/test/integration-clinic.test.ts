@@ -830,6 +830,7 @@ describe.each(engines)('integration API: clinic data and appointments (%s)', (en
           last_name: expect.any(String),
           phone: patient.phone,
         },
+        source: 'patient',
         created_at: expect.any(String),
         cancelled_at: null,
       });

@@ -203,6 +203,8 @@ describe.each(engines)('what the logs hold (%s)', (engine) => {
     secrets.add(formToken).add(paymentToken);
     const connectionToken = 'Wk3pR9vXq2LmT8nB4cYd7Hs1Jf6Gu0Ae5Zo_Ki-QwEr';
     secrets.add(connectionToken);
+    const feedToken = 'Cq7mT2vXk9LpR4nB8cYd1Hs6Jf3Gu5Ae0Zo_Ki-WqEr';
+    secrets.add(feedToken);
 
     expect((await post('/api/get-form', { token: formToken })).statusCode).toBe(200);
     expect((await post('/api/get-payment-request', { token: paymentToken })).statusCode).toBe(200);
@@ -212,6 +214,7 @@ describe.each(engines)('what the logs hold (%s)', (engine) => {
       `/tranzila/${paymentToken}?results=Response%3D000`,
       `/api/payment-return/${paymentToken}?Response=000&index=1`,
       `/whatsapp-signup/${connectionToken}`,
+      `/api/calendar-feed/${feedToken}.ics`,
       `//q//${formToken}`,
       `/unknown/${formToken}`,
     ]) {
@@ -232,6 +235,7 @@ describe.each(engines)('what the logs hold (%s)', (engine) => {
     expect(text).toContain('"sqlState":"P0001"');
     expect(text).toContain('/q/[token]');
     expect(text).toContain('/whatsapp-signup/[token]');
+    expect(text).toContain('/api/calendar-feed/[token].ics');
 
     const patientData = [
       DANA.idNumber,

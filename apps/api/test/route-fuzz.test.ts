@@ -158,7 +158,16 @@ describe.each(engines)('every public route, malformed input (%s)', (engine) => {
 
   it('finds the routes in the OpenAPI document', () => {
     expect(operations.length).toBeGreaterThan(30);
-    for (const path of ['/api/integration/caregivers', '/api/integration/clinic']) {
+    for (const path of [
+      '/api/integration/caregivers',
+      '/api/integration/clinic',
+      // Issue 24: the clinic's diary (a 4 MiB body limit on busy-times), and a public feed whose
+      // token sits before a suffix.
+      '/api/integration/caregivers/{id}/busy-times',
+      '/api/integration/appointments',
+      '/api/integration/caregivers/{id}/calendar-feed',
+      '/api/calendar-feed/{token}.ics',
+    ]) {
       expect(operations.map((o) => o.path)).toContain(path);
     }
   });

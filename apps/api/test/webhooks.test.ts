@@ -643,6 +643,7 @@ describe.each(engines)('webhooks (%s)', (engine) => {
             last_name: expect.stringMatching(/^מספר \d+$/),
             phone: patient.phone,
           },
+          source: 'patient',
           created_at: expect.any(String),
           cancelled_at: null,
         },

@@ -11,12 +11,12 @@ export {
 } from './patient-auth-rules.js';
 
 /** The texts the server answers with are the English of SPEC § 5; the web translates by code. */
-const idNumberSchema = z
+export const idNumberSchema = z
   .string({ error: 'Invalid ID number' })
   .refine(isValidIsraeliId, 'Invalid ID number')
   .transform(normaliseIdNumber);
 
-const phoneSchema = z.string({ error: 'Invalid phone number' }).transform((value, ctx) => {
+export const phoneSchema = z.string({ error: 'Invalid phone number' }).transform((value, ctx) => {
   const phone = normaliseIsraeliMobile(value);
   if (phone === null) {
     ctx.addIssue({ code: 'custom', message: 'Invalid phone number' });
@@ -25,7 +25,7 @@ const phoneSchema = z.string({ error: 'Invalid phone number' }).transform((value
   return phone;
 });
 
-const nameSchema = z
+export const nameSchema = z
   .string({ error: 'Required field' })
   .transform(cleanName)
   .pipe(

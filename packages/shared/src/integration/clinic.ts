@@ -59,6 +59,20 @@ export const addressPartSchema = text(200);
 
 export const messagingChannelSchema = z.enum(['sms', 'whatsapp']);
 
+/**
+ * What an appointment shows in the caregiver's own calendar (the iCalendar feed, the Google
+ * write-back): `full` (patient name, phone, type), `initials` (type and initials), `minimal`
+ * (only that it is an appointment). Never the ID number.
+ */
+export const calendarEventDetails = ['full', 'initials', 'minimal'] as const;
+export const calendarEventDetailSchema = z.enum(calendarEventDetails);
+export type CalendarEventDetail = z.infer<typeof calendarEventDetailSchema>;
+
+/** Who booked an appointment: the patient online, or the clinic through this API. */
+export const appointmentSources = ['patient', 'clinic'] as const;
+export const appointmentSourceSchema = z.enum(appointmentSources);
+export type AppointmentSource = z.infer<typeof appointmentSourceSchema>;
+
 /** The booking rules a caregiver inherits from its clinic unless it sets its own. */
 const bookingRuleSchemas = {
   slot_step_minutes: marpeRulesSchema.shape.slot_step_minutes,
@@ -82,6 +96,8 @@ export const integrationClinicSchema = clinicSchema.extend({
     cancel_notice_minutes: z.number().int(),
     /** Booked, not yet ended appointments one patient may hold (1–20, default 3). */
     max_upcoming_appointments: z.number().int(),
+    /** What appointments show in the caregivers' calendars (feed, Google); default `full`. */
+    calendar_event_detail: calendarEventDetailSchema,
   }),
   /** What a caregiver's rule set to null stands for. */
   default_marpe_rules: z.object(bookingRuleSchemas),
@@ -115,6 +131,7 @@ export const updateClinicBodySchema = z.strictObject({
       card_terminal: text(100).nullable(),
       cancel_notice_minutes: cancelNoticeMinutesSchema,
       max_upcoming_appointments: z.number().int().min(1).max(20),
+      calendar_event_detail: calendarEventDetailSchema,
     })
     .partial()
     .optional(),
@@ -337,6 +354,8 @@ export const integrationAppointmentSchema = z.object({
     /** As the patient verified it: 05XXXXXXXX. */
     phone: z.string(),
   }),
+  /** Who booked it: `patient` online, or `clinic` through `POST /api/integration/appointments`. */
+  source: appointmentSourceSchema,
   /** ISO 8601, UTC. */
   created_at: z.string(),
   cancelled_at: z.string().nullable(),

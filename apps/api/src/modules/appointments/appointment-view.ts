@@ -22,6 +22,7 @@ export function selectAppointmentViews(ex: Executor) {
       clinicId: appointments.clinicId,
       timezone: clinics.timezone,
       status: appointments.status,
+      source: appointments.source,
       startAt: appointments.startAt,
       endAt: appointments.endAt,
       createdAt: appointments.createdAt,
@@ -61,6 +62,7 @@ export function toAppointmentView(row: AppointmentViewRow): IntegrationAppointme
       last_name: row.lastName,
       phone: row.phone,
     },
+    source: row.source,
     created_at: row.createdAt.toISOString(),
     cancelled_at: row.cancelledAt?.toISOString() ?? null,
   };

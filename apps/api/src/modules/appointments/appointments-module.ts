@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../platform/db/client.js';
+import type { AvailabilityRepository } from '../availability/availability-repository.js';
 import type { AvailabilityService } from '../availability/availability-service.js';
+import { createPatientAuthRepository } from '../patient-auth/patient-auth-repository.js';
 import type { ClinicDataCache } from '../clinics/clinic-data-cache.js';
 import { registerIntegrationRoutes } from '../integration/integration-auth.js';
 import type { Messaging } from '../messaging/messaging.js';
@@ -23,6 +25,8 @@ export async function registerAppointments(
     db: Database;
     clock: () => number;
     availability: AvailabilityService;
+    /** The schedules repository: what else blocks a caregiver (busy times). */
+    schedules: Pick<AvailabilityRepository, 'overlapsExternalBusy'>;
     messaging: Messaging;
     webhooks: Webhooks;
     reminders: Reminders;
@@ -33,6 +37,8 @@ export async function registerAppointments(
   const appointments = createAppointmentsService({
     repository: createAppointmentsRepository(deps.db),
     availability: deps.availability,
+    busy: deps.schedules,
+    patients: createPatientAuthRepository(deps.db),
     messaging: deps.messaging,
     webhooks: deps.webhooks,
     reminders: deps.reminders,

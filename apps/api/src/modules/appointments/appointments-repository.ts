@@ -1,6 +1,7 @@
 import { and, asc, count, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../platform/db/client.js';
 import type { MessageLanguage } from '../../platform/http/message-language.js';
+import { lockCaregiverDiary } from '../availability/availability-repository.js';
 import {
   appointments,
   appointmentTypes,
@@ -50,6 +51,7 @@ export type NewAppointment = Pick<
   | 'localDate'
   | 'detailsSmsCount'
   | 'language'
+  | 'source'
 >;
 
 // drizzle/0001_booking-constraints.sql
@@ -101,9 +103,6 @@ const detailsColumns = {
   caregiverName: caregivers.name,
   typeName: appointmentTypes.name,
 };
-
-/** The first key of the booking advisory locks (two-key form): "MB", Marpe bookings. */
-const BOOKING_LOCK_SPACE = 0x4d42;
 
 export function createAppointmentsRepository(db: Database) {
   return {
@@ -229,7 +228,8 @@ export function createAppointmentsRepository(db: Database) {
      * at once. The constraint still guards every other path into the table.
      */
     async lockCaregiverBookings(tx: Executor, caregiverId: number) {
-      await tx.execute(sql`SELECT pg_advisory_xact_lock(${BOOKING_LOCK_SPACE}, ${caregiverId})`);
+      // The diary's lock: busy-times writes take it too (availability-repository).
+      await lockCaregiverDiary(tx, caregiverId);
     },
 
     /** A booked appointment of the caregiver overlapping [start, end), other than `except`, if any. */

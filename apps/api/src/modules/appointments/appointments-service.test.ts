@@ -52,6 +52,8 @@ function serviceFailing(errors: Error[], maxBookingAttempts?: number) {
   const service = createAppointmentsService({
     repository,
     availability: { isOfferedSlot: async () => ({ offered: true, timezone: 'Asia/Jerusalem' }) },
+    busy: { overlapsExternalBusy: async () => false },
+    patients: { findPatient: async () => null, insertPatient: async () => null },
     messaging: { queueMessage: async () => 'sms' as const, kick: () => {} },
     webhooks: {
       emitAppointment: async () => 0,

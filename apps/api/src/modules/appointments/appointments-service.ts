@@ -1,7 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   APPOINTMENT_SMS_LIMIT,
+  PHONE_HINT_DIGITS,
+  type AppointmentSource,
   type BookAppointmentBody,
+  type ClinicBookingBody,
   type BookedAppointment,
   type PatientAppointment,
   type SendAppointmentSmsBody,
@@ -10,11 +13,16 @@ import { audit } from '../../platform/audit.js';
 import type { Transaction } from '../../platform/db/client.js';
 import { AppError, clinicNotFound, invalidField, isAppError } from '../../platform/errors.js';
 import { limits, takeLimit } from '../../platform/limits.js';
+import type { AvailabilityRepository } from '../availability/availability-repository.js';
 import type { AvailabilityService } from '../availability/availability-service.js';
 import { formatZonedIso, zonedDate } from '../../platform/zoned-time.js';
 import type { ClinicDataCache } from '../clinics/clinic-data-cache.js';
 import type { Messaging } from '../messaging/messaging.js';
-import type { SessionPatient } from '../patient-auth/patient-auth-repository.js';
+import type {
+  PatientAuthRepository,
+  SessionPatient,
+} from '../patient-auth/patient-auth-repository.js';
+import type { Writer } from '../integration/integration-auth.js';
 import type { Reminders } from '../reminders/reminders-service.js';
 import type { WaitlistService } from '../waitlist/waitlist-service.js';
 import type { Webhooks } from '../webhooks/webhooks-service.js';
@@ -47,6 +55,10 @@ export interface AppointmentsServiceDeps {
     | 'takeSmsAllowance'
   >;
   availability: Pick<AvailabilityService, 'isOfferedSlot'>;
+  /** What blocks a caregiver besides appointments (the clinic's busy times), checked in the transaction. */
+  busy: Pick<AvailabilityRepository, 'overlapsExternalBusy'>;
+  /** Clinic bookings find the patient by ID number, or sign them up as the login flow does. */
+  patients: Pick<PatientAuthRepository, 'findPatient' | 'insertPatient'>;
   messaging: Pick<Messaging, 'queueMessage' | 'kick'>;
   /** appointment.booked, .cancelled and .rescheduled, emitted in the change's transaction. */
   webhooks: Pick<Webhooks, 'emitAppointment' | 'emitAppointmentRescheduled' | 'kick'>;
@@ -102,7 +114,9 @@ const appointmentNotFound = () =>
  * caregiver's EXCLUDE constraint and the one-booking-per-date index (drizzle/0001).
  */
 export function createAppointmentsService(deps: AppointmentsServiceDeps) {
-  const { repository, availability, messaging, webhooks, reminders, waitlist, cache, clock } = deps;
+  const { repository, availability, busy, patients, messaging, webhooks, reminders, waitlist } =
+    deps;
+  const { cache, clock } = deps;
   const maxAttempts = deps.maxBookingAttempts ?? 5;
   const take = deps.takeLimit ?? takeLimit;
 
@@ -126,8 +140,86 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
   }
 
   /**
-   * Everything about a wanted slot that needs no lock: the clinic, caregiver and type exist and fit,
-   * the interval is one the engine offers now, and the details SMS text when the clinic sends it.
+   * The clinic, caregiver and type a booking names exist and fit, and the interval has the
+   * type's length. `fields` names the body's fields in the 400s (the patient's and the clinic's
+   * bodies spell them differently).
+   */
+  async function loadSlot(
+    wanted: { clinicId: number; caregiverId: number; appointmentTypeId: number; start: number },
+    fields: { type: string; start: string },
+  ) {
+    const subject = await repository.findBookingSubject(
+      wanted.clinicId,
+      wanted.caregiverId,
+      wanted.appointmentTypeId,
+    );
+    if (!subject) throw clinicNotFound(wanted.clinicId);
+    const { clinic, caregiver, type } = subject;
+    if (!caregiver?.isActive) {
+      throw new AppError(
+        'caregiver_not_found',
+        404,
+        `Caregiver ${wanted.caregiverId} not found in clinic ${clinic.id}`,
+      );
+    }
+    if (!type) {
+      throw new AppError(
+        'appointment_type_not_found',
+        404,
+        `Appointment type ${wanted.appointmentTypeId} not found in clinic ${clinic.id}`,
+      );
+    }
+    if (!subject.offersType) {
+      throw invalidField(fields.type, 'The caregiver does not offer this appointment type');
+    }
+    const localDate = zonedDate(wanted.start, clinic.timezone);
+    return { clinic, caregiver, type, localDate };
+  }
+
+  /** Whether the engine offers exactly [start, end) now: 400 naming `field` otherwise. */
+  async function checkOffered(
+    slot: Pick<Awaited<ReturnType<typeof loadSlot>>, 'clinic' | 'caregiver' | 'type'>,
+    start: number,
+    end: number,
+    field: string,
+    hint: string,
+  ) {
+    const { offered } = await availability.isOfferedSlot({
+      clinicId: slot.clinic.id,
+      caregiverId: slot.caregiver.id,
+      durationMinutes: slot.type.durationMinutes,
+      start,
+      end,
+    });
+    if (!offered) throw invalidField(field, `Not a slot the caregiver offers now; ${hint}`);
+  }
+
+  /** The details SMS of a booking, in the patient's language. */
+  function detailsMessage(
+    slot: Pick<Awaited<ReturnType<typeof loadSlot>>, 'clinic' | 'caregiver' | 'type'>,
+    start: number,
+    language: MessageLanguage,
+  ): string {
+    const { clinic, caregiver, type } = slot;
+    return appointmentSmsMessage(
+      {
+        clinicName: clinic.name,
+        street: clinic.street,
+        homeNumber: clinic.homeNumber,
+        city: clinic.city,
+        timezone: clinic.timezone,
+        caregiverName: caregiver.name,
+        typeName: type.name,
+        start,
+      },
+      language,
+    );
+  }
+
+  /**
+   * Everything about a patient's wanted slot that needs no lock: the clinic, caregiver and type
+   * exist and fit, the interval is one the engine offers now, and the details SMS text when the
+   * clinic sends it.
    */
   async function prepareBooking(
     patient: SessionPatient,
@@ -137,68 +229,134 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
     if (body.clinicId !== patient.clinicId) throw otherClinic();
     const start = Date.parse(body.startDate);
     const end = Date.parse(body.endDate);
-
-    const subject = await repository.findBookingSubject(
-      body.clinicId,
-      body.caregiverId,
-      body.appointmentTypeId,
+    const slot = await loadSlot(
+      {
+        clinicId: body.clinicId,
+        caregiverId: body.caregiverId,
+        appointmentTypeId: body.appointmentTypeId,
+        start,
+      },
+      { type: 'appointmentTypeId', start: 'startDate' },
     );
-    if (!subject) throw clinicNotFound(body.clinicId);
-    const { clinic, caregiver, type } = subject;
-    if (!caregiver?.isActive) {
-      throw new AppError(
-        'caregiver_not_found',
-        404,
-        `Caregiver ${body.caregiverId} not found in clinic ${clinic.id}`,
-      );
-    }
-    if (!type) {
-      throw new AppError(
-        'appointment_type_not_found',
-        404,
-        `Appointment type ${body.appointmentTypeId} not found in clinic ${clinic.id}`,
-      );
-    }
-    if (!subject.offersType) {
-      throw invalidField('appointmentTypeId', 'The caregiver does not offer this appointment type');
-    }
-    if (end - start !== type.durationMinutes * MINUTE) {
+    if (end - start !== slot.type.durationMinutes * MINUTE) {
       throw invalidField(
         'endDate',
-        `This appointment type lasts ${type.durationMinutes} minutes: endDate must be startDate plus that`,
+        `This appointment type lasts ${slot.type.durationMinutes} minutes: endDate must be startDate plus that`,
       );
     }
-    const { offered } = await availability.isOfferedSlot({
+    await checkOffered(slot, start, end, 'startDate', 'choose one from available-slots');
+    const sms = slot.clinic.isAutoSmsEnabled ? detailsMessage(slot, start, language) : null;
+    return { ...slot, start, end, sms };
+  }
+
+  type PreparedBooking = Awaited<ReturnType<typeof loadSlot>> & {
+    start: number;
+    end: number;
+    sms: string | null;
+  };
+
+  /**
+   * The booking itself, in the booking transaction after the caregiver's lock: the refusals
+   * answered without an error from the database (the constraints still have the last word), the
+   * row, its reminders, details message, webhook and waitlist settlement. Patient and clinic
+   * bookings both come through here.
+   */
+  async function writeBooking(
+    tx: Transaction,
+    booking: PreparedBooking & {
+      patient: { id: number; phone: string };
+      language: MessageLanguage;
+      source: AppointmentSource;
+      /** false: the clinic books over its busy times on purpose. */
+      checkBusy: boolean;
+      /** The patient's cap of upcoming appointments; null: none (the clinic books). */
+      maxUpcoming: number | null;
+      now: number;
+    },
+  ): Promise<number> {
+    const { clinic, caregiver, type, start, end, localDate, sms, patient } = booking;
+    if (await repository.findBookingOnDate(tx, clinic.id, patient.id, localDate)) {
+      throw existingAppointment();
+    }
+    if (await repository.findOverlapping(tx, caregiver.id, new Date(start), new Date(end))) {
+      throw slotTaken();
+    }
+    if (
+      booking.checkBusy &&
+      (await busy.overlapsExternalBusy(tx, caregiver.id, new Date(start), new Date(end)))
+    ) {
+      throw slotTaken();
+    }
+    if (
+      booking.maxUpcoming !== null &&
+      (await repository.countUpcoming(tx, patient.id, new Date(booking.now))) >= booking.maxUpcoming
+    ) {
+      throw tooManyUpcoming(booking.maxUpcoming);
+    }
+    const row = await repository.insertAppointment(tx, {
       clinicId: clinic.id,
       caregiverId: caregiver.id,
-      durationMinutes: type.durationMinutes,
-      start,
-      end,
+      patientId: patient.id,
+      appointmentTypeId: type.id,
+      startAt: new Date(start),
+      endAt: new Date(end),
+      localDate,
+      detailsSmsCount: sms === null ? 0 : 1,
+      language: booking.language,
+      source: booking.source,
     });
-    if (!offered) {
+    await reminders.plan(tx, { id: row.id, clinicId: clinic.id, startAt: new Date(start) });
+    // In the booking's transaction: the details go out once, and only if it commits.
+    if (sms !== null) {
+      await messaging.queueMessage(tx, {
+        clinicId: clinic.id,
+        to: patient.phone,
+        body: sms,
+        expiresAt: new Date(end),
+      });
+    }
+    // Its data is the row as written: `source` tells the clinic's own bookings apart.
+    await webhooks.emitAppointment(tx, 'appointment.booked', { id: row.id, clinicId: clinic.id });
+    await waitlist.markBooked(tx, {
+      patientId: patient.id,
+      caregiverId: caregiver.id,
+      appointmentTypeId: type.id,
+      localDate,
+      at: new Date(booking.now),
+    });
+    return row.id;
+  }
+
+  /**
+   * The patient of a clinic booking: found by ID number (the phone must be the one on file, as
+   * at login; the names on file stay), or signed up with the body's details as a verified
+   * sign-up would be. In the booking's transaction: a refused booking signs nobody up.
+   */
+  async function findOrSignUp(
+    tx: Transaction,
+    clinicId: number,
+    details: ClinicBookingBody['patient'],
+  ): Promise<{ id: number; phone: string; created: boolean }> {
+    const known = await patients.findPatient(tx, clinicId, details.id_number);
+    const inserted = known
+      ? null
+      : await patients.insertPatient(tx, {
+          clinicId,
+          idNumber: details.id_number,
+          firstName: details.first_name,
+          lastName: details.last_name,
+          phone: details.phone,
+        });
+    // A concurrent sign-up of the same ID number won: it is a known patient now.
+    const row = known ?? inserted ?? (await patients.findPatient(tx, clinicId, details.id_number));
+    if (!row) throw new Error('findOrSignUp: the patient vanished');
+    if (row.phone !== details.phone) {
       throw invalidField(
-        'startDate',
-        'Not a slot the caregiver offers now; choose one from available-slots',
+        'patient.phone',
+        `This ID number is registered with another phone (ending ${row.phone.slice(-PHONE_HINT_DIGITS)}); the patient logs in with that one`,
       );
     }
-
-    const localDate = zonedDate(start, clinic.timezone);
-    const sms = clinic.isAutoSmsEnabled
-      ? appointmentSmsMessage(
-          {
-            clinicName: clinic.name,
-            street: clinic.street,
-            homeNumber: clinic.homeNumber,
-            city: clinic.city,
-            timezone: clinic.timezone,
-            caregiverName: caregiver.name,
-            typeName: type.name,
-            start,
-          },
-          language,
-        )
-      : null;
-    return { clinic, caregiver, type, start, end, localDate, sms };
+    return { id: row.id, phone: row.phone, created: inserted !== null };
   }
 
   /**
@@ -229,7 +387,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
 
   function bookedView(
     id: number,
-    slot: Pick<Awaited<ReturnType<typeof prepareBooking>>, 'clinic' | 'caregiver' | 'type'> & {
+    slot: Pick<PreparedBooking, 'clinic' | 'caregiver' | 'type'> & {
       start: number;
       end: number;
       sms: string | null;
@@ -254,65 +412,23 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
       body: BookAppointmentBody,
       language: MessageLanguage = 'he',
     ): Promise<BookedAppointment> {
-      const { clinic, caregiver, type, start, end, localDate, sms } = await prepareBooking(
-        patient,
-        body,
-        language,
-      );
-
+      const prepared = await prepareBooking(patient, body, language);
+      const { clinic, caregiver, type, start, end, sms } = prepared;
       const id = await inBookingTransaction(async (tx) => {
         const now = clock();
         await repository.lockCaregiverBookings(tx, caregiver.id);
         // Serialises the patient's bookings (the lock of the limit), so the cap below holds in a
         // race too; a refused booking rolls its count back.
         await take(tx, limits.book, patientSubject(patient), now);
-        // The common refusals, answered without an error from the database; the constraints
-        // still have the last word.
-        if (await repository.findBookingOnDate(tx, clinic.id, patient.id, localDate)) {
-          throw existingAppointment();
-        }
-        if (await repository.findOverlapping(tx, caregiver.id, new Date(start), new Date(end))) {
-          throw slotTaken();
-        }
-        if (
-          (await repository.countUpcoming(tx, patient.id, new Date(now))) >=
-          clinic.maxUpcomingAppointments
-        ) {
-          throw tooManyUpcoming(clinic.maxUpcomingAppointments);
-        }
-        const row = await repository.insertAppointment(tx, {
-          clinicId: clinic.id,
-          caregiverId: caregiver.id,
-          patientId: patient.id,
-          appointmentTypeId: type.id,
-          startAt: new Date(start),
-          endAt: new Date(end),
-          localDate,
-          detailsSmsCount: sms === null ? 0 : 1,
+        return writeBooking(tx, {
+          ...prepared,
+          patient,
           language,
+          source: 'patient',
+          checkBusy: true,
+          maxUpcoming: clinic.maxUpcomingAppointments,
+          now,
         });
-        await reminders.plan(tx, { id: row.id, clinicId: clinic.id, startAt: new Date(start) });
-        // In the booking's transaction: the details go out once, and only if it commits.
-        if (sms !== null) {
-          await messaging.queueMessage(tx, {
-            clinicId: clinic.id,
-            to: patient.phone,
-            body: sms,
-            expiresAt: new Date(end),
-          });
-        }
-        await webhooks.emitAppointment(tx, 'appointment.booked', {
-          id: row.id,
-          clinicId: clinic.id,
-        });
-        await waitlist.markBooked(tx, {
-          patientId: patient.id,
-          caregiverId: caregiver.id,
-          appointmentTypeId: type.id,
-          localDate,
-          at: new Date(now),
-        });
-        return row.id;
       });
       cache.invalidate(clinic.id);
       if (sms !== null) messaging.kick();
@@ -357,6 +473,9 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
         if (onDate && onDate.id !== row.id) throw existingAppointment();
         const startAt = new Date(start);
         if (await repository.findOverlapping(tx, caregiver.id, startAt, new Date(end), row.id)) {
+          throw slotTaken();
+        }
+        if (await busy.overlapsExternalBusy(tx, caregiver.id, startAt, new Date(end))) {
           throw slotTaken();
         }
         await repository.moveAppointment(tx, row.id, {
@@ -404,6 +523,82 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
       webhooks.kick();
       waitlist.kick();
       return bookedView(appointmentId, { clinic, caregiver, type, start, end, sms });
+    },
+
+    /**
+     * `POST /api/integration/appointments`: the clinic books a patient (found by ID number or
+     * signed up). Through the same transaction as a patient's booking, so the same constraints,
+     * reminders, webhook and waitlist rules apply; without the patient's online limits (the
+     * upcoming cap, the booking rate), which guard self-service. Audited as `writer.actor`.
+     */
+    async bookForClinic(
+      writer: Writer,
+      body: ClinicBookingBody,
+    ): Promise<{ id: number; patientCreated: boolean }> {
+      const start = Date.parse(body.start_date);
+      const slot = await loadSlot(
+        {
+          clinicId: writer.clinicId,
+          caregiverId: body.caregiver_id,
+          appointmentTypeId: body.appointment_type_id,
+          start,
+        },
+        { type: 'appointment_type_id', start: 'start_date' },
+      );
+      const end = start + slot.type.durationMinutes * MINUTE;
+      if (start <= clock()) throw invalidField('start_date', 'The start has passed');
+      if (body.outside_working_hours !== true) {
+        await checkOffered(
+          slot,
+          start,
+          end,
+          'start_date',
+          'choose one from available-slots, or send outside_working_hours: true',
+        );
+      }
+      const language = body.language ?? 'he';
+      const sms = body.send_sms === true ? detailsMessage(slot, start, language) : null;
+
+      const result = await inBookingTransaction(async (tx) => {
+        const now = clock();
+        await repository.lockCaregiverBookings(tx, slot.caregiver.id);
+        const patient = await findOrSignUp(tx, slot.clinic.id, body.patient);
+        const id = await writeBooking(tx, {
+          ...slot,
+          start,
+          end,
+          sms,
+          patient,
+          language,
+          source: 'clinic',
+          checkBusy: body.ignore_busy_times !== true,
+          maxUpcoming: null,
+          now,
+        });
+        await audit(tx, {
+          clinicId: slot.clinic.id,
+          actor: writer.actor,
+          action: 'appointment.book',
+          targetType: 'appointment',
+          targetId: id,
+          details: {
+            caregiver_id: slot.caregiver.id,
+            appointment_type_id: slot.type.id,
+            start_at: new Date(start).toISOString(),
+            patient_id: patient.id,
+            patient_created: patient.created,
+            outside_working_hours: body.outside_working_hours === true,
+            ignore_busy_times: body.ignore_busy_times === true,
+            send_sms: sms !== null,
+          },
+          at: new Date(now),
+        });
+        return { id, patientCreated: patient.created };
+      });
+      cache.invalidate(slot.clinic.id);
+      if (sms !== null) messaging.kick();
+      webhooks.kick();
+      return result;
     },
 
     /** `GET /api/appointment/patient-appointments`: booked, not yet ended, by start. */

@@ -1,5 +1,9 @@
 import { and, asc, eq, gte, lt } from 'drizzle-orm';
-import type { IntegrationAppointment, IntegrationAppointmentsQuery } from '@marpe/shared';
+import type {
+  ClinicBookingBody,
+  IntegrationAppointment,
+  IntegrationAppointmentsQuery,
+} from '@marpe/shared';
 import type { Database, Executor } from '../../platform/db/client.js';
 import {
   appointments,
@@ -15,7 +19,7 @@ import type { AppointmentsService } from './appointments-service.js';
 
 export interface ClinicAppointmentsDeps {
   db: Database;
-  appointments: Pick<AppointmentsService, 'cancelForClinic'>;
+  appointments: Pick<AppointmentsService, 'cancelForClinic' | 'bookForClinic'>;
 }
 
 /** The integration API's view of a clinic's appointments: the list by dates, and cancelling. */
@@ -64,6 +68,14 @@ export function createClinicAppointments({ db, appointments: service }: ClinicAp
         status: query.status,
       });
       return rows.map(toAppointmentView);
+    },
+
+    /** Books on the clinic's behalf and answers the booked appointment. */
+    async bookAppointment(writer: Writer, body: ClinicBookingBody) {
+      const { id } = await service.bookForClinic(writer, body);
+      const [row] = await repository.listAppointments(db, writer.clinicId, { id });
+      if (!row) throw new AppError('appointment_not_found', 404, 'Appointment not found');
+      return toAppointmentView(row);
     },
 
     /** Cancels on the clinic's behalf and answers the cancelled appointment. */

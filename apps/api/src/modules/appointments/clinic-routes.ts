@@ -1,4 +1,5 @@
 import {
+  clinicBookingBodySchema,
   errorBodySchema,
   integrationAppointmentSchema,
   integrationAppointmentsQuerySchema,
@@ -43,6 +44,24 @@ export const clinicAppointmentsRoutes: FastifyPluginAsyncZod<
       // Patients' names, phones and ID numbers: no cache on the way keeps them.
       reply.header('cache-control', 'no-store');
       return service.listAppointments(clinicIdOf(request), request.query);
+    },
+  );
+
+  app.post(
+    '/appointments',
+    {
+      schema: {
+        tags,
+        summary:
+          "Books a patient with a caregiver (201): the patient is found by ID number (the phone must be the one on file; 400 patient.phone otherwise) or signed up. start_date must be a slot the booking page offers, or any future time with outside_working_hours: true; never over another appointment nor one of the patient's on the same date (409 slot_taken, existingAppointment), nor over a busy time unless ignore_busy_times: true (409 slot_taken). Reminders are planned, send_sms: true sends the details, and appointment.booked is raised with source 'clinic'",
+        body: clinicBookingBodySchema,
+        response: { 201: integrationAppointmentSchema, ...writeErrors },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const appointment = await service.bookAppointment(writerOf(request), request.body);
+      return reply.status(201).send(appointment);
     },
   );
 

@@ -1,11 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../platform/db/client.js';
+import type { ClinicDataCache } from '../clinics/clinic-data-cache.js';
+import { registerIntegrationRoutes } from '../integration/integration-auth.js';
+import type { WaitlistService } from '../waitlist/waitlist-service.js';
 import {
   createAvailabilityRepository,
   type AvailabilityRepository,
 } from './availability-repository.js';
 import { availabilityRoutes } from './availability-routes.js';
 import { createAvailabilityService, type AvailabilityService } from './availability-service.js';
+import { createBusyTimes } from './busy-times.js';
+import { busyTimesRoutes } from './clinic-routes.js';
 
 /** The free times of a caregiver (SPEC § 5): `GET /api/availability/...`. */
 export async function registerAvailability(
@@ -20,4 +25,20 @@ export async function registerAvailability(
   const availability = createAvailabilityService({ availability: schedules, clock: deps.clock });
   await app.register(availabilityRoutes, { prefix: '/api', availability });
   return { availability, schedules };
+}
+
+/**
+ * The clinic's busy times (`/api/integration/caregivers/:id/busy-times`), after registerClinics
+ * and registerWaitlist: a change drops the clinic page's cache and offers freed times.
+ */
+export async function registerBusyTimes(
+  app: FastifyInstance,
+  deps: {
+    db: Database;
+    clock: () => number;
+    waitlist: Pick<WaitlistService, 'queueOffers' | 'kick'>;
+    cache: Pick<ClinicDataCache, 'invalidate'>;
+  },
+): Promise<void> {
+  await registerIntegrationRoutes(app, busyTimesRoutes, { service: createBusyTimes(deps) });
 }

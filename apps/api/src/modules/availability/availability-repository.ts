@@ -1,8 +1,9 @@
-import { and, asc, eq, gt, gte, inArray, lt, type SQL } from 'drizzle-orm';
-import type { Database } from '../../platform/db/client.js';
+import { and, asc, eq, gt, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import type { Database, Executor } from '../../platform/db/client.js';
 import {
   appointments,
   caregiverBreaks,
+  caregiverBusyTimes,
   caregivers,
   caregiverScheduleExceptionHours,
   caregiverScheduleExceptions,
@@ -29,6 +30,62 @@ export interface BookingContext {
 
 /** Whose schedules to read: a clinic's active caregivers, or one caregiver. */
 export type ScheduleOwners = { clinicId: number } | { caregiverId: number };
+
+/** The first key of the caregivers' diary advisory locks (two-key form): "MB", Marpe bookings. */
+const DIARY_LOCK_SPACE = 0x4d42;
+
+/**
+ * Queues the writes of one caregiver's diary until the transaction ends: bookings and moves
+ * (appointments-repository) and busy-times replacements take it, so a booking's busy check and a
+ * busy-times write never pass each other.
+ */
+export async function lockCaregiverDiary(tx: Executor, caregiverId: number): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${DIARY_LOCK_SPACE}, ${caregiverId})`);
+}
+
+type BusyRow = { caregiverId: number; startAt: Date; endAt: Date };
+
+/**
+ * Per caregiver, the intervals of several sources each sorted by (caregiver, start), merged into
+ * one list sorted by start: what the engine's single pass needs. Overlaps stay (the engine joins
+ * them).
+ */
+export function mergeBusy(sources: readonly (readonly BusyRow[])[]): Map<number, Interval[]> {
+  const busy = new Map<number, Interval[]>();
+  const push = (row: BusyRow) => {
+    let list = busy.get(row.caregiverId);
+    if (!list) {
+      list = [];
+      busy.set(row.caregiverId, list);
+    }
+    list.push({ start: row.startAt.getTime(), end: row.endAt.getTime() });
+  };
+  const nonEmpty = sources.filter((rows) => rows.length > 0);
+  if (nonEmpty.length <= 1) {
+    for (const row of nonEmpty[0] ?? []) push(row);
+    return busy;
+  }
+  const cursors = nonEmpty.map(() => 0);
+  for (;;) {
+    let best = -1;
+    let bestRow: BusyRow | undefined;
+    nonEmpty.forEach((rows, s) => {
+      const row = rows[cursors[s] as number];
+      if (
+        row !== undefined &&
+        (bestRow === undefined ||
+          row.caregiverId < bestRow.caregiverId ||
+          (row.caregiverId === bestRow.caregiverId && row.startAt < bestRow.startAt))
+      ) {
+        best = s;
+        bestRow = row;
+      }
+    });
+    if (bestRow === undefined) return busy;
+    push(bestRow);
+    cursors[best] = (cursors[best] as number) + 1;
+  }
+}
 
 export function createAvailabilityRepository(db: Database) {
   const ownedBy = (owners: ScheduleOwners): SQL | undefined =>
@@ -175,41 +232,82 @@ export function createAvailabilityRepository(db: Database) {
     },
 
     /**
-     * Booked appointments of these caregivers overlapping [from, to) (epoch ms), by start; never
-     * more than the window (index appointments_caregiver_busy_idx).
+     * What makes these caregivers busy in [from, to) (epoch ms), per caregiver, sorted by start:
+     * booked appointments and the clinic's busy times (caregiver_busy_times), one query per
+     * source, each bounded by the window (indexes appointments_caregiver_busy_idx and
+     * caregiver_busy_times_window_idx). A further source (a calendar mirror) joins here and in
+     * `overlapsExternalBusy`.
      */
     async listBusy(
       caregiverIds: readonly number[],
       window: { from: number; to: number },
     ): Promise<Map<number, Interval[]>> {
-      const busy = new Map<number, Interval[]>();
-      if (caregiverIds.length === 0 || window.to <= window.from) return busy;
-      const rows = await db
-        .select({
-          caregiverId: appointments.caregiverId,
-          startAt: appointments.startAt,
-          endAt: appointments.endAt,
-        })
-        .from(appointments)
+      if (caregiverIds.length === 0 || window.to <= window.from) return new Map();
+      const ids = [...caregiverIds];
+      const from = new Date(window.from);
+      const to = new Date(window.to);
+      const [booked, external] = await Promise.all([
+        db
+          .select({
+            caregiverId: appointments.caregiverId,
+            startAt: appointments.startAt,
+            endAt: appointments.endAt,
+          })
+          .from(appointments)
+          .where(
+            and(
+              inArray(appointments.caregiverId, ids),
+              eq(appointments.status, 'booked'),
+              gt(appointments.endAt, from),
+              lt(appointments.startAt, to),
+            ),
+          )
+          .orderBy(asc(appointments.caregiverId), asc(appointments.startAt)),
+        db
+          .select({
+            caregiverId: caregiverBusyTimes.caregiverId,
+            startAt: caregiverBusyTimes.startAt,
+            endAt: caregiverBusyTimes.endAt,
+          })
+          .from(caregiverBusyTimes)
+          .where(
+            and(
+              inArray(caregiverBusyTimes.caregiverId, ids),
+              gt(caregiverBusyTimes.endAt, from),
+              lt(caregiverBusyTimes.startAt, to),
+            ),
+          )
+          .orderBy(asc(caregiverBusyTimes.caregiverId), asc(caregiverBusyTimes.startAt)),
+      ]);
+      return mergeBusy([booked, external]);
+    },
+
+    /**
+     * Whether anything outside Marpe's own appointments makes the caregiver busy in [start, end):
+     * the clinic's busy times. Booking and reschedule ask it inside their transaction, after
+     * `lockCaregiverDiary`, so a busy-times write cannot slip in between.
+     */
+    async overlapsExternalBusy(
+      ex: Executor,
+      caregiverId: number,
+      start: Date,
+      end: Date,
+    ): Promise<boolean> {
+      const [row] = await ex
+        .select({ id: caregiverBusyTimes.id })
+        .from(caregiverBusyTimes)
         .where(
           and(
-            inArray(appointments.caregiverId, [...caregiverIds]),
-            eq(appointments.status, 'booked'),
-            gt(appointments.endAt, new Date(window.from)),
-            lt(appointments.startAt, new Date(window.to)),
+            eq(caregiverBusyTimes.caregiverId, caregiverId),
+            gt(caregiverBusyTimes.endAt, start),
+            lt(caregiverBusyTimes.startAt, end),
           ),
         )
-        .orderBy(asc(appointments.caregiverId), asc(appointments.startAt));
-      for (const row of rows) {
-        let list = busy.get(row.caregiverId);
-        if (!list) {
-          list = [];
-          busy.set(row.caregiverId, list);
-        }
-        list.push({ start: row.startAt.getTime(), end: row.endAt.getTime() });
-      }
-      return busy;
+        .limit(1);
+      return row !== undefined;
     },
+
+    lockCaregiverDiary,
   };
 }
 

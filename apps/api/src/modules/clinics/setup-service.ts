@@ -73,6 +73,7 @@ function toClinic(row: ClinicRow): IntegrationClinic {
       card_terminal: row.cardTerminal,
       cancel_notice_minutes: row.cancelNoticeMinutes,
       max_upcoming_appointments: row.maxUpcomingAppointments,
+      calendar_event_detail: row.calendarEventDetail,
     },
     default_marpe_rules: {
       slot_step_minutes: row.defaultSlotStepMinutes,
@@ -312,6 +313,7 @@ export function createClinicService({
           cardTerminal: settings?.card_terminal,
           cancelNoticeMinutes: settings?.cancel_notice_minutes,
           maxUpcomingAppointments: settings?.max_upcoming_appointments,
+          calendarEventDetail: settings?.calendar_event_detail,
           defaultSlotStepMinutes: rules?.slot_step_minutes,
           defaultMinNoticeMinutes: rules?.min_notice_minutes,
           defaultBookingHorizonDays: rules?.booking_horizon_days,

@@ -17,6 +17,8 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type {
+  AppointmentSource,
+  CalendarEventDetail,
   FormSchema,
   OpeningHours,
   PartOfDay,
@@ -90,6 +92,14 @@ export const clinics = pgTable(
     messagingChannel: text('messaging_channel').$type<MessagingChannel>().notNull().default('sms'),
     /** Booked, not yet ended appointments one patient may hold at once (issue 13). */
     maxUpcomingAppointments: integer('max_upcoming_appointments').notNull().default(3),
+    /**
+     * What an appointment shows in the caregiver's own calendar (the iCalendar feed, and the
+     * Google write-back): 'full', 'initials' or 'minimal' (issue 24; calendar-event-text.ts).
+     */
+    calendarEventDetail: text('calendar_event_detail')
+      .$type<CalendarEventDetail>()
+      .notNull()
+      .default('full'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -102,6 +112,10 @@ export const clinics = pgTable(
     check(
       'clinics_max_upcoming_appointments_check',
       sql`${t.maxUpcomingAppointments} BETWEEN 1 AND 20`,
+    ),
+    check(
+      'clinics_calendar_event_detail_check',
+      sql`${t.calendarEventDetail} IN ('full', 'initials', 'minimal')`,
     ),
   ],
 );
@@ -223,6 +237,8 @@ export const appointments = pgTable(
     detailsSmsCount: integer('details_sms_count').notNull().default(0),
     /** The language the patient booked in: the appointment's messages speak it. */
     language: text('language').$type<MessageLanguage>().notNull().default('he'),
+    /** Who booked it: the patient online, or the clinic through the integration API. */
+    source: text('source').$type<AppointmentSource>().notNull().default('patient'),
   },
   (t) => [
     index('appointments_patient_idx').on(t.patientId, t.startAt),
@@ -237,7 +253,52 @@ export const appointments = pgTable(
     check('appointments_time_check', sql`${t.endAt} > ${t.startAt}`),
     check('appointments_details_sms_count_check', sql`${t.detailsSmsCount} >= 0`),
     check('appointments_language_check', sql`${t.language} IN ('he', 'en')`),
+    check('appointments_source_check', sql`${t.source} IN ('patient', 'clinic')`),
   ],
+);
+
+/**
+ * Times a caregiver is busy in the clinic's own diary (a practice-management system), pushed
+ * through `PUT /api/integration/caregivers/:id/busy-times` a window at a time (issue 24). They
+ * block slots like booked appointments; `external_id` is the clinic's own id of the item.
+ */
+export const caregiverBusyTimes = pgTable(
+  'caregiver_busy_times',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    caregiverId: integer('caregiver_id')
+      .notNull()
+      .references(() => caregivers.id, { onDelete: 'cascade' }),
+    externalId: text('external_id').notNull(),
+    startAt: instant('start_at').notNull(),
+    endAt: instant('end_at').notNull(),
+    label: text('label'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique('caregiver_busy_times_external_unique').on(t.caregiverId, t.externalId),
+    // The window query of availability and of the booking check, as appointments_caregiver_busy_idx.
+    index('caregiver_busy_times_window_idx').on(t.caregiverId, t.endAt, t.startAt),
+    check('caregiver_busy_times_time_check', sql`${t.endAt} > ${t.startAt}`),
+  ],
+);
+
+/**
+ * A caregiver's secret iCalendar feed (issue 24): one live URL per caregiver; only the token's
+ * SHA-256 is kept. A new one replaces the row (rotation); deleting it revokes the URL.
+ */
+export const calendarFeeds = pgTable(
+  'calendar_feeds',
+  {
+    caregiverId: integer('caregiver_id')
+      .primaryKey()
+      .references(() => caregivers.id, { onDelete: 'cascade' }),
+    /** SHA-256 (hex) of the URL's token. */
+    tokenHash: text('token_hash').notNull(),
+    createdAt: instant('created_at').notNull(),
+  },
+  (t) => [unique('calendar_feeds_token_hash_unique').on(t.tokenHash)],
 );
 
 /**

@@ -1,0 +1,222 @@
+import { and, asc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
+import type { BusyTimesBody, BusyTimesQuery, BusyTimesResult, BusyTimeView } from '@marpe/shared';
+import { audit } from '../../platform/audit.js';
+import type { Database, Executor } from '../../platform/db/client.js';
+import { caregiverBusyTimes, caregivers, clinics, isStoredId } from '../../platform/db/schema.js';
+import { AppError } from '../../platform/errors.js';
+import { formatZonedIso } from '../../platform/zoned-time.js';
+import type { Writer } from '../integration/integration-auth.js';
+import type { ClinicDataCache } from '../clinics/clinic-data-cache.js';
+import type { WaitlistService } from '../waitlist/waitlist-service.js';
+import { lockCaregiverDiary } from './availability-repository.js';
+
+/** Rows per INSERT: 5 parameters a row stays far below PostgreSQL's 65,535. */
+const WRITE_CHUNK = 1000;
+
+export interface BusyTimesDeps {
+  db: Database;
+  /** Removed or moved busy times may free slots that waiting patients are offered. */
+  waitlist: Pick<WaitlistService, 'queueOffers' | 'kick'>;
+  /** The clinic page's first available slots change with them. */
+  cache: Pick<ClinicDataCache, 'invalidate'>;
+  clock: () => number;
+}
+
+const caregiverNotFound = (id: number) =>
+  new AppError('caregiver_not_found', 404, `No caregiver ${id} in this clinic`);
+
+function chunks<T>(list: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+/**
+ * The clinic's own busy times per caregiver (issue 24), written a window at a time by its
+ * practice-management system. They block slots through `listBusy` and bookings through
+ * `overlapsExternalBusy` (availability-repository).
+ */
+export function createBusyTimes({ db, waitlist, cache, clock }: BusyTimesDeps) {
+  /** The caregiver of the clinic and the clinic's zone; null when not the clinic's. */
+  async function findCaregiver(ex: Executor, clinicId: number, caregiverId: number) {
+    if (!isStoredId(caregiverId)) return null;
+    const [row] = await ex
+      .select({ id: caregivers.id, timezone: clinics.timezone })
+      .from(caregivers)
+      .innerJoin(clinics, eq(clinics.id, caregivers.clinicId))
+      .where(and(eq(caregivers.id, caregiverId), eq(caregivers.clinicId, clinicId)));
+    return row ?? null;
+  }
+
+  const overlapping = (caregiverId: number, from: Date, to: Date) =>
+    and(
+      eq(caregiverBusyTimes.caregiverId, caregiverId),
+      gt(caregiverBusyTimes.endAt, from),
+      lt(caregiverBusyTimes.startAt, to),
+    );
+
+  return {
+    /**
+     * Replaces the caregiver's busy times overlapping [from, to) by `items`, in one transaction:
+     * items absent are removed, the others inserted or updated by external_id (an item stored
+     * outside the window is moved into it). The same call twice changes nothing the second time.
+     */
+    async replace(
+      writer: Writer,
+      caregiverId: number,
+      body: BusyTimesBody,
+    ): Promise<BusyTimesResult> {
+      const from = new Date(Date.parse(body.from));
+      const to = new Date(Date.parse(body.to));
+      const items = body.items.map((item) => ({
+        externalId: item.external_id,
+        startAt: new Date(Date.parse(item.start)),
+        endAt: new Date(Date.parse(item.end)),
+        label: item.label ?? null,
+      }));
+
+      const result = await db.transaction(async (tx) => {
+        const caregiver = await findCaregiver(tx, writer.clinicId, caregiverId);
+        if (!caregiver) throw caregiverNotFound(caregiverId);
+        await lockCaregiverDiary(tx, caregiver.id);
+
+        const externalIds = items.map((item) => item.externalId);
+        const existing = await tx
+          .select({
+            id: caregiverBusyTimes.id,
+            externalId: caregiverBusyTimes.externalId,
+            startAt: caregiverBusyTimes.startAt,
+            endAt: caregiverBusyTimes.endAt,
+            label: caregiverBusyTimes.label,
+          })
+          .from(caregiverBusyTimes)
+          .where(
+            and(
+              eq(caregiverBusyTimes.caregiverId, caregiver.id),
+              or(
+                and(gt(caregiverBusyTimes.endAt, from), lt(caregiverBusyTimes.startAt, to)),
+                externalIds.length > 0
+                  ? inArray(caregiverBusyTimes.externalId, externalIds)
+                  : undefined,
+              ),
+            ),
+          );
+        const stored = new Map(existing.map((row) => [row.externalId, row]));
+        const kept = new Set(externalIds);
+        const removed = existing.filter(
+          (row) => !kept.has(row.externalId) && row.endAt > from && row.startAt < to,
+        );
+        let created = 0;
+        let updated = 0;
+        const writes = items.filter((item) => {
+          const row = stored.get(item.externalId);
+          if (!row) {
+            created += 1;
+            return true;
+          }
+          const same =
+            row.startAt.getTime() === item.startAt.getTime() &&
+            row.endAt.getTime() === item.endAt.getTime() &&
+            row.label === item.label;
+          if (!same) updated += 1;
+          return !same;
+        });
+
+        for (const ids of chunks(
+          removed.map((row) => row.id),
+          WRITE_CHUNK,
+        )) {
+          await tx.delete(caregiverBusyTimes).where(inArray(caregiverBusyTimes.id, ids));
+        }
+        const now = new Date(clock());
+        for (const rows of chunks(writes, WRITE_CHUNK)) {
+          await tx
+            .insert(caregiverBusyTimes)
+            .values(rows.map((row) => ({ ...row, caregiverId: caregiver.id, updatedAt: now })))
+            .onConflictDoUpdate({
+              target: [caregiverBusyTimes.caregiverId, caregiverBusyTimes.externalId],
+              set: {
+                startAt: sql`excluded.start_at`,
+                endAt: sql`excluded.end_at`,
+                label: sql`excluded.label`,
+                updatedAt: now,
+              },
+            });
+        }
+        const changed = created + updated + removed.length > 0;
+        // A busy time gone or moved may free a time someone is waiting for.
+        if (updated + removed.length > 0) {
+          await waitlist.queueOffers(tx, { clinicId: writer.clinicId, caregiverId: caregiver.id });
+        }
+        if (changed) {
+          await audit(tx, {
+            clinicId: writer.clinicId,
+            actor: writer.actor,
+            action: 'busy_times.replace',
+            targetType: 'caregiver',
+            targetId: caregiver.id,
+            details: {
+              from: from.toISOString(),
+              to: to.toISOString(),
+              created,
+              updated,
+              removed: removed.length,
+            },
+            at: now,
+          });
+        }
+        return {
+          changed,
+          view: {
+            caregiver_id: caregiver.id,
+            from: formatZonedIso(from.getTime(), caregiver.timezone),
+            to: formatZonedIso(to.getTime(), caregiver.timezone),
+            count: items.length,
+            created,
+            updated,
+            removed: removed.length,
+          },
+        };
+      });
+      if (result.changed) {
+        cache.invalidate(writer.clinicId);
+        waitlist.kick();
+      }
+      return result.view;
+    },
+
+    /** The caregiver's stored busy times overlapping [from, to), by start. */
+    async list(
+      clinicId: number,
+      caregiverId: number,
+      query: BusyTimesQuery,
+    ): Promise<BusyTimeView[]> {
+      const caregiver = await findCaregiver(db, clinicId, caregiverId);
+      if (!caregiver) throw caregiverNotFound(caregiverId);
+      const rows = await db
+        .select({
+          externalId: caregiverBusyTimes.externalId,
+          startAt: caregiverBusyTimes.startAt,
+          endAt: caregiverBusyTimes.endAt,
+          label: caregiverBusyTimes.label,
+        })
+        .from(caregiverBusyTimes)
+        .where(
+          overlapping(
+            caregiver.id,
+            new Date(Date.parse(query.from)),
+            new Date(Date.parse(query.to)),
+          ),
+        )
+        .orderBy(asc(caregiverBusyTimes.startAt), asc(caregiverBusyTimes.externalId));
+      return rows.map((row) => ({
+        external_id: row.externalId,
+        start: formatZonedIso(row.startAt.getTime(), caregiver.timezone),
+        end: formatZonedIso(row.endAt.getTime(), caregiver.timezone),
+        label: row.label,
+      }));
+    },
+  };
+}
+
+export type BusyTimes = ReturnType<typeof createBusyTimes>;
