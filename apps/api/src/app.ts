@@ -13,6 +13,7 @@ import {
   registerBusyTimes,
 } from './modules/availability/availability-module.js';
 import { registerCalendarFeed } from './modules/calendar-feed/calendar-feed-module.js';
+import { registerCalendarSync } from './modules/calendar-sync/calendar-sync-module.js';
 import { registerClinics } from './modules/clinics/clinics-module.js';
 import { registerForms } from './modules/forms/forms-module.js';
 import { registerHealth } from './modules/health/health-module.js';
@@ -53,6 +54,8 @@ export interface BuildAppOptions {
   patientAuthAttemptsPerMinute?: number;
   /** How often the outbox worker looks for due messages; defaults to 1 s. */
   outboxPollIntervalMs?: number;
+  /** How often the calendar-sync worker looks for due calendars; defaults to 15 s. */
+  calendarSyncTickMs?: number;
   /** How often the reminders worker looks for due reminders; defaults to 30 s. */
   reminderPollIntervalMs?: number;
   /** How long a webhook endpoint has to answer; defaults to 10 s. */
@@ -173,6 +176,15 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     reminders,
   });
   await registerBusyTimes(app, { db, clock, waitlist, cache });
+  const calendar = await registerCalendarSync(app, {
+    config,
+    db,
+    clock,
+    webhooks,
+    outbox,
+    cache,
+    tickMs: options.calendarSyncTickMs,
+  });
   await registerAppointments(app, {
     db,
     clock,
@@ -183,6 +195,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     reminders,
     waitlist,
     cache,
+    calendar,
   });
   await registerCalendarFeed(app, { db, clock, publicOrigin });
   const forms = await registerForms(app, {
@@ -206,7 +219,17 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await registerWhatsApp(app, connectionDeps);
   await registerShaam(app, connectionDeps);
   // Registered only in demo mode, so that outside it these paths are 404.
-  if (config.demo) await registerDemo(app, { publicOrigin, clock, devMessages, forms, payments });
+  if (config.demo) {
+    await registerDemo(app, {
+      publicOrigin,
+      clock,
+      devMessages,
+      forms,
+      payments,
+      db,
+      googleStandIn: app.googleStandIn,
+    });
+  }
 
   // Last: the web app answers the navigations no route took, and the pages below fall back to it.
   const navigationFallback = await registerWebApp(app, {

@@ -4,6 +4,7 @@ import { ensureDemoForm } from './demo/demo-form.js';
 import { createDemoFormLink, createDemoPaymentLink } from './demo/demo-links.js';
 import { ensureDemoCardTerminal, ensureDemoProviderCredentials } from './demo/demo-payment.js';
 import { seedDemoClinic } from './demo/seed-demo-clinic.js';
+import { seedDemoCalendars } from './demo/demo-calendar.js';
 import { demoBanner } from './demo/demo-banner.js';
 import { ConfigError, loadConfig, type Config } from './platform/config.js';
 import { loadDataKey } from './platform/crypto.js';
@@ -67,6 +68,7 @@ async function start(): Promise<void> {
       previousDataKeys: config.previousDataKeys,
     });
     if (demoPayment) await ensureDemoProviderCredentials(database.db, app.payments);
+    if (app.googleStandIn) await seedDemoCalendars(app.googleStandIn, database.db, Date.now());
     const db = database;
     closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
       if (err) app.log.error({ err }, 'shutting down after an unexpected error');

@@ -15,3 +15,4 @@ export * from './integration/forms.js';
 export * from './integration/payments.js';
 export * from './integration/reminders.js';
 export * from './integration/diary.js';
+export * from './integration/calendar-sync.js';

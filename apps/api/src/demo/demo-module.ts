@@ -8,12 +8,16 @@ import {
   sandboxApiRoutes,
 } from '../modules/payments/sandbox-api.js';
 import { sandboxRoutes } from '../modules/payments/sandbox-routes.js';
+import type { GoogleStandIn } from '../modules/calendar-sync/google-standin.js';
+import type { Database } from '../platform/db/client.js';
+import { demoCalendarRoutes } from './demo-calendar.js';
 import { DEMO_PROVIDER_CREDENTIALS } from './demo-payment.js';
 import { devLinksRoutes, devRoutes } from './dev-routes.js';
 
 /**
  * Demo mode only (buildApp calls it when `config.demo`; else these paths are 404): the messages
- * that were "sent", fresh demo links, and the card sandbox (its page and its provider API).
+ * that were "sent", fresh demo links, the card sandbox (its page and its provider API), and the
+ * stand-in Google Calendar's events.
  */
 export async function registerDemo(
   app: FastifyInstance,
@@ -23,6 +27,9 @@ export async function registerDemo(
     devMessages: Pick<DevMessageLog, 'list'>;
     forms: Pick<FormsService, 'createLink' | 'findTemplateId'>;
     payments: Pick<PaymentsService, 'createLink'>;
+    db: Database;
+    /** The stand-in for Google's Calendar API, when no real service account is configured. */
+    googleStandIn: GoogleStandIn | null;
   },
 ): Promise<void> {
   await app.register(devRoutes, { prefix: '/api', messages: deps.devMessages });
@@ -39,4 +46,11 @@ export async function registerDemo(
     credentials: DEMO_PROVIDER_CREDENTIALS,
     clock: deps.clock,
   });
+  if (deps.googleStandIn) {
+    await app.register(demoCalendarRoutes, {
+      prefix: '/api',
+      standIn: deps.googleStandIn,
+      db: deps.db,
+    });
+  }
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { BlockList, isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
@@ -53,6 +54,57 @@ export interface Config {
   readonly providerApiBaseUrl: string | null;
   readonly whatsapp: WhatsAppConfig;
   readonly shaam: ShaamConfig;
+  readonly calendar: CalendarConfig;
+}
+
+/** The fields of a Google service account's key Marpe uses (modules/calendar-sync). */
+export interface ServiceAccountKey {
+  readonly client_email: string;
+  readonly private_key: string;
+  readonly private_key_id?: string;
+}
+
+/** Google Calendar sync (modules/calendar-sync, docs/calendar-sync.md). */
+export interface CalendarConfig {
+  /**
+   * GOOGLE_SERVICE_ACCOUNT_KEY_FILE or GOOGLE_SERVICE_ACCOUNT_KEY. Null: no calendar syncs, except
+   * in demo mode, where an in-process stand-in of Google's API plays the part.
+   */
+  readonly serviceAccountKey: ServiceAccountKey | null;
+  /** Google Calendar API v3, no trailing slash; null in demo mode without a key (the stand-in). */
+  readonly apiBaseUrl: string | null;
+  /** Where the service account's signed assertion is exchanged for a token. */
+  readonly tokenUrl: string;
+  /** How long the last check before a booking waits for Google's freeBusy. */
+  readonly freeBusyTimeoutMs: number;
+}
+
+export const GOOGLE_CALENDAR_API_BASE_URL = 'https://www.googleapis.com/calendar/v3';
+export const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
+
+/** A service account key's JSON; null when it is not one Marpe can use. */
+export function parseServiceAccountKey(text: string): ServiceAccountKey | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const key = value as Record<string, unknown>;
+  if (
+    typeof key.client_email !== 'string' ||
+    !/^[^@\s]+@[^@\s]+$/.test(key.client_email) ||
+    typeof key.private_key !== 'string' ||
+    !key.private_key.includes('PRIVATE KEY')
+  ) {
+    return null;
+  }
+  return Object.freeze({
+    client_email: key.client_email,
+    private_key: key.private_key,
+    ...(typeof key.private_key_id === 'string' ? { private_key_id: key.private_key_id } : {}),
+  });
 }
 
 /** Meta's WhatsApp Cloud API and embedded sign-up (modules/whatsapp, modules/messaging). */
@@ -280,7 +332,57 @@ const envSchema = z.object({
   SHAAM_SCOPE: optional(
     z.string().regex(/^[\x21-\x7e]+( [\x21-\x7e]+)*$/, 'must be OAuth scopes separated by spaces'),
   ),
+  GOOGLE_SERVICE_ACCOUNT_KEY_FILE: optional(z.string()),
+  GOOGLE_SERVICE_ACCOUNT_KEY: optional(
+    z
+      .string()
+      .refine(
+        (v) => parseServiceAccountKey(v) !== null,
+        "must be a service account key's JSON (client_email and private_key)",
+      ),
+  ),
+  GOOGLE_CALENDAR_API_BASE_URL: baseUrl,
+  GOOGLE_OAUTH_TOKEN_URL: baseUrl,
+  CALENDAR_FREEBUSY_TIMEOUT_MS: optional(
+    z
+      .string()
+      .regex(/^\d{2,5}$/, 'must be milliseconds, 10 to 30000')
+      .transform(Number)
+      .refine((n) => n >= 10 && n <= 30_000, 'must be milliseconds, 10 to 30000'),
+  ),
 });
+
+/** The service account key of GOOGLE_SERVICE_ACCOUNT_KEY(_FILE); problems are named. */
+function serviceAccountKeyOf(
+  e: { GOOGLE_SERVICE_ACCOUNT_KEY_FILE?: string; GOOGLE_SERVICE_ACCOUNT_KEY?: string },
+  cwd: string,
+  problems: string[],
+): ServiceAccountKey | null {
+  if (e.GOOGLE_SERVICE_ACCOUNT_KEY_FILE && e.GOOGLE_SERVICE_ACCOUNT_KEY) {
+    problems.push(
+      'GOOGLE_SERVICE_ACCOUNT_KEY_FILE and GOOGLE_SERVICE_ACCOUNT_KEY: set one, not both',
+    );
+    return null;
+  }
+  if (e.GOOGLE_SERVICE_ACCOUNT_KEY) return parseServiceAccountKey(e.GOOGLE_SERVICE_ACCOUNT_KEY);
+  if (!e.GOOGLE_SERVICE_ACCOUNT_KEY_FILE) return null;
+  let text: string;
+  try {
+    text = readFileSync(path.resolve(cwd, e.GOOGLE_SERVICE_ACCOUNT_KEY_FILE), 'utf8');
+  } catch (error) {
+    problems.push(
+      `GOOGLE_SERVICE_ACCOUNT_KEY_FILE cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+    return null;
+  }
+  const key = parseServiceAccountKey(text);
+  if (!key) {
+    problems.push(
+      "GOOGLE_SERVICE_ACCOUNT_KEY_FILE must hold a service account key's JSON (client_email and private_key)",
+    );
+  }
+  return key;
+}
 
 /** Decodes a 32-byte key written as 64 hex characters or as base64 / base64url. */
 export function parseDataKey(value: string): Buffer | null {
@@ -379,6 +481,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   if (metaNames.some((name) => e[name]) && !metaNames.every((name) => e[name])) {
     problems.push(`${metaNames.join(', ')} go together: set all three or none`);
   }
+  const serviceAccountKey = serviceAccountKeyOf(e, cwd, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   const sms: SmsConfig =
     smsProvider === 'http'
@@ -432,6 +535,16 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
         `${demo ? SHAAM_SANDBOX_BASE_URL : SHAAM_PRODUCTION_BASE_URL}/longtimetoken/oauth2/token`,
       // What the Tax Authority's own examples ask for.
       scope: e.SHAAM_SCOPE ?? 'scope',
+    }),
+    calendar: Object.freeze({
+      serviceAccountKey,
+      apiBaseUrl:
+        (
+          e.GOOGLE_CALENDAR_API_BASE_URL ??
+          (demo && !serviceAccountKey ? null : GOOGLE_CALENDAR_API_BASE_URL)
+        )?.replace(/\/+$/, '') ?? null,
+      tokenUrl: e.GOOGLE_OAUTH_TOKEN_URL ?? GOOGLE_TOKEN_URL,
+      freeBusyTimeoutMs: e.CALENDAR_FREEBUSY_TIMEOUT_MS ?? 1500,
     }),
   });
 }

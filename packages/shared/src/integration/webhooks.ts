@@ -14,6 +14,8 @@ export const webhookEventTypes = [
   'appointment.cancelled',
   'appointment.rescheduled',
   'appointment.reminded',
+  'appointment.calendar_conflict',
+  'calendar.sync_failed',
   'form.submitted',
   'payment.succeeded',
   'payment.failed',
@@ -166,6 +168,33 @@ export const formSubmittedEventDataSchema = z.object({
 });
 export type FormSubmittedEventData = z.infer<typeof formSubmittedEventDataSchema>;
 
+/**
+ * `data` of appointment.calendar_conflict: the appointment as it stands, and what clashes with it
+ * in the caregiver's calendar. Marpe never cancels the patient for it: the clinic decides.
+ */
+export const appointmentCalendarConflictEventDataSchema = integrationAppointmentSchema.extend({
+  conflict: z.object({
+    /** `event_deleted`: Marpe's event of the appointment was deleted in the calendar; `overlap`: another busy event covers the appointment's time. */
+    kind: z.enum(['event_deleted', 'overlap']),
+    /** The calendar event's id. */
+    event_id: z.string(),
+    detected_at: z.string(),
+  }),
+});
+export type AppointmentCalendarConflictEventData = z.infer<
+  typeof appointmentCalendarConflictEventDataSchema
+>;
+
+/** `data` of calendar.sync_failed: a caregiver's calendar stopped syncing (sent on the change). */
+export const calendarSyncFailedEventDataSchema = z.object({
+  caregiver_id: z.number().int(),
+  state: z.enum(['no_access', 'not_found', 'error']),
+  error: z.string(),
+  /** Passes failed in a row; Marpe keeps trying, with growing pauses up to 30 minutes. */
+  failures: z.number().int(),
+});
+export type CalendarSyncFailedEventData = z.infer<typeof calendarSyncFailedEventDataSchema>;
+
 /** `data` of payment.succeeded and payment.failed. */
 export const paymentEventDataSchema = z.object({
   request_id: z.number().int(),
@@ -192,6 +221,8 @@ export interface WebhookEventData {
   'appointment.cancelled': AppointmentEventData;
   'appointment.rescheduled': AppointmentRescheduledEventData;
   'appointment.reminded': AppointmentRemindedEventData;
+  'appointment.calendar_conflict': AppointmentCalendarConflictEventData;
+  'calendar.sync_failed': CalendarSyncFailedEventData;
   'form.submitted': FormSubmittedEventData;
   'payment.succeeded': PaymentEventData;
   'payment.failed': PaymentEventData;

@@ -3,6 +3,7 @@ import type { Database } from '../../platform/db/client.js';
 import type { AvailabilityRepository } from '../availability/availability-repository.js';
 import type { AvailabilityService } from '../availability/availability-service.js';
 import { createPatientAuthRepository } from '../patient-auth/patient-auth-repository.js';
+import type { CalendarSync } from '../calendar-sync/calendar-sync-service.js';
 import type { ClinicDataCache } from '../clinics/clinic-data-cache.js';
 import { registerIntegrationRoutes } from '../integration/integration-auth.js';
 import type { Messaging } from '../messaging/messaging.js';
@@ -32,6 +33,7 @@ export async function registerAppointments(
     reminders: Reminders;
     waitlist: WaitlistService;
     cache: ClinicDataCache;
+    calendar: CalendarSync;
   },
 ): Promise<void> {
   const appointments = createAppointmentsService({
@@ -44,6 +46,7 @@ export async function registerAppointments(
     reminders: deps.reminders,
     waitlist: deps.waitlist,
     cache: deps.cache,
+    calendar: deps.calendar,
     clock: deps.clock,
   });
   await app.register(appointmentsRoutes, { prefix: '/api', service: appointments });

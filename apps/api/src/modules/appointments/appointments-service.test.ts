@@ -63,6 +63,10 @@ function serviceFailing(errors: Error[], maxBookingAttempts?: number) {
     reminders: { plan: async () => {}, withdraw: async () => {} },
     waitlist: { queueOffers: async () => {}, markBooked: async () => {}, kick: () => {} },
     cache: { invalidate: () => {} },
+    calendar: {
+      lastCheck: async () => 'free',
+      queueWrite: async () => {},
+    },
     clock: () => NOW,
     maxBookingAttempts,
     takeLimit: async () => {},

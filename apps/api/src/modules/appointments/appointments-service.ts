@@ -15,6 +15,7 @@ import { AppError, clinicNotFound, invalidField, isAppError } from '../../platfo
 import { limits, takeLimit } from '../../platform/limits.js';
 import type { AvailabilityRepository } from '../availability/availability-repository.js';
 import type { AvailabilityService } from '../availability/availability-service.js';
+import type { CalendarSync } from '../calendar-sync/calendar-sync-service.js';
 import { formatZonedIso, zonedDate } from '../../platform/zoned-time.js';
 import type { ClinicDataCache } from '../clinics/clinic-data-cache.js';
 import type { Messaging } from '../messaging/messaging.js';
@@ -68,6 +69,11 @@ export interface AppointmentsServiceDeps {
   waitlist: Pick<WaitlistService, 'queueOffers' | 'markBooked' | 'kick'>;
   /** The clinic page's first available slots change with every booking and cancellation. */
   cache: Pick<ClinicDataCache, 'invalidate'>;
+  /**
+   * The caregiver's synced Google Calendar: asked once more just before a booking (its mirror is
+   * checked in the transaction with the busy times), and told of every change (the write-back).
+   */
+  calendar: Pick<CalendarSync, 'lastCheck' | 'queueWrite'>;
   /** Epoch milliseconds. */
   clock: () => number;
   /** Runs of a booking transaction that lost a deadlock before answering slot_taken (default 5). */
@@ -116,7 +122,7 @@ const appointmentNotFound = () =>
 export function createAppointmentsService(deps: AppointmentsServiceDeps) {
   const { repository, availability, busy, patients, messaging, webhooks, reminders, waitlist } =
     deps;
-  const { cache, clock } = deps;
+  const { cache, calendar, clock } = deps;
   const maxAttempts = deps.maxBookingAttempts ?? 5;
   const take = deps.takeLimit ?? takeLimit;
 
@@ -256,6 +262,15 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
   };
 
   /**
+   * The last check before a booking: the clinic's diary may have given the time away since the
+   * mirror last heard from the calendar (a phone booking a moment ago), so the calendar is asked
+   * itself, briefly; no answer in time books on the mirror (checked in the transaction).
+   */
+  async function checkCalendar(caregiverId: number, start: number, end: number): Promise<void> {
+    if ((await calendar.lastCheck(caregiverId, start, end)) === 'busy') throw slotTaken();
+  }
+
+  /**
    * The booking itself, in the booking transaction after the caregiver's lock: the refusals
    * answered without an error from the database (the constraints still have the last word), the
    * row, its reminders, details message, webhook and waitlist settlement. Patient and clinic
@@ -306,6 +321,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
       source: booking.source,
     });
     await reminders.plan(tx, { id: row.id, clinicId: clinic.id, startAt: new Date(start) });
+    await calendar.queueWrite(tx, row.id);
     // In the booking's transaction: the details go out once, and only if it commits.
     if (sms !== null) {
       await messaging.queueMessage(tx, {
@@ -414,6 +430,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
     ): Promise<BookedAppointment> {
       const prepared = await prepareBooking(patient, body, language);
       const { clinic, caregiver, type, start, end, sms } = prepared;
+      await checkCalendar(caregiver.id, start, end);
       const id = await inBookingTransaction(async (tx) => {
         const now = clock();
         await repository.lockCaregiverBookings(tx, caregiver.id);
@@ -453,6 +470,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
         body,
         language,
       );
+      await checkCalendar(caregiver.id, start, end);
 
       await inBookingTransaction(async (tx) => {
         const now = clock();
@@ -490,6 +508,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
         });
         // The old time's reminders are withdrawn, the new time's planned.
         await reminders.plan(tx, { id: row.id, clinicId: clinic.id, startAt });
+        await calendar.queueWrite(tx, row.id);
         if (sms !== null) {
           await messaging.queueMessage(tx, {
             clinicId: clinic.id,
@@ -556,6 +575,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
           'choose one from available-slots, or send outside_working_hours: true',
         );
       }
+      if (body.ignore_busy_times !== true) await checkCalendar(slot.caregiver.id, start, end);
       const language = body.language ?? 'he';
       const sms = body.send_sms === true ? detailsMessage(slot, start, language) : null;
 
@@ -625,6 +645,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
         await take(tx, limits.cancel, patientSubject(patient), now);
         await repository.cancelAppointment(tx, row.id, new Date(now));
         await reminders.withdraw(tx, row.id);
+        await calendar.queueWrite(tx, row.id);
         await webhooks.emitAppointment(tx, 'appointment.cancelled', {
           id: row.id,
           clinicId: row.clinicId,
@@ -651,6 +672,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
         }
         await repository.cancelAppointment(tx, row.id, new Date(now));
         await reminders.withdraw(tx, row.id);
+        await calendar.queueWrite(tx, row.id);
         await audit(tx, {
           clinicId,
           actor,

@@ -1,7 +1,8 @@
-import { and, asc, eq, gt, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../platform/db/client.js';
 import {
   appointments,
+  calendarEvents,
   caregiverBreaks,
   caregiverBusyTimes,
   caregivers,
@@ -86,6 +87,19 @@ export function mergeBusy(sources: readonly (readonly BusyRow[])[]): Map<number,
     cursors[best] = (cursors[best] as number) + 1;
   }
 }
+
+/**
+ * The mirrored calendar events that block these caregivers in [from, to): busy ones, never
+ * Marpe's own (their appointments already count).
+ */
+const mirrorBusy = (caregiverIds: number[], from: Date, to: Date) =>
+  and(
+    inArray(calendarEvents.caregiverId, caregiverIds),
+    eq(calendarEvents.busy, true),
+    isNull(calendarEvents.appointmentId),
+    gt(calendarEvents.endAt, from),
+    lt(calendarEvents.startAt, to),
+  );
 
 export function createAvailabilityRepository(db: Database) {
   const ownedBy = (owners: ScheduleOwners): SQL | undefined =>
@@ -233,10 +247,10 @@ export function createAvailabilityRepository(db: Database) {
 
     /**
      * What makes these caregivers busy in [from, to) (epoch ms), per caregiver, sorted by start:
-     * booked appointments and the clinic's busy times (caregiver_busy_times), one query per
-     * source, each bounded by the window (indexes appointments_caregiver_busy_idx and
-     * caregiver_busy_times_window_idx). A further source (a calendar mirror) joins here and in
-     * `overlapsExternalBusy`.
+     * booked appointments, the clinic's busy times (caregiver_busy_times) and the busy events of
+     * the caregiver's synced calendar (its mirror, calendar_events: a slot query never waits on
+     * Google), one query per source, each bounded by the window (indexes
+     * appointments_caregiver_busy_idx, caregiver_busy_times_window_idx, calendar_events_window_idx).
      */
     async listBusy(
       caregiverIds: readonly number[],
@@ -246,7 +260,7 @@ export function createAvailabilityRepository(db: Database) {
       const ids = [...caregiverIds];
       const from = new Date(window.from);
       const to = new Date(window.to);
-      const [booked, external] = await Promise.all([
+      const [booked, external, mirrored] = await Promise.all([
         db
           .select({
             caregiverId: appointments.caregiverId,
@@ -278,13 +292,22 @@ export function createAvailabilityRepository(db: Database) {
             ),
           )
           .orderBy(asc(caregiverBusyTimes.caregiverId), asc(caregiverBusyTimes.startAt)),
+        db
+          .select({
+            caregiverId: calendarEvents.caregiverId,
+            startAt: calendarEvents.startAt,
+            endAt: calendarEvents.endAt,
+          })
+          .from(calendarEvents)
+          .where(mirrorBusy(ids, from, to))
+          .orderBy(asc(calendarEvents.caregiverId), asc(calendarEvents.startAt)),
       ]);
-      return mergeBusy([booked, external]);
+      return mergeBusy([booked, external, mirrored]);
     },
 
     /**
      * Whether anything outside Marpe's own appointments makes the caregiver busy in [start, end):
-     * the clinic's busy times. Booking and reschedule ask it inside their transaction, after
+     * the clinic's busy times, or a busy event of the caregiver's synced calendar (its mirror). Booking and reschedule ask it inside their transaction, after
      * `lockCaregiverDiary`, so a busy-times write cannot slip in between.
      */
     async overlapsExternalBusy(
@@ -304,7 +327,13 @@ export function createAvailabilityRepository(db: Database) {
           ),
         )
         .limit(1);
-      return row !== undefined;
+      if (row) return true;
+      const [event] = await ex
+        .select({ id: calendarEvents.eventId })
+        .from(calendarEvents)
+        .where(mirrorBusy([caregiverId], start, end))
+        .limit(1);
+      return event !== undefined;
     },
 
     lockCaregiverDiary,

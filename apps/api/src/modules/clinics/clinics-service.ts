@@ -15,13 +15,14 @@ import type { ClinicsRepository } from './clinics-repository.js';
 const MINUTE = 60_000;
 
 /**
- * The calendar a caregiver's availability is read from. SPEC § 5 has the booking page refuse to
- * fetch availability without one, yet Marpe keeps every caregiver's calendar itself and a clinic
- * need not sync an external one: a caregiver without a synced calendar shows Marpe's own, so the
- * clinic page, the booking steps and the availability calls agree on who can be booked (ADR 016).
+ * The calendar sync id the clinic page publishes. SPEC § 5 has the booking page refuse to fetch
+ * availability without one, yet Marpe keeps every caregiver's calendar itself and a clinic need
+ * not sync an external one (ADR 016). The real id of a synced Google Calendar is often a person's
+ * email address, so the page only ever gets this opaque stand-in, stable per caregiver; the server
+ * maps it back (the caregiver's id) and reads the synced calendar through its mirror (ADR 031).
  */
-function calendarIdOf(row: { id: number; googleCalendarSyncCalendarId: string | null }): string {
-  return row.googleCalendarSyncCalendarId ?? `marpe:caregiver:${row.id}`;
+function calendarIdOf(row: { id: number }): string {
+  return `marpe:caregiver:${row.id}`;
 }
 
 export interface ClinicsServiceDeps {

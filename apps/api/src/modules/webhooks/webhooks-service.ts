@@ -2,6 +2,7 @@ import {
   WEBHOOK_SECRET_PREFIX,
   webhookEventTypes,
   type AppointmentEventData,
+  type AppointmentCalendarConflictEventData,
   type AppointmentRemindedEventData,
   type AppointmentRescheduledEventData,
   type CreateWebhookEndpointBody,
@@ -304,6 +305,23 @@ export function createWebhooks(deps: WebhooksDeps) {
         ...(await appointmentData(executor, appointment.id)),
         previous,
       }));
+    },
+
+    /** appointment.calendar_conflict: the appointment as it stands, and what clashes with it. */
+    async emitAppointmentConflict(
+      executor: Executor,
+      appointment: { id: number; clinicId: number },
+      conflict: AppointmentCalendarConflictEventData['conflict'],
+    ): Promise<number> {
+      return emitWith(
+        executor,
+        appointment.clinicId,
+        'appointment.calendar_conflict',
+        async () => ({
+          ...(await appointmentData(executor, appointment.id)),
+          conflict,
+        }),
+      );
     },
 
     /** appointment.reminded: the appointment as it now stands, and the reminder just queued. */

@@ -1077,3 +1077,119 @@ export const waitlistOffers = pgTable(
     check('waitlist_offers_time_check', sql`${t.endAt} > ${t.startAt}`),
   ],
 );
+
+/** Where a caregiver's Google Calendar sync stands (GET /api/integration/calendar-sync). */
+export const calendarSyncStates = [
+  'pending',
+  'syncing',
+  'no_access',
+  'not_found',
+  'error',
+] as const;
+export type CalendarSyncState = (typeof calendarSyncStates)[number];
+
+/**
+ * One synced Google Calendar per caregiver (its `google_calendar_sync_calendar_id`), kept in step
+ * with the caregivers by the sync worker (modules/calendar-sync). `next_sync_at` is when the next
+ * pass is due (a push notification sets it to now, a poll every 5 minutes otherwise); `lease_until`
+ * holds a pass for one worker. The push channel's token is kept as its SHA-256 only.
+ */
+export const calendarSyncs = pgTable(
+  'calendar_syncs',
+  {
+    caregiverId: integer('caregiver_id')
+      .primaryKey()
+      .references(() => caregivers.id, { onDelete: 'cascade' }),
+    clinicId: integer('clinic_id')
+      .notNull()
+      .references(() => clinics.id, { onDelete: 'cascade' }),
+    calendarId: text('calendar_id').notNull(),
+    state: text('state').$type<CalendarSyncState>().notNull().default('pending'),
+    lastError: text('last_error'),
+    lastSyncedAt: instant('last_synced_at'),
+    /** Google's `nextSyncToken`; null means the next pass is a full one. */
+    syncToken: text('sync_token'),
+    failures: integer('failures').notNull().default(0),
+    nextSyncAt: instant('next_sync_at').notNull(),
+    leaseUntil: instant('lease_until'),
+    channelId: text('channel_id'),
+    channelResourceId: text('channel_resource_id'),
+    channelTokenHash: text('channel_token_hash'),
+    channelExpiresAt: instant('channel_expires_at'),
+  },
+  (t) => [
+    index('calendar_syncs_due_idx').on(t.nextSyncAt),
+    unique('calendar_syncs_channel_unique').on(t.channelId),
+    check(
+      'calendar_syncs_state_check',
+      sql`${t.state} IN ('pending', 'syncing', 'no_access', 'not_found', 'error')`,
+    ),
+  ],
+);
+
+/**
+ * The mirror of a synced calendar: its events that matter to availability, one row per event
+ * instance (recurring events arrive expanded). Busy events (not free, not cancelled, not declined
+ * by the calendar's owner) block slots; the events Marpe wrote itself (`appointment_id`) are kept
+ * to notice when the caregiver deletes one, and never block (the appointment already does).
+ */
+export const calendarEvents = pgTable(
+  'calendar_events',
+  {
+    caregiverId: integer('caregiver_id')
+      .notNull()
+      .references(() => caregivers.id, { onDelete: 'cascade' }),
+    eventId: text('event_id').notNull(),
+    startAt: instant('start_at').notNull(),
+    endAt: instant('end_at').notNull(),
+    /** Marpe's own event: the appointment it shows (its private extended property). */
+    appointmentId: integer('appointment_id'),
+    /** false for Marpe's own events that are no longer busy (deleted in the calendar). */
+    busy: boolean('busy').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'calendar_events_pkey', columns: [t.caregiverId, t.eventId] }),
+    index('calendar_events_window_idx').on(t.caregiverId, t.startAt),
+    check('calendar_events_time_check', sql`${t.endAt} > ${t.startAt}`),
+  ],
+);
+
+/** Where Marpe wrote an appointment's event (the write-back through the outbox). */
+export const calendarEventLinks = pgTable('calendar_event_links', {
+  appointmentId: integer('appointment_id')
+    .primaryKey()
+    .references(() => appointments.id, { onDelete: 'cascade' }),
+  caregiverId: integer('caregiver_id').notNull(),
+  calendarId: text('calendar_id').notNull(),
+  eventId: text('event_id').notNull(),
+  /** false once Marpe deleted the event (the appointment cancelled or moved to another calendar). */
+  present: boolean('present').notNull(),
+  writtenAt: instant('written_at').notNull(),
+});
+
+/**
+ * A clash between the calendar and a Marpe booking that Marpe does not resolve by itself: the
+ * caregiver deleted Marpe's event, or put another event over the appointment. Reported once
+ * (webhook appointment.calendar_conflict) and listed in the integration API.
+ */
+export const calendarConflicts = pgTable(
+  'calendar_conflicts',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    clinicId: integer('clinic_id')
+      .notNull()
+      .references(() => clinics.id, { onDelete: 'cascade' }),
+    appointmentId: integer('appointment_id')
+      .notNull()
+      .references(() => appointments.id, { onDelete: 'cascade' }),
+    caregiverId: integer('caregiver_id').notNull(),
+    kind: text('kind').$type<'event_deleted' | 'overlap'>().notNull(),
+    eventId: text('event_id').notNull(),
+    detectedAt: instant('detected_at').notNull(),
+  },
+  (t) => [
+    unique('calendar_conflicts_unique').on(t.appointmentId, t.kind, t.eventId),
+    index('calendar_conflicts_clinic_idx').on(t.clinicId, t.detectedAt),
+    check('calendar_conflicts_kind_check', sql`${t.kind} IN ('event_deleted', 'overlap')`),
+  ],
+);

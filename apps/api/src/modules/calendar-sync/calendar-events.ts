@@ -1,0 +1,68 @@
+import { isValidTimeZone, startOfZonedDay, zonedToEpoch } from '../../platform/zoned-time.js';
+import type { GoogleEvent, GoogleEventTime } from './google-calendar-api.js';
+
+/** The private extended property Marpe's own events carry: the appointment they show. */
+export const MARPE_APPOINTMENT_PROPERTY = 'marpeAppointmentId';
+
+/** What the mirror keeps of one event instance. */
+export interface MirrorRow {
+  eventId: string;
+  startAt: Date;
+  endAt: Date;
+  /** Marpe's own event: the appointment it shows. */
+  appointmentId: number | null;
+  /** Blocks slots (for Marpe's own events: still in the calendar). */
+  busy: boolean;
+}
+
+/**
+ * An event's start or end as an instant: a `dateTime` carries its offset; one without (Google
+ * always sends one, but an import may not) is read in the event's zone, else the clinic's; an
+ * all-day `date` is the start of that day in the clinic's zone (the caregiver works there).
+ */
+function instantOf(time: GoogleEventTime | undefined, clinicZone: string): number | null {
+  if (!time) return null;
+  if (time.dateTime) {
+    const text = time.dateTime;
+    if (/(Z|[+-]\d{2}:?\d{2})$/i.test(text)) {
+      const at = Date.parse(text);
+      return Number.isFinite(at) ? at : null;
+    }
+    const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(text);
+    if (!match) return null;
+    const zone = time.timeZone && isValidTimeZone(time.timeZone) ? time.timeZone : clinicZone;
+    return zonedToEpoch(`${match[1]} ${match[2]}`, zone);
+  }
+  if (time.date && /^\d{4}-\d{2}-\d{2}$/.test(time.date)) {
+    return startOfZonedDay(time.date, clinicZone);
+  }
+  return null;
+}
+
+const appointmentIdOf = (event: GoogleEvent): number | null => {
+  const text = event.extendedProperties?.private?.[MARPE_APPOINTMENT_PROPERTY] ?? '';
+  return /^[1-9]\d{0,9}$/.test(text) && Number(text) <= 2_147_483_647 ? Number(text) : null;
+};
+
+/**
+ * How one event (instance) from the calendar changes the mirror: the row to keep, or null to drop
+ * it. Busy unless free (`transparent`), cancelled or declined by the calendar's owner (the
+ * attendee marked `self`). Marpe's own events are kept, busy or not, to notice the caregiver
+ * deleting one; they never block (the appointment does).
+ */
+export function mirrorRowOf(event: GoogleEvent, clinicZone: string): MirrorRow | null {
+  const appointmentId = appointmentIdOf(event);
+  const cancelled = event.status === 'cancelled';
+  const declined = (event.attendees ?? []).some(
+    (a) => a.self === true && a.responseStatus === 'declined',
+  );
+  const busy = !cancelled && event.transparency !== 'transparent' && !declined;
+  const start = instantOf(event.start, clinicZone);
+  const end = instantOf(event.end, clinicZone);
+  if (start === null || end === null || end <= start) {
+    // A cancelled instance comes without times; Marpe's own is still worth keeping as deleted.
+    return null;
+  }
+  if (!busy && appointmentId === null) return null;
+  return { eventId: event.id, startAt: new Date(start), endAt: new Date(end), appointmentId, busy };
+}

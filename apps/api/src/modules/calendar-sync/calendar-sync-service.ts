@@ -1,0 +1,587 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { randomToken, safeEqual, sha256Hex } from '../../platform/crypto.js';
+import type { Executor } from '../../platform/db/client.js';
+import type { CalendarSyncState } from '../../platform/db/schema.js';
+import { formatZonedIso } from '../../platform/zoned-time.js';
+import { calendarEventText } from '../appointments/calendar-event-text.js';
+import type { Webhooks } from '../webhooks/webhooks-service.js';
+import { MARPE_APPOINTMENT_PROPERTY, mirrorRowOf, type MirrorRow } from './calendar-events.js';
+import type { CalendarSyncRepository, CalendarSyncRow } from './calendar-sync-repository.js';
+import {
+  GoogleApiError,
+  type EventWrite,
+  type GoogleCalendarApi,
+  type GoogleEvent,
+} from './google-calendar-api.js';
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+/** The poll that catches what push notifications missed (issue 24: every 5 minutes). */
+export const CALENDAR_POLL_MS = 5 * MINUTE;
+/** A pass holds its calendar this long at most (pages of events, then one transaction). */
+const LEASE_MS = 2 * MINUTE;
+/** Push channels live a week and are renewed a day before they end. */
+const CHANNEL_LIFETIME_MS = 7 * DAY;
+const CHANNEL_RENEW_BEFORE_MS = DAY;
+/** A failing calendar is tried again after 1, 2, 4… minutes, at most every 30. */
+const MAX_RETRY_MS = 30 * MINUTE;
+/** Events that ended this long ago are of no use to availability. */
+const KEEP_PAST_MS = DAY;
+/** The outbox topic of the write-back (one row per appointment change). */
+export const CALENDAR_WRITE_TOPIC = 'calendar.write';
+/** Where Google sends push notifications. */
+export const CALENDAR_NOTIFY_PATH = '/api/calendar-sync/google/notify';
+/** Default time the last check before a booking waits for Google's freeBusy. */
+export const DEFAULT_FREEBUSY_TIMEOUT_MS = 1500;
+
+/** The event id Marpe writes an appointment under: derived, so a retried insert never makes two. */
+export const marpeEventId = (appointmentId: number): string => `marpe${appointmentId}`;
+
+export interface CalendarSyncDeps {
+  repository: CalendarSyncRepository;
+  /** Null when no service account is configured: nothing syncs, bookings skip the last check. */
+  api: GoogleCalendarApi | null;
+  clock: () => number;
+  log: FastifyBaseLogger;
+  /** `${publicOrigin}${CALENDAR_NOTIFY_PATH}` receives Google's push notifications. */
+  publicOrigin: string;
+  webhooks: Pick<Webhooks, 'emit' | 'emitAppointmentConflict' | 'kick'>;
+  /** The clinic page's first free slots change with the calendar. */
+  invalidateClinic: (clinicId: number) => void;
+  /** Queues CALENDAR_WRITE_TOPIC for an appointment in the caller's transaction (the outbox). */
+  enqueueWrite: (ex: Executor, appointmentId: number) => Promise<void>;
+  freeBusyTimeoutMs?: number;
+  /** How often the worker looks for due calendars (default 15 s). */
+  tickMs?: number;
+}
+
+/** The state a failed pass leaves, from Google's answer. */
+function failureState(error: unknown): Exclude<CalendarSyncState, 'pending' | 'syncing'> {
+  if (error instanceof GoogleApiError) {
+    if (error.status === 403 || error.status === 401) return 'no_access';
+    if (error.status === 404) return 'not_found';
+  }
+  return 'error';
+}
+
+const describe = (error: unknown): string =>
+  error instanceof GoogleApiError
+    ? `${error.status === 0 ? 'no answer' : `HTTP ${error.status}`}: ${error.message}`.slice(0, 300)
+    : 'internal error';
+
+const retryDelay = (failures: number) =>
+  Math.min(MINUTE * 2 ** Math.min(Math.max(failures - 1, 0), 10), MAX_RETRY_MS);
+
+/** Whether [start, end) lies inside one of `cover` (merged intervals). */
+function covered(
+  interval: { start: number; end: number },
+  cover: { start: number; end: number }[],
+) {
+  return cover.some((c) => c.start <= interval.start && interval.end <= c.end);
+}
+
+function merge(intervals: { start: number; end: number }[]) {
+  const sorted = [...intervals].sort((a, b) => a.start - b.start);
+  const out: { start: number; end: number }[] = [];
+  for (const i of sorted) {
+    const last = out[out.length - 1];
+    if (last && i.start <= last.end) last.end = Math.max(last.end, i.end);
+    else out.push({ ...i });
+  }
+  return out;
+}
+
+export function createCalendarSync(deps: CalendarSyncDeps) {
+  const { repository, api, clock, log, webhooks } = deps;
+  const freeBusyTimeoutMs = deps.freeBusyTimeoutMs ?? DEFAULT_FREEBUSY_TIMEOUT_MS;
+  const notifyAddress = `${deps.publicOrigin}${CALENDAR_NOTIFY_PATH}`;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<number> | null = null;
+  let again = false;
+  let stopped = false;
+
+  /** A push channel that lives a week; the old one is stopped once the new one is in place. */
+  async function ensureChannel(
+    row: CalendarSyncRow,
+    now: number,
+  ): Promise<Partial<CalendarSyncRow>> {
+    if (!api) return {};
+    if (
+      row.channelId &&
+      row.channelExpiresAt &&
+      row.channelExpiresAt.getTime() - now > CHANNEL_RENEW_BEFORE_MS
+    ) {
+      return {};
+    }
+    const channel = { id: randomUUID(), token: randomToken(32) };
+    let answer: { resourceId: string; expiration: number };
+    try {
+      answer = await api.watch(row.calendarId, {
+        ...channel,
+        address: notifyAddress,
+        expiration: now + CHANNEL_LIFETIME_MS,
+      });
+    } catch (error) {
+      // No access or no calendar: the pass fails with it. Anything else (Google refusing our
+      // address, say): the poll still keeps the mirror fresh.
+      if (failureState(error) !== 'error') throw error;
+      log.warn(
+        { caregiverId: row.caregiverId, error: describe(error) },
+        'calendar push channel not opened; polling',
+      );
+      return {};
+    }
+    if (row.channelId && row.channelResourceId) {
+      await stopChannel({ channelId: row.channelId, resourceId: row.channelResourceId });
+    }
+    return {
+      channelId: channel.id,
+      channelResourceId: answer.resourceId,
+      channelTokenHash: sha256Hex(channel.token),
+      channelExpiresAt: new Date(answer.expiration),
+    };
+  }
+
+  async function stopChannel(channel: { channelId: string; resourceId: string }) {
+    if (!api) return;
+    try {
+      await api.stopChannel({ id: channel.channelId, resourceId: channel.resourceId });
+    } catch (error) {
+      // It expires by itself within a week; its notifications are refused meanwhile.
+      log.warn({ error: describe(error) }, 'calendar push channel not stopped');
+    }
+  }
+
+  /** Every changed event since the sync token (all of them without one); 410 starts over. */
+  async function pull(row: CalendarSyncRow) {
+    if (!api) throw new Error('calendar sync without an API');
+    let syncToken = row.syncToken;
+    for (;;) {
+      const items: GoogleEvent[] = [];
+      let pageToken: string | undefined;
+      try {
+        for (;;) {
+          const page = await api.listEvents(row.calendarId, {
+            syncToken,
+            ...(pageToken ? { pageToken } : {}),
+          });
+          items.push(...page.items);
+          if (page.nextPageToken) {
+            pageToken = page.nextPageToken;
+            continue;
+          }
+          return { full: syncToken === null, items, nextSyncToken: page.nextSyncToken ?? null };
+        }
+      } catch (error) {
+        if (error instanceof GoogleApiError && error.status === 410 && syncToken !== null) {
+          syncToken = null;
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+
+  /**
+   * Applies a pass to the mirror in one transaction, and reports what now clashes with Marpe's
+   * bookings: Marpe's event deleted in the calendar, or a busy event over a booked appointment.
+   */
+  async function apply(
+    tx: Executor,
+    row: CalendarSyncRow & { timezone: string },
+    pass: { full: boolean; items: GoogleEvent[] },
+    now: number,
+  ) {
+    const keepFrom = now - KEEP_PAST_MS;
+    const booked = (
+      await repository.bookedIntervals(
+        row.caregiverId,
+        new Date(now),
+        new Date(now + 3650 * DAY),
+        tx,
+      )
+    ).map((b) => ({
+      start: b.startAt.getTime(),
+      end: b.endAt.getTime(),
+      id: b.id,
+      clinicId: b.clinicId,
+    }));
+    const kept: MirrorRow[] = [];
+    const conflicts: {
+      appointmentId: number;
+      clinicId: number;
+      kind: 'event_deleted' | 'overlap';
+      eventId: string;
+    }[] = [];
+    for (const event of pass.items) {
+      const mirror = mirrorRowOf(event, row.timezone);
+      if (event.status === 'cancelled') {
+        const link = await repository.findLinkByEvent(tx, row.caregiverId, event.id);
+        if (link) {
+          const appointment = await repository.findAppointment(tx, link.appointmentId);
+          if (appointment?.status === 'booked') {
+            conflicts.push({
+              appointmentId: appointment.id,
+              clinicId: appointment.clinicId,
+              kind: 'event_deleted',
+              eventId: event.id,
+            });
+          }
+        }
+      }
+      if (mirror && mirror.busy && mirror.appointmentId === null) {
+        const start = mirror.startAt.getTime();
+        const end = mirror.endAt.getTime();
+        for (const b of booked) {
+          if (b.start < end && start < b.end) {
+            conflicts.push({
+              appointmentId: b.id,
+              clinicId: b.clinicId,
+              kind: 'overlap',
+              eventId: event.id,
+            });
+          }
+        }
+      }
+      const keep = mirror !== null && mirror.endAt.getTime() > keepFrom;
+      if (pass.full) {
+        if (keep) kept.push(mirror);
+      } else if (keep) {
+        await repository.upsertMirror(tx, row.caregiverId, mirror);
+      } else {
+        await repository.deleteMirror(tx, row.caregiverId, event.id);
+      }
+    }
+    if (pass.full) {
+      // One instance per id: a page may repeat an event that changed while listing.
+      const byId = new Map(kept.map((r) => [r.eventId, r]));
+      await repository.replaceMirror(tx, row.caregiverId, [...byId.values()]);
+    }
+    let reported = false;
+    for (const conflict of conflicts) {
+      const detectedAt = new Date(now);
+      const fresh = await repository.addConflict(tx, {
+        ...conflict,
+        caregiverId: row.caregiverId,
+        detectedAt,
+      });
+      if (!fresh) continue;
+      await webhooks.emitAppointmentConflict(
+        tx,
+        { id: conflict.appointmentId, clinicId: conflict.clinicId },
+        { kind: conflict.kind, event_id: conflict.eventId, detected_at: detectedAt.toISOString() },
+      );
+      reported = true;
+    }
+    return reported;
+  }
+
+  /** One pass over one claimed calendar; never throws (the state records what went wrong). */
+  async function syncOne(row: CalendarSyncRow & { timezone: string }): Promise<void> {
+    const started = clock();
+    let reported = false;
+    try {
+      const channel = await ensureChannel(row, started);
+      const pass = await pull(row);
+      const now = clock();
+      await repository.db.transaction(async (tx) => {
+        reported = await apply(tx, row, pass, now);
+        await repository.release(
+          row.caregiverId,
+          row.calendarId,
+          {
+            ...channel,
+            state: 'syncing',
+            lastError: null,
+            lastSyncedAt: new Date(now),
+            syncToken: pass.nextSyncToken,
+            failures: 0,
+            nextSyncAt: new Date(now + CALENDAR_POLL_MS),
+          },
+          tx,
+        );
+      });
+      deps.invalidateClinic(row.clinicId);
+    } catch (error) {
+      if (!(error instanceof GoogleApiError))
+        log.error({ err: error }, 'calendar sync pass failed');
+      const state = failureState(error);
+      const failures = row.failures + 1;
+      const message = describe(error);
+      await repository.db.transaction(async (tx) => {
+        await repository.release(
+          row.caregiverId,
+          row.calendarId,
+          {
+            state,
+            lastError: message,
+            failures,
+            nextSyncAt: new Date(clock() + retryDelay(failures)),
+          },
+          tx,
+        );
+        // Once per change of state: a calendar failing the same way is not reported every pass.
+        if (row.state !== state) {
+          await webhooks.emit(tx, {
+            clinicId: row.clinicId,
+            type: 'calendar.sync_failed',
+            data: { caregiver_id: row.caregiverId, state, error: message, failures },
+          });
+          reported = true;
+        }
+      });
+      log.warn({ caregiverId: row.caregiverId, state, error: message }, 'calendar sync failed');
+    }
+    if (reported) webhooks.kick();
+  }
+
+  /** Brings the syncs in step with the caregivers, then works every due calendar. */
+  async function runOnce(): Promise<number> {
+    if (!api) return 0;
+    const stale = await repository.reconcile(new Date(clock()));
+    for (const channel of stale) await stopChannel(channel);
+    await repository.pruneMirror(new Date(clock() - KEEP_PAST_MS));
+    let passes = 0;
+    for (;;) {
+      const row = await repository.claimDue(new Date(clock()), LEASE_MS);
+      if (!row) break;
+      await syncOne(row);
+      passes++;
+    }
+    return passes;
+  }
+
+  /** Runs now, or once more right after the run under way. */
+  function run(): Promise<number> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      let total = 0;
+      do {
+        again = false;
+        try {
+          total += await runOnce();
+        } catch (error) {
+          log.error({ err: error }, 'calendar sync worker failed');
+        }
+      } while (again && !stopped);
+      running = null;
+      return total;
+    })();
+    return running;
+  }
+
+  return {
+    /** Whether calendars can be synced at all (a service account is configured). */
+    enabled: api !== null,
+    serviceAccountEmail: api?.serviceAccountEmail ?? null,
+
+    /** Works every due calendar now (tests and the demo call it; the worker polls). */
+    runOnce: run,
+
+    /** Starts the worker: a look every `tickMs`, and one now. */
+    start(): void {
+      if (!api || timer || stopped) return;
+      timer = setInterval(() => void run(), deps.tickMs ?? 15_000);
+      timer.unref();
+      void run();
+    },
+
+    async stop(): Promise<void> {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      timer = null;
+      await running;
+    },
+
+    /** A calendar id was set or changed (the integration API): sync without waiting for the poll. */
+    kick(): void {
+      if (api && !stopped) void run();
+    },
+
+    /**
+     * A push notification (the `X-Goog-*` headers): true when it is one of our channels with its
+     * token, and then the calendar is synced at once; false otherwise, and nothing happens.
+     */
+    async notify(headers: {
+      channelId: string;
+      token: string;
+      resourceState: string;
+      resourceId: string;
+    }): Promise<boolean> {
+      if (headers.channelId === '' || headers.token === '') return false;
+      const row = await repository.findByChannel(headers.channelId);
+      if (
+        !row?.channelTokenHash ||
+        !safeEqual(sha256Hex(headers.token), row.channelTokenHash) ||
+        (headers.resourceId !== '' && row.channelResourceId !== headers.resourceId)
+      ) {
+        return false;
+      }
+      // 'sync' only says the channel is open; 'exists' and 'not_exists' say something changed.
+      if (headers.resourceState !== 'sync') {
+        await repository.markDue(row.caregiverId, new Date(clock()));
+        if (!stopped) void run();
+      }
+      return true;
+    },
+
+    /**
+     * An appointment was booked, moved or cancelled: its calendar event follows, through the
+     * outbox, in the change's transaction (retried until Google takes it).
+     */
+    async queueWrite(ex: Executor, appointmentId: number): Promise<void> {
+      if (api && (await repository.touchesCalendar(ex, appointmentId))) {
+        await deps.enqueueWrite(ex, appointmentId);
+      }
+    },
+
+    /**
+     * The last check before a booking: Google's freeBusy for this one interval, with a short
+     * timeout. Busy intervals that Marpe's own booked appointments cover are Marpe's own events
+     * (the moved appointment, say) and do not count. No answer in time: 'unknown', and the booking
+     * goes ahead on the mirror.
+     */
+    async lastCheck(
+      caregiverId: number,
+      start: number,
+      end: number,
+    ): Promise<'busy' | 'free' | 'unknown'> {
+      if (!api) return 'free';
+      const sync = await repository.findSync(caregiverId);
+      if (!sync) return 'free';
+      let busy: { start: number; end: number }[];
+      try {
+        busy = await api.freeBusy(
+          sync.calendarId,
+          { from: start, to: end },
+          AbortSignal.timeout(freeBusyTimeoutMs),
+        );
+      } catch (error) {
+        log.warn(
+          { caregiverId, error: describe(error) },
+          'calendar freeBusy unanswered before a booking; booked on the mirror',
+        );
+        return 'unknown';
+      }
+      const own = merge(
+        (await repository.bookedIntervals(caregiverId, new Date(start), new Date(end))).map(
+          (b) => ({
+            start: b.startAt.getTime(),
+            end: b.endAt.getTime(),
+          }),
+        ),
+      );
+      return busy.some((b) => b.start < end && start < b.end && !covered(b, own)) ? 'busy' : 'free';
+    },
+
+    /**
+     * The `calendar.write` outbox handler: makes the caregiver's calendar show the appointment as
+     * it now stands. Booked: the event under its derived id, patched or inserted (a retry finds
+     * it and patches); cancelled, or moved to another caregiver's calendar: the event deleted
+     * there. Google unreachable or refusing: throws, and the outbox tries again with backoff.
+     */
+    async write(appointmentId: number): Promise<void> {
+      if (!api) return;
+      const appointment = await repository.findForWrite(appointmentId);
+      if (!appointment) return;
+      const link = await repository.findLink(appointmentId);
+      const eventId = marpeEventId(appointmentId);
+      const wanted =
+        appointment.status === 'booked' && appointment.calendarId !== null
+          ? appointment.calendarId
+          : null;
+      if (link?.present && link.calendarId !== wanted) {
+        try {
+          await api.deleteEvent(link.calendarId, link.eventId);
+        } catch (error) {
+          // Gone already (deleted by the caregiver): nothing left to delete.
+          if (!(error instanceof GoogleApiError && (error.status === 404 || error.status === 410)))
+            throw error;
+        }
+        await repository.saveLink({ ...link, present: false, writtenAt: new Date(clock()) });
+      }
+      if (wanted === null) return;
+      const text = calendarEventText(appointment.detail, {
+        typeName: appointment.typeName,
+        patient: appointment,
+        source: appointment.source,
+      });
+      const event: EventWrite = {
+        id: eventId,
+        summary: text.summary,
+        description: text.description,
+        start: {
+          dateTime: formatZonedIso(appointment.startAt.getTime(), appointment.timezone),
+          timeZone: appointment.timezone,
+        },
+        end: {
+          dateTime: formatZonedIso(appointment.endAt.getTime(), appointment.timezone),
+          timeZone: appointment.timezone,
+        },
+        status: 'confirmed',
+        transparency: 'opaque',
+        extendedProperties: { private: { [MARPE_APPOINTMENT_PROPERTY]: String(appointmentId) } },
+      };
+      try {
+        await api.patchEvent(wanted, eventId, event);
+      } catch (error) {
+        if (!(error instanceof GoogleApiError && error.status === 404)) throw error;
+        try {
+          await api.insertEvent(wanted, event);
+        } catch (insertError) {
+          // Inserted meanwhile (another worker, or a try whose answer was lost): patch it.
+          if (!(insertError instanceof GoogleApiError && insertError.status === 409))
+            throw insertError;
+          await api.patchEvent(wanted, eventId, event);
+        }
+      }
+      await repository.saveLink({
+        appointmentId,
+        caregiverId: appointment.caregiverId,
+        calendarId: wanted,
+        eventId,
+        present: true,
+        writtenAt: new Date(clock()),
+      });
+    },
+
+    /** `GET /api/integration/calendar-sync`: whom to share with, and each caregiver's state. */
+    async status(clinicId: number) {
+      const rows = await repository.listClinicSyncs(clinicId);
+      return {
+        service_account_email: api?.serviceAccountEmail ?? null,
+        caregivers: rows.map((row) => ({
+          caregiver_id: row.caregiverId,
+          calendar_id: row.calendarId ?? '',
+          state: row.state ?? ('pending' as const),
+          last_error: row.lastError ?? null,
+          last_synced_at: row.lastSyncedAt?.toISOString() ?? null,
+          push:
+            row.channelExpiresAt !== null &&
+            row.channelExpiresAt !== undefined &&
+            row.channelExpiresAt.getTime() > clock(),
+        })),
+      };
+    },
+
+    /** The clinic's calendar conflicts, newest first. */
+    async conflicts(clinicId: number, limit: number) {
+      const rows = await repository.listConflicts(clinicId, limit);
+      return rows.map((row) => ({
+        id: row.id,
+        appointment_id: row.appointmentId,
+        caregiver_id: row.caregiverId,
+        kind: row.kind,
+        event_id: row.eventId,
+        detected_at: row.detectedAt.toISOString(),
+      }));
+    },
+  };
+}
+
+export type CalendarSync = ReturnType<typeof createCalendarSync>;

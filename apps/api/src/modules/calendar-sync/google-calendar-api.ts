@@ -1,0 +1,264 @@
+import { Gaxios } from 'gaxios';
+import { JWT } from 'google-auth-library';
+import { GOOGLE_TOKEN_URL, type ServiceAccountKey } from '../../platform/config.js';
+
+// Google Calendar API v3, the calls the sync needs, as typed requests over `fetch` (issue 24).
+// The token comes from google-auth-library's service-account JWT flow; both the API and the token
+// endpoint are reached through one transport, so tests point them at a loopback fake and the demo
+// at its in-process stand-in (demo-google-calendar.ts).
+
+/** Events read and written, push channels, and the free/busy question; nothing else. */
+export const GOOGLE_CALENDAR_SCOPES = [
+  'https://www.googleapis.com/auth/calendar.events',
+  'https://www.googleapis.com/auth/calendar.freebusy',
+] as const;
+
+/** An event's start or end: `date` for all-day events (end exclusive), else `dateTime`. */
+export interface GoogleEventTime {
+  date?: string;
+  dateTime?: string;
+  timeZone?: string;
+}
+
+export interface GoogleEvent {
+  id: string;
+  status?: 'confirmed' | 'tentative' | 'cancelled';
+  transparency?: 'opaque' | 'transparent';
+  start?: GoogleEventTime;
+  end?: GoogleEventTime;
+  attendees?: { self?: boolean; responseStatus?: string }[];
+  extendedProperties?: { private?: Record<string, string>; shared?: Record<string, string> };
+  recurringEventId?: string;
+  summary?: string;
+  description?: string;
+}
+
+export interface EventsPage {
+  items: GoogleEvent[];
+  nextPageToken?: string;
+  nextSyncToken?: string;
+}
+
+/** What Marpe writes: its own id, times, text and the appointment it shows. */
+export interface EventWrite {
+  id?: string;
+  summary: string;
+  description: string;
+  start: { dateTime: string; timeZone: string };
+  end: { dateTime: string; timeZone: string };
+  status: 'confirmed';
+  transparency: 'opaque';
+  extendedProperties: { private: Record<string, string> };
+}
+
+/**
+ * A refusal or failure of Google's API. `status` 0: no answer (network, timeout). 410 on a list
+ * with a sync token means "start again with a full sync".
+ */
+export class GoogleApiError extends Error {
+  override name = 'GoogleApiError';
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export type GoogleTransport = (url: string, init: RequestInit) => Promise<Response>;
+
+export interface GoogleCalendarApiOptions {
+  key: ServiceAccountKey;
+  /** No trailing slash. */
+  apiBaseUrl: string;
+  /** Where the signed assertion is exchanged for a token (Google's, a fake's, the demo's). */
+  tokenUrl: string;
+  /** Default `fetch`. */
+  transport?: GoogleTransport;
+  /** Per request, unless the call gives its own signal (default 10 s). */
+  timeoutMs?: number;
+}
+
+export interface GoogleCalendarApi {
+  readonly serviceAccountEmail: string;
+  listEvents(
+    calendarId: string,
+    page: { syncToken?: string | null; pageToken?: string },
+  ): Promise<EventsPage>;
+  watch(
+    calendarId: string,
+    channel: { id: string; token: string; address: string; expiration: number },
+  ): Promise<{ resourceId: string; expiration: number }>;
+  stopChannel(channel: { id: string; resourceId: string }): Promise<void>;
+  /** Busy intervals of one calendar in [from, to) (epoch ms). */
+  freeBusy(
+    calendarId: string,
+    window: { from: number; to: number },
+    signal?: AbortSignal,
+  ): Promise<{ start: number; end: number }[]>;
+  insertEvent(calendarId: string, event: EventWrite): Promise<void>;
+  patchEvent(calendarId: string, eventId: string, event: EventWrite): Promise<void>;
+  deleteEvent(calendarId: string, eventId: string): Promise<void>;
+}
+
+const errorText = async (response: Response): Promise<string> => {
+  try {
+    const body = (await response.json()) as { error?: { message?: unknown; status?: unknown } };
+    const message = body.error?.message;
+    return typeof message === 'string' ? message.slice(0, 200) : `HTTP ${response.status}`;
+  } catch {
+    return `HTTP ${response.status}`;
+  }
+};
+
+export function createGoogleCalendarApi(options: GoogleCalendarApiOptions): GoogleCalendarApi {
+  const { key, apiBaseUrl, tokenUrl } = options;
+  const transport = options.transport ?? fetch;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  // google-auth-library signs the assertion for Google's own token endpoint (its `aud`); the
+  // exchange is sent wherever the configuration says, through the same transport.
+  const auth = new JWT({
+    email: key.client_email,
+    key: key.private_key,
+    ...(key.private_key_id ? { keyId: key.private_key_id } : {}),
+    scopes: [...GOOGLE_CALENDAR_SCOPES],
+    transporter: new Gaxios({
+      fetchImplementation: ((input: string | URL | Request, init?: RequestInit) => {
+        const url = String(input instanceof Request ? input.url : input);
+        return transport(url === GOOGLE_TOKEN_URL ? tokenUrl : url, init ?? {});
+      }) as typeof fetch,
+    }),
+  });
+
+  async function call(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    body?: object,
+    signal?: AbortSignal,
+  ): Promise<Response> {
+    let token: string | null | undefined;
+    try {
+      token = (await auth.getAccessToken()).token;
+    } catch (error) {
+      const status = (error as { status?: unknown; response?: { status?: unknown } }).response
+        ?.status;
+      throw new GoogleApiError(
+        typeof status === 'number' ? status : 0,
+        `Google token refused or unreachable (${(error as Error).message.slice(0, 120)})`,
+      );
+    }
+    if (!token) throw new GoogleApiError(0, 'Google gave no access token');
+    let response: Response;
+    try {
+      response = await transport(`${apiBaseUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          accept: 'application/json',
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+        signal: signal ?? AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      throw new GoogleApiError(0, `Google Calendar unreachable (${(error as Error).name})`);
+    }
+    if (!response.ok) {
+      throw new GoogleApiError(response.status, await errorText(response));
+    }
+    return response;
+  }
+
+  const calendarPath = (calendarId: string) => `/calendars/${encodeURIComponent(calendarId)}`;
+  const eventPath = (calendarId: string, eventId: string) =>
+    `${calendarPath(calendarId)}/events/${encodeURIComponent(eventId)}`;
+
+  return {
+    serviceAccountEmail: key.client_email,
+
+    async listEvents(calendarId, page) {
+      const query = new URLSearchParams({
+        singleEvents: 'true',
+        showDeleted: 'true',
+        maxResults: '2500',
+      });
+      if (page.syncToken) query.set('syncToken', page.syncToken);
+      if (page.pageToken) query.set('pageToken', page.pageToken);
+      const response = await call('GET', `${calendarPath(calendarId)}/events?${query}`);
+      const json = (await response.json()) as Partial<EventsPage>;
+      return {
+        items: Array.isArray(json.items) ? json.items.filter((e) => typeof e?.id === 'string') : [],
+        ...(typeof json.nextPageToken === 'string' ? { nextPageToken: json.nextPageToken } : {}),
+        ...(typeof json.nextSyncToken === 'string' ? { nextSyncToken: json.nextSyncToken } : {}),
+      };
+    },
+
+    async watch(calendarId, channel) {
+      const response = await call('POST', `${calendarPath(calendarId)}/events/watch`, {
+        id: channel.id,
+        type: 'web_hook',
+        address: channel.address,
+        token: channel.token,
+        expiration: channel.expiration,
+      });
+      const json = (await response.json()) as { resourceId?: unknown; expiration?: unknown };
+      if (typeof json.resourceId !== 'string') {
+        throw new GoogleApiError(502, 'Google answered a watch without a resourceId');
+      }
+      const expiration = Number(json.expiration);
+      return {
+        resourceId: json.resourceId,
+        expiration: Number.isFinite(expiration) ? expiration : channel.expiration,
+      };
+    },
+
+    async stopChannel(channel) {
+      await call('POST', '/channels/stop', { id: channel.id, resourceId: channel.resourceId });
+    },
+
+    async freeBusy(calendarId, window, signal) {
+      const response = await call(
+        'POST',
+        '/freeBusy',
+        {
+          timeMin: new Date(window.from).toISOString(),
+          timeMax: new Date(window.to).toISOString(),
+          items: [{ id: calendarId }],
+        },
+        signal,
+      );
+      const json = (await response.json()) as {
+        calendars?: Record<
+          string,
+          { busy?: { start?: string; end?: string }[]; errors?: { reason?: string }[] }
+        >;
+      };
+      const calendar = json.calendars?.[calendarId];
+      const reason = calendar?.errors?.[0]?.reason;
+      if (!calendar || reason) {
+        throw new GoogleApiError(
+          reason === 'notFound' ? 404 : 403,
+          `freeBusy: ${reason ?? 'no calendar'}`,
+        );
+      }
+      return (calendar.busy ?? [])
+        .map((b) => ({ start: Date.parse(b.start ?? ''), end: Date.parse(b.end ?? '') }))
+        .filter((b) => Number.isFinite(b.start) && Number.isFinite(b.end) && b.end > b.start);
+    },
+
+    async insertEvent(calendarId, event) {
+      await call('POST', `${calendarPath(calendarId)}/events`, event);
+    },
+
+    async patchEvent(calendarId, eventId, event) {
+      // The id is the path's; a patch body does not carry it.
+      const patch: Omit<EventWrite, 'id'> & { id?: string } = { ...event };
+      delete patch.id;
+      await call('PATCH', eventPath(calendarId, eventId), patch);
+    },
+
+    async deleteEvent(calendarId, eventId) {
+      await call('DELETE', eventPath(calendarId, eventId));
+    },
+  };
+}

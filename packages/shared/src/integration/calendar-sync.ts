@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+// Google Calendar sync (docs/calendar-sync.md): what a clinic reads of each caregiver's synced
+// calendar, and the conflicts between the calendar and Marpe's bookings.
+
+export const calendarSyncStateSchema = z.enum([
+  'pending',
+  'syncing',
+  'no_access',
+  'not_found',
+  'error',
+]);
+
+export const caregiverCalendarSyncSchema = z.object({
+  caregiver_id: z.number().int(),
+  /** The caregiver's `google_calendar_sync_calendar_id`. */
+  calendar_id: z.string(),
+  /**
+   * `pending`: not synced yet; `syncing`: in step; `no_access`: the calendar is not shared with
+   * the service account (or not with "make changes to events"); `not_found`: no such calendar;
+   * `error`: Google failed otherwise (`last_error` says how). Marpe keeps trying in every state.
+   */
+  state: calendarSyncStateSchema,
+  last_error: z.string().nullable(),
+  /** The last successful pass, ISO 8601 UTC. */
+  last_synced_at: z.string().nullable(),
+  /** Whether Google pushes changes (else the 5-minute poll alone keeps it fresh). */
+  push: z.boolean(),
+});
+
+export const calendarSyncStatusSchema = z.object({
+  /** Share each caregiver's calendar with this address ("make changes to events"); null when the server has no service account. */
+  service_account_email: z.string().nullable(),
+  caregivers: z.array(caregiverCalendarSyncSchema),
+});
+export type CalendarSyncStatus = z.infer<typeof calendarSyncStatusSchema>;
+
+export const calendarConflictSchema = z.object({
+  id: z.number().int(),
+  appointment_id: z.number().int(),
+  caregiver_id: z.number().int(),
+  kind: z.enum(['event_deleted', 'overlap']),
+  event_id: z.string(),
+  detected_at: z.string(),
+});
+export const calendarConflictListSchema = z.array(calendarConflictSchema);
+export type CalendarConflict = z.infer<typeof calendarConflictSchema>;
+
+export const calendarConflictsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
