@@ -1,5 +1,5 @@
 // The availability engine's cost: 60 days of slots per caregiver, with 2,000 appointments on file
-// each. Alone: `npx tsx bench/availability-engine.ts`. Figures are printed, never asserted.
+// each, and with 2,000 events of a synced calendar on top (window + calendar). Alone: `npx tsx bench/availability-engine.ts`. Figures are printed, never asserted.
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
@@ -23,6 +23,7 @@ const MINUTE = 60_000;
 const DAY = 86_400_000;
 const DAYS = 60;
 const APPOINTMENTS_ON_FILE = 2_000;
+const CALENDAR_EVENTS = 2_000;
 const WARM_UP_RUNS = 10;
 const RUNS = 40;
 
@@ -91,6 +92,31 @@ function appointmentsOnFile(seed: number): Interval[] {
   return booked.sort((a, b) => a.start - b.start);
 }
 
+/**
+ * 2,000 events of a synced calendar per caregiver (issue 24), as the mirror holds them: mostly
+ * 15 minutes to 2 hours on working days, some all-day (a day in the clinic's zone), between a
+ * month ago and a year ahead, overlapping each other and the appointments as real diaries do.
+ */
+function calendarEvents(seed: number): Interval[] {
+  const next = random(seed + 1000);
+  const today = zonedDate(NOW, TIMEZONE);
+  const events: Interval[] = [];
+  while (events.length < CALENDAR_EVENTS) {
+    const date = addDaysToLocalDate(today, Math.floor(next() * 395) - 30);
+    if (next() < 0.05) {
+      const start = zonedToEpoch(`${date} 00:00`, TIMEZONE);
+      events.push({ start, end: zonedToEpoch(`${addDaysToLocalDate(date, 1)} 00:00`, TIMEZONE) });
+      continue;
+    }
+    const minutes = 7 * 60 + Math.floor(next() * 48) * 15;
+    const hh = String(Math.floor(minutes / 60)).padStart(2, '0');
+    const mm = String(minutes % 60).padStart(2, '0');
+    const start = zonedToEpoch(`${date} ${hh}:${mm}`, TIMEZONE);
+    events.push({ start, end: start + (1 + Math.floor(next() * 8)) * 15 * MINUTE });
+  }
+  return events.sort((a, b) => a.start - b.start);
+}
+
 /** What the repository hands the engine: the appointments overlapping the asked window. */
 function inWindow(booked: readonly Interval[]): Interval[] {
   // Up to a day past the range: a slot starting at its end may still run into the next booking.
@@ -122,6 +148,7 @@ const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
 export async function engineBench(): Promise<Array<Record<string, string | number>>> {
   const caregivers = Array.from({ length: 25 }, (_, i) => appointmentsOnFile(i + 1));
+  const mirrors = new Map(caregivers.map((booked, i) => [booked, calendarEvents(i + 1)]));
   const inputs = (count: number, busyOf: (booked: Interval[]) => Interval[]) =>
     caregivers.slice(0, count).map((booked): AvailabilityInput => ({
       timezone: TIMEZONE,
@@ -135,17 +162,29 @@ export async function engineBench(): Promise<Array<Record<string, string | numbe
   const measure = (
     call: string,
     count: number,
-    passed: 'window' | 'all 2,000',
+    passed: 'window' | 'all 2,000' | 'window + calendar',
     work: (input: AvailabilityInput) => number,
   ) => {
-    const list = inputs(count, passed === 'window' ? inWindow : (booked) => booked);
+    const list = inputs(
+      count,
+      passed === 'window'
+        ? inWindow
+        : passed === 'window + calendar'
+          ? // The repository merges the mirror's busy events into the bookings, by start.
+            (booked) =>
+              inWindow(
+                [...booked, ...(mirrors.get(booked) ?? [])].sort((a, b) => a.start - b.start),
+              )
+          : (booked) => booked,
+    );
     const { medianMs, meanMs, result } = time(() =>
       list.reduce((sum, input) => sum + work(input), 0),
     );
     rows.push({
       call,
       caregivers: count,
-      'bookings passed': passed === 'window' ? `window (~${list[0]?.busy.length ?? 0})` : passed,
+      'bookings passed':
+        passed === 'all 2,000' ? passed : `${passed} (~${list[0]?.busy.length ?? 0})`,
       'results / caregiver': Math.round(result / count),
       'median ms': round(medianMs),
       'ms / caregiver': round(medianMs / count),
@@ -156,6 +195,8 @@ export async function engineBench(): Promise<Array<Record<string, string | numbe
 
   const slots = (input: AvailabilityInput) => availableSlots(input, RANGE).length;
   for (const count of [1, 5, 25]) measure(`availableSlots ${DAYS} days`, count, 'window', slots);
+  measure(`availableSlots ${DAYS} days`, 1, 'window + calendar', slots);
+  measure(`availableSlots ${DAYS} days`, 25, 'window + calendar', slots);
   measure(`availableSlots ${DAYS} days`, 1, 'all 2,000', slots);
   measure(`availableSlots ${DAYS} days`, 25, 'all 2,000', slots);
 
@@ -170,6 +211,12 @@ export async function engineBench(): Promise<Array<Record<string, string | numbe
     `availableDates ${DAYS} days`,
     25,
     'window',
+    (input) => availableDates(input, window).length,
+  );
+  measure(
+    `availableDates ${DAYS} days`,
+    1,
+    'window + calendar',
     (input) => availableDates(input, window).length,
   );
   measure('firstAvailableSlot', 25, 'window', (input) => (firstAvailableSlot(input) ? 1 : 0));

@@ -3,6 +3,7 @@
 import os from 'node:os';
 import { engineBench } from './availability-engine.ts';
 import { bookingRace } from './booking-race.mjs';
+import { calendarFreshness } from './calendar-freshness.mjs';
 import { httpThroughput } from './http-throughput.mjs';
 import { pageTable } from './pages.mjs';
 
@@ -29,6 +30,11 @@ console.log(
 const race = await bookingRace({ engine: 'pglite' });
 if (postgresUrl) race.push(...(await bookingRace({ engine: 'postgres', postgresUrl })));
 console.table(race);
+
+console.log(
+  "\nCalendar freshness: an event added to a caregiver's Google Calendar (the demo's stand-in pushes as Google does) until its slot is gone:",
+);
+console.table(await calendarFreshness());
 
 console.log(
   '\nPatient pages: JavaScript fetched on first load (brotli, as served) and Lighthouse 12.8 mobile (median of 3):',

@@ -167,6 +167,10 @@ describe.each(engines)('every public route, malformed input (%s)', (engine) => {
       '/api/integration/appointments',
       '/api/integration/caregivers/{id}/calendar-feed',
       '/api/calendar-feed/{token}.ics',
+      // Google Calendar sync: its push notifications, and the clinic's view of the sync.
+      '/api/calendar-sync/google/notify',
+      '/api/integration/calendar-sync',
+      '/api/integration/calendar-sync/conflicts',
     ]) {
       expect(operations.map((o) => o.path)).toContain(path);
     }

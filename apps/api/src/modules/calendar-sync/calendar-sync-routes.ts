@@ -30,11 +30,13 @@ export const calendarNotifyRoutes: FastifyPluginAsyncZod<CalendarSyncRoutesOptio
   app,
   { calendarSync },
 ) => {
-  // Google sends no body; whatever comes is ignored, never parsed.
+  // Google's notifications carry no body: one that comes with one is not Google's, and is never
+  // parsed.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 16 * 1024 }, (_r, _b, done) =>
-    done(null, undefined),
-  );
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 16 * 1024 }, (_r, body, done) => {
+    if ((body as Buffer).length === 0) done(null, undefined);
+    else done(new AppError('validation_failed', 400, 'A calendar notification has no body'));
+  });
   app.post(
     '/calendar-sync/google/notify',
     {
