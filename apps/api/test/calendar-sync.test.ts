@@ -370,6 +370,40 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
       expect((await syncRow())?.nextSyncAt).toEqual(before?.nextSyncAt);
     });
 
+    it('renews the push channel a day before it ends, and stops the old one', async () => {
+      await sync();
+      const first = google.channels(danaCalendar).at(-1);
+      now += 6 * 24 * HOUR + MINUTE; // within a day of the week's end
+      fake.reset();
+      await sync();
+      const stop = fake.requests.find((r) => r.path === '/calendar/v3/channels/stop');
+      expect(JSON.parse(stop?.body ?? '{}')).toEqual({
+        id: first?.id,
+        resourceId: first?.resourceId,
+      });
+      expect(google.channels(danaCalendar).map((c) => c.id)).not.toContain(first?.id);
+      expect(google.channels(danaCalendar)).toHaveLength(1);
+    });
+
+    it('stops the channel and drops the mirror when the calendar is unset', async () => {
+      google.putEvent(danaCalendar, busyEvent('phone1', '2027-03-25 09:00', '2027-03-25 10:00'));
+      await sync();
+      expect(await slotsOn('2027-03-25')).not.toContain('09:00');
+      const response = await app.inject({
+        method: 'PATCH',
+        url: `/api/integration/caregivers/${dana}`,
+        headers: { authorization: `Bearer ${key}` },
+        payload: { google_calendar_sync_calendar_id: null },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      fake.reset();
+      await sync();
+      expect(fake.requests.map((r) => r.path)).toEqual(['/calendar/v3/channels/stop']);
+      expect(google.channels(danaCalendar)).toEqual([]);
+      expect(await syncRow()).toBeUndefined();
+      expect(await slotsOn('2027-03-25')).toContain('09:00');
+    });
+
     it('starts over with a full sync when Google answers 410 to the sync token', async () => {
       google.putEvent(danaCalendar, busyEvent('phone1', '2027-03-25 09:00', '2027-03-25 10:00'));
       await sync();

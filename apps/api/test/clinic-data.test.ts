@@ -187,7 +187,8 @@ describe.each(engines)('GET /api/clinic/:id (%s)', (engine) => {
       expect(cohen).toMatchObject({
         image: '/demo/caregiver-cohen.svg',
         license_number: '1-23456',
-        google_calendar_sync_calendar_id: 'dr-cohen@demo-clinic.example',
+        // The opaque stand-in of the synced calendar, never its address (ADR 031).
+        google_calendar_sync_calendar_id: `marpe:caregiver:${cohen?.id}`,
         default_appointment_types: [
           typeId.get('בדיקה תקופתית'),
           typeId.get('ניקוי אבנית'),

@@ -458,7 +458,7 @@ describe.each(engines)('integration API: clinic data and appointments (%s)', (en
       expect(booked.statusCode, booked.body).toBe(201);
     });
 
-    it('shows the synced calendar a clinic names, and its own when it names none', async () => {
+    it('publishes an opaque calendar id, synced or not: never the calendar a clinic names', async () => {
       const type = await createType(a);
       const synced = await createCaregiver(a, {
         appointment_type_ids: [type.id],
@@ -468,9 +468,15 @@ describe.each(engines)('integration API: clinic data and appointments (%s)', (en
       const shown = (await publicClinic(a.id)).caregivers;
       const calendarOf = (id: number) =>
         shown.find((c) => c.id === id)?.google_calendar_sync_calendar_id;
-      expect(calendarOf(synced.id)).toBe('dana@clinic.example');
+      // The real id is often a person's email address (ADR 031).
+      expect(calendarOf(synced.id)).toBe(`marpe:caregiver:${synced.id}`);
       expect(calendarOf(own.id)).toBe(`marpe:caregiver:${own.id}`);
+      expect(JSON.stringify(shown)).not.toContain('dana@clinic.example');
       // The integration API shows what the clinic saved, not the stand-in.
+      const named = await call(a.key, 'GET', `/caregivers/${synced.id}`);
+      expect(named.json<IntegrationCaregiver>().google_calendar_sync_calendar_id).toBe(
+        'dana@clinic.example',
+      );
       const saved = await call(a.key, 'GET', `/caregivers/${own.id}`);
       expect(saved.json<IntegrationCaregiver>().google_calendar_sync_calendar_id).toBeNull();
     });

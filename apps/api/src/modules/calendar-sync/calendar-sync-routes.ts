@@ -33,7 +33,7 @@ export const calendarNotifyRoutes: FastifyPluginAsyncZod<CalendarSyncRoutesOptio
   // Google's notifications carry no body: one that comes with one is not Google's, and is never
   // parsed.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 16 * 1024 }, (_r, body, done) => {
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_r, body, done) => {
     if ((body as Buffer).length === 0) done(null, undefined);
     else done(new AppError('validation_failed', 400, 'A calendar notification has no body'));
   });
