@@ -288,7 +288,7 @@ describe.each(engines)('messaging (%s)', (engine) => {
         { host: 'localhost:3000', 'x-forwarded-host': 'marpe.example.com' },
         { host: 'localhost:3000', 'x-forwarded-proto': 'https' },
         { host: '127.0.0.1:3000', forwarded: 'for=203.0.113.9;host=marpe.example.com' },
-      ]) {
+      ] as Record<string, string>[]) {
         const response = await get(headers);
         expect(response.statusCode, JSON.stringify(headers)).toBe(404);
         expect(response.json()).toMatchObject({ code: 'not_found' });
