@@ -90,6 +90,15 @@ export const clinics = pgTable(
     messagingChannel: text('messaging_channel').$type<MessagingChannel>().notNull().default('sms'),
     /** Booked, not yet ended appointments one patient may hold at once (issue 13). */
     maxUpcomingAppointments: integer('max_upcoming_appointments').notNull().default(3),
+    /**
+     * Caps on the messages the integration API sends for the clinic (form links, payment links,
+     * clinic bookings; issue 25): per recipient per rolling hour and day, and in all per day.
+     */
+    messageCapPerRecipientHour: integer('message_cap_per_recipient_hour').notNull().default(3),
+    messageCapPerRecipientDay: integer('message_cap_per_recipient_day').notNull().default(10),
+    messageCapPerClinicDay: integer('message_cap_per_clinic_day').notNull().default(500),
+    /** Waitlist offers one entry gets per clinic day at most (issue 25). */
+    waitlistOffersPerEntryPerDay: integer('waitlist_offers_per_entry_per_day').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -102,6 +111,14 @@ export const clinics = pgTable(
     check(
       'clinics_max_upcoming_appointments_check',
       sql`${t.maxUpcomingAppointments} BETWEEN 1 AND 20`,
+    ),
+    check(
+      'clinics_message_caps_check',
+      sql`${t.messageCapPerRecipientHour} BETWEEN 1 AND 100 AND ${t.messageCapPerRecipientDay} BETWEEN 1 AND 1000 AND ${t.messageCapPerClinicDay} BETWEEN 1 AND 100000`,
+    ),
+    check(
+      'clinics_waitlist_offers_per_day_check',
+      sql`${t.waitlistOffersPerEntryPerDay} BETWEEN 1 AND 10`,
     ),
   ],
 );
@@ -477,12 +494,20 @@ export const limitEvents = pgTable(
     index('limit_events_subject_idx').on(t.kind, t.subject, t.createdAt),
     check(
       'limit_events_kind_check',
-      sql`${t.kind} IN ('phone_hint', 'book', 'cancel', 'details_message', 'waitlist_join')`,
+      sql`${t.kind} IN ('phone_hint', 'book', 'cancel', 'details_message', 'waitlist_join', 'api_message', 'api_message_clinic')`,
     ),
   ],
 );
 
-export type LimitEventKind = 'phone_hint' | 'book' | 'cancel' | 'details_message' | 'waitlist_join';
+export type LimitEventKind =
+  | 'phone_hint'
+  | 'book'
+  | 'cancel'
+  | 'details_message'
+  | 'waitlist_join'
+  /** A message the integration API sent, per clinic and recipient; and per clinic. */
+  | 'api_message'
+  | 'api_message_clinic';
 
 /** A patient's session; the bearer token itself is never stored, only its SHA-256. */
 export const patientSessions = pgTable(
