@@ -14,3 +14,4 @@ export * from './integration/connections.js';
 export * from './integration/forms.js';
 export * from './integration/payments.js';
 export * from './integration/reminders.js';
+export * from './integration/patients.js';

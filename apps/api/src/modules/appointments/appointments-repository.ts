@@ -8,6 +8,7 @@ import {
   caregivers,
   clinics,
   isStoredId,
+  patients,
 } from '../../platform/db/schema.js';
 
 /** What an appointment's details SMS names. */
@@ -197,6 +198,34 @@ export function createAppointmentsRepository(db: Database) {
         .where(
           and(
             eq(appointments.patientId, patientId),
+            eq(appointments.status, 'booked'),
+            gt(appointments.endAt, now),
+          ),
+        );
+      return row?.count ?? 0;
+    },
+
+    /**
+     * Booked, not yet ended appointments of every patient of the clinic with this phone, after
+     * taking a lock that serialises their bookings (issue 25: the cap holds per phone too).
+     */
+    async lockAndCountUpcomingOfPhone(
+      tx: Executor,
+      clinicId: number,
+      phone: string,
+      now: Date,
+    ): Promise<number> {
+      await tx.execute(
+        sql`SELECT pg_advisory_xact_lock(hashtext(${`upcoming:${clinicId}:${phone}`}))`,
+      );
+      const [row] = await tx
+        .select({ count: count() })
+        .from(appointments)
+        .innerJoin(patients, eq(patients.id, appointments.patientId))
+        .where(
+          and(
+            eq(patients.clinicId, clinicId),
+            eq(patients.phone, phone),
             eq(appointments.status, 'booked'),
             gt(appointments.endAt, now),
           ),

@@ -35,6 +35,7 @@ export interface AppointmentsServiceDeps {
     | 'findBookingSubject'
     | 'findBookingOnDate'
     | 'countUpcoming'
+    | 'lockAndCountUpcomingOfPhone'
     | 'lockCaregiverBookings'
     | 'findOverlapping'
     | 'insertAppointment'
@@ -276,7 +277,14 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
         }
         if (
           (await repository.countUpcoming(tx, patient.id, new Date(now))) >=
-          clinic.maxUpcomingAppointments
+            clinic.maxUpcomingAppointments ||
+          // Per phone too: identities signed up on one phone share its cap (issue 25).
+          (await repository.lockAndCountUpcomingOfPhone(
+            tx,
+            clinic.id,
+            patient.phone,
+            new Date(now),
+          )) >= clinic.maxUpcomingAppointments
         ) {
           throw tooManyUpcoming(clinic.maxUpcomingAppointments);
         }

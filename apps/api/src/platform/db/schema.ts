@@ -205,6 +205,8 @@ export const patients = pgTable(
   },
   (t) => [
     unique('patients_clinic_id_number_unique').on(t.clinicId, t.idNumber),
+    // The identities a phone signs in at a clinic, and their upcoming appointments (issue 25).
+    index('patients_clinic_phone_idx').on(t.clinicId, t.phone),
     check('patients_id_number_check', sql`${t.idNumber} ~ '^[0-9]{9}$'`),
   ],
 );
