@@ -376,6 +376,7 @@ export function createAppointmentsRepository(db: Database) {
           status: appointments.status,
           caregiverId: appointments.caregiverId,
           startAt: appointments.startAt,
+          endAt: appointments.endAt,
         })
         .from(appointments)
         .where(and(eq(appointments.id, appointmentId), eq(appointments.clinicId, clinicId)))

@@ -395,7 +395,11 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
           at: new Date(now),
         });
         // The old slot is free for those waiting.
-        await waitlist.queueOffers(tx, { clinicId: clinic.id, caregiverId: row.caregiverId });
+        await waitlist.queueOffers(tx, {
+          clinicId: clinic.id,
+          caregiverId: row.caregiverId,
+          freed: { startAt: row.startAt, endAt: row.endAt },
+        });
         await webhooks.emitAppointmentRescheduled(
           tx,
           { id: row.id, clinicId: clinic.id },
@@ -442,7 +446,11 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
           id: row.id,
           clinicId: row.clinicId,
         });
-        await waitlist.queueOffers(tx, { clinicId: row.clinicId, caregiverId: row.caregiverId });
+        await waitlist.queueOffers(tx, {
+          clinicId: row.clinicId,
+          caregiverId: row.caregiverId,
+          freed: { startAt: row.startAt, endAt: row.endAt },
+        });
         return row.clinicId;
       });
       cache.invalidate(clinicId);
@@ -474,7 +482,11 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
           at: new Date(now),
         });
         await webhooks.emitAppointment(tx, 'appointment.cancelled', { id: row.id, clinicId });
-        await waitlist.queueOffers(tx, { clinicId, caregiverId: row.caregiverId });
+        await waitlist.queueOffers(tx, {
+          clinicId,
+          caregiverId: row.caregiverId,
+          freed: { startAt: row.startAt, endAt: row.endAt },
+        });
       });
       cache.invalidate(clinicId);
       webhooks.kick();
