@@ -183,6 +183,32 @@ describe('intake form (/q/:token)', () => {
     await second.context.close();
   }, 90_000);
 
+  it('answers typed just before a reload are all there after it', async () => {
+    const path = await demoFormPath();
+    const { context, page } = await newPage(browser(), { viewport: 'desktop' });
+    await page.goto(`${baseUrl}${path}`);
+    await stepHeading(page, 'פרטים אישיים');
+    const answers: [string, string][] = [
+      ['שם משפחה', 'כהן'],
+      ['תעודת זהות', '123456782'],
+      ['תאריך לידה', '01/01/1990'],
+      ['טלפון נייד', '050-1234567'],
+      ['דואר אלקטרוני', 'dana@example.com'],
+    ];
+    for (const [name, value] of answers) {
+      await page.getByRole('textbox', { name }).fill(value);
+    }
+    await page.getByRole('combobox', { name: 'מין' }).selectOption('female');
+    // At once: well inside the save delay after the last keystroke.
+    await page.reload();
+    await stepHeading(page, 'פרטים אישיים');
+    for (const [name, value] of answers) {
+      expect(await page.getByRole('textbox', { name }).inputValue(), name).toBe(value);
+    }
+    expect(await page.getByRole('combobox', { name: 'מין' }).inputValue()).toBe('female');
+    await context.close();
+  });
+
   it('a form whose first step has is_ltr reads left to right', async () => {
     const path = await demoFormPath();
     const { context, page } = await newPage(browser());

@@ -672,6 +672,25 @@ describe.each(engines)('appointments (%s)', (engine) => {
       });
     });
 
+    it('counts the cap per phone too: ID numbers sharing a phone share it, in a race too', async () => {
+      const [patient, sibling] = await twoPatients();
+      await db.update(patients).set({ phone: patient.phone }).where(eq(patients.id, sibling.id));
+      const answers = await Promise.all([
+        book(patient.token, slot(`${dates[0]} 09:00`)),
+        book(sibling.token, slot(`${dates[1]} 09:00`)),
+        book(patient.token, slot(`${dates[2]} 09:00`)),
+        book(sibling.token, slot(`${dates[3]} 09:00`)),
+      ]);
+      expect(statusCounts(answers)).toEqual({ 201: 3, 409: 1 });
+      expect(answers.find((a) => a.statusCode === 409)?.json()).toMatchObject({
+        code: 'too_many_upcoming',
+        details: { max: 3 },
+      });
+      // Another phone is not held back.
+      const other = await onePatient();
+      expect((await book(other.token, slot(`${dates[4]} 09:00`))).statusCode).toBe(201);
+    });
+
     it('takes 10 bookings and 10 cancellations a day from one patient, then 429', async () => {
       const [patient, other] = await twoPatients();
       for (let i = 0; i < 10; i++) {

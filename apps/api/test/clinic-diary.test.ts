@@ -615,6 +615,34 @@ describe.each(engines)("the clinic's diary: busy times and clinic bookings (%s)"
         expect(messages[0]?.body).toContain('10:00');
       });
 
+      it('counts the details message against the clinic’s message caps: refused, nothing is booked', async () => {
+        const capped = await call(key, 'PATCH', '/clinic', {
+          settings: { message_caps: { per_recipient_per_hour: 1 } },
+        });
+        expect(capped.statusCode, capped.body).toBe(200);
+        const other = { ...newPatient, id_number: israeliId('21234567'), phone: '0541112233' };
+        const first = await book(
+          booking({ patient: other, start_date: iso(`${THURSDAY} 10:00`), send_sms: true }),
+        );
+        expect(first.statusCode, first.body).toBe(201);
+        const second = await book(
+          booking({ patient: other, start_date: iso(`${THURSDAY} 11:00`), send_sms: true }),
+        );
+        expect(second.statusCode, second.body).toBe(429);
+        expect(second.json()).toMatchObject({
+          code: 'too_many_requests',
+          details: { cap: 'per_recipient_per_hour', max: 1, retry_after: expect.any(Number) },
+        });
+        expect((await sent()).map((m) => m.to)).toEqual(['0541112233']);
+        // Nothing was booked: another patient may have that time, and without the message the
+        // clinic may book this one again (on another date: one appointment a date).
+        expect((await book(booking({ start_date: iso(`${THURSDAY} 11:00`) }))).statusCode).toBe(
+          201,
+        );
+        const quiet = await book(booking({ patient: other, start_date: iso('2027-03-28 10:00') }));
+        expect(quiet.statusCode, quiet.body).toBe(201);
+      });
+
       it('offers a time a removed busy time frees; a clinic booking settles the entry', async () => {
         const [waiting] = await db
           .insert(patients)

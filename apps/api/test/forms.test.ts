@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   formSchemaSchema,
+  maxTextAnswerLength,
   signatureMaxBytes,
   type InputData,
   withIdCheckDigit,
@@ -11,6 +13,7 @@ import { parseFormLinkArgs, UsageError } from '../src/cli/form-link-args.js';
 import { DEMO_CLINIC_ID } from '../src/demo/demo-clinic.js';
 import { DEMO_FORM_NAME, demoFormSchema, seedDemoForm } from '../src/demo/demo-form.js';
 import { seedDemoClinic } from '../src/demo/seed-demo-clinic.js';
+import { encryptText, sealedAt, sealingKey } from '../src/platform/crypto.js';
 import { headerImageOf } from '../src/platform/http/header-image.js';
 import type { Database } from '../src/platform/db/client.js';
 import {
@@ -270,6 +273,61 @@ describe.each(engines)('intake forms (%s)', (engine) => {
         expect(refused.json().details.issues.map((i: { path: string }) => i.path)).toContain(path);
       }
       expect((await post('/api/save-form-draft', { token: link.token })).statusCode).toBe(400);
+      expect((await getForm(link.token)).json().draft).toEqual({ inputData: half(), stepIndex: 0 });
+    });
+
+    it('bounds each value as a submission does, and drops lone surrogates as the page cleans text', async () => {
+      const link = await newLink();
+      const long = 'א'.repeat(maxTextAnswerLength + 1);
+      for (const answers of [{ last_name: long }, { email: `${long}@x.co` }] as InputData[]) {
+        const draft = await saveDraft(link.token, answers);
+        expect(draft.statusCode, draft.body).toBe(400);
+        expect(draft.json().details.issues).toEqual([
+          { path: Object.keys(answers)[0], message: 'too_long' },
+        ]);
+        const submitted = await submit(link.token, { ...adult(), ...answers });
+        expect(submitted.statusCode).toBe(400);
+        expect(submitted.json().details.issues).toEqual([
+          { path: Object.keys(answers)[0], message: 'too_long' },
+        ]);
+      }
+      const longest = { ...half(), medications: 'א'.repeat(maxTextAnswerLength) };
+      expect((await saveDraft(link.token, longest)).statusCode).toBe(200);
+
+      // A lone surrogate (a pasted, half-cut emoji) is dropped from answers, never a 500.
+      const surrogate = await post('/api/save-form-draft', {
+        token: link.token,
+        inputData: { first_name: 'דנ\udfffה' },
+        stepIndex: 0,
+      });
+      expect(surrogate.statusCode, surrogate.body).toBe(200);
+      expect((await getForm(link.token)).json().draft.inputData).toEqual({ first_name: 'דנה' });
+      // Elsewhere in the body it is refused, naming the field.
+      const token = await post('/api/get-form', { token: 'x\udfff' });
+      expect(token.statusCode).toBe(400);
+      expect(token.json().details.issues).toEqual([
+        { path: 'token', message: expect.stringContaining('surrogate') },
+      ]);
+    });
+
+    it('drops a draft it can no longer decrypt, and still serves the form', async () => {
+      const link = await newLink();
+      expect((await saveDraft(link.token, half())).statusCode).toBe(200);
+      // Sealed under a key the server no longer holds (DATA_KEY replaced without
+      // DATA_KEY_PREVIOUS).
+      const lost = sealingKey(randomBytes(32), 'forms');
+      await db.update(formDrafts).set({
+        draft: encryptText(
+          lost,
+          JSON.stringify({ inputData: half(), stepIndex: 0 }),
+          sealedAt('form_drafts', 'draft', link.requestId),
+        ),
+      });
+      const loaded = await getForm(link.token);
+      expect(loaded.statusCode, loaded.body).toBe(200);
+      expect(loaded.json().draft).toBeNull();
+      expect(await draftRows()).toEqual([]);
+      expect((await saveDraft(link.token, half())).statusCode).toBe(200);
       expect((await getForm(link.token)).json().draft).toEqual({ inputData: half(), stepIndex: 0 });
     });
 

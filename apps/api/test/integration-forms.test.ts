@@ -610,6 +610,90 @@ describe.each(engines)('integration API: intake forms (%s)', (engine) => {
     expect(JSON.stringify(details)).not.toContain('4567');
   });
 
+  it('caps the links it sends per recipient and per clinic, 429 with retry_after, audited', async () => {
+    const template = await createTemplate('שאלון', demoFormSchema);
+    const send = (to: string) =>
+      call(a.key, 'POST', '/form-requests', { template_id: template.id, send_to_phone: to });
+    // Per recipient: 3 an hour by default (the 15 the review sent to one number stop at 3).
+    for (let i = 0; i < 3; i++) expect((await send('050-7000001')).statusCode).toBe(201);
+    now += 10 * 60_000;
+    const refused = await send('0507000001');
+    expect(refused.statusCode, refused.body).toBe(429);
+    expect(refused.json()).toMatchObject({
+      code: 'too_many_requests',
+      details: { retry_after: 50 * 60, cap: 'per_recipient_per_hour', max: 3 },
+    });
+    expect(refused.headers['retry-after']).toBe(String(50 * 60));
+    // Nothing made or sent for it; another number still gets its link.
+    expect(await db.select().from(formRequests)).toHaveLength(3);
+    expect((await send('050-7000002')).statusCode).toBe(201);
+    expect(await messages()).toHaveLength(4);
+    const entries = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.clinicId, a.id), eq(auditLog.action, 'message.refused')));
+    expect(entries.map((e) => [e.actor, e.details])).toEqual([
+      [
+        `api_key:${a.keyId}`,
+        {
+          kind: 'form_link',
+          cap: 'per_recipient_per_hour',
+          max: 3,
+          retry_after: 3000,
+          to_last_digits: '001',
+        },
+      ],
+    ]);
+    // The audit log the clinic reads lists it.
+    const log = await call(a.key, 'GET', '/audit-log');
+    expect(JSON.stringify(log.json())).toContain('message.refused');
+
+    // An hour on, the number has room again, up to 10 a day.
+    now += 51 * 60_000;
+    for (let i = 0; i < 3; i++) expect((await send('0507000001')).statusCode).toBe(201);
+    now += 61 * 60_000;
+    for (let i = 0; i < 3; i++) expect((await send('0507000001')).statusCode).toBe(201);
+    now += 61 * 60_000;
+    expect((await send('0507000001')).statusCode).toBe(201);
+    const daily = await send('0507000001');
+    expect(daily.statusCode).toBe(429);
+    expect(daily.json()).toMatchObject({ details: { cap: 'per_recipient_per_day', max: 10 } });
+
+    // Per clinic, configurable: another clinic is not held back by this one's.
+    const patched = await call(a.key, 'PATCH', '/clinic', {
+      settings: { message_caps: { per_clinic_per_day: 13 } },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(patched.json()).toMatchObject({
+      settings: {
+        message_caps: {
+          per_recipient_per_hour: 3,
+          per_recipient_per_day: 10,
+          per_clinic_per_day: 13,
+        },
+      },
+    });
+    expect((await send('0507000003')).statusCode).toBe(201);
+    expect((await send('0507000003')).statusCode).toBe(201);
+    const clinicCap = await send('0507000004');
+    expect(clinicCap.statusCode).toBe(429);
+    expect(clinicCap.json()).toMatchObject({ details: { cap: 'per_clinic_per_day', max: 13 } });
+    const other = await createTemplate('שאלון', demoFormSchema, b.key);
+    const elsewhere = await call(b.key, 'POST', '/form-requests', {
+      template_id: other.id,
+      send_to_phone: '0507000004',
+    });
+    expect(elsewhere.statusCode).toBe(201);
+    // Links without a message are not capped.
+    expect(
+      (await call(a.key, 'POST', '/form-requests', { template_id: template.id })).statusCode,
+    ).toBe(201);
+    const invalid = await call(a.key, 'PATCH', '/clinic', {
+      settings: { message_caps: { per_recipient_per_hour: 0 } },
+    });
+    expect(issuePaths(invalid)).toEqual(['settings.message_caps.per_recipient_per_hour']);
+  });
+
   it('lists requests by status, newest first, in pages', async () => {
     const template = await createTemplate('שאלון', demoFormSchema);
     const made: CreatedFormRequest[] = [];

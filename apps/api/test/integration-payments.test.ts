@@ -421,6 +421,25 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
     expect(JSON.stringify(details)).not.toContain('4567');
   });
 
+  it('caps the links it sends to one number: 429 with retry_after, nothing made, audited', async () => {
+    for (let i = 0; i < 3; i++) await createRequest({ send_to_phone: '050-7000001' });
+    const before = await db.select().from(paymentRequests);
+    const refused = await call(a.key, 'POST', '/payment-requests', {
+      amount: 77,
+      send_to_phone: '0507000001',
+    });
+    expect(refused.statusCode, refused.body).toBe(429);
+    expect(refused.json()).toMatchObject({
+      code: 'too_many_requests',
+      details: { cap: 'per_recipient_per_hour', retry_after: 3600 },
+    });
+    expect(refused.headers['retry-after']).toBe('3600');
+    expect(await db.select().from(paymentRequests)).toHaveLength(before.length);
+    expect(await messages()).toHaveLength(3);
+    const [entry] = await db.select().from(auditLog).where(eq(auditLog.action, 'message.refused'));
+    expect(entry?.details).toMatchObject({ kind: 'payment_link', cap: 'per_recipient_per_hour' });
+  });
+
   it('lists requests by status, newest first, in pages', async () => {
     const made: CreatedPaymentRequest[] = [];
     for (let i = 0; i < 5; i++) {

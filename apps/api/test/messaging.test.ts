@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { buildApp, type App } from '../src/app.js';
 import { createHttpSmsProvider } from '../src/modules/messaging/http-sms-provider.js';
 import { outbox } from '../src/platform/db/schema.js';
-import { engines, testConfig, testDataKey, useTestDatabase } from './helper.js';
+import { engines, testConfig, testDataKey, useTestDatabase, xsrfPair } from './helper.js';
 import { startLoopback } from './loopback.js';
 
 const NOW = Date.parse('2027-01-10T10:00:00Z');
@@ -265,6 +265,42 @@ describe.each(engines)('messaging (%s)', (engine) => {
         { status: 'sent', payload: null },
         { status: 'sent', payload: null },
       ]);
+    });
+
+    it('answers /api/dev/* only to this machine: a loopback Host and no proxy header', async () => {
+      const get = (headers: Record<string, string>) =>
+        app.inject({ method: 'GET', url: '/api/dev/messages', headers });
+      for (const host of [
+        'localhost:3000',
+        '127.0.0.1',
+        '127.0.0.2:8080',
+        '[::1]:3000',
+        'a.localhost',
+      ]) {
+        expect((await get({ host })).statusCode, host).toBe(200);
+      }
+      // A reverse proxy on the same host connects from loopback: its headers give it away.
+      for (const headers of [
+        { host: 'marpe.example.com' },
+        { host: '10.0.0.5:3000' },
+        { host: 'localhost.example.com' },
+        { host: 'localhost:3000', 'x-forwarded-for': '203.0.113.9' },
+        { host: 'localhost:3000', 'x-forwarded-host': 'marpe.example.com' },
+        { host: 'localhost:3000', 'x-forwarded-proto': 'https' },
+        { host: '127.0.0.1:3000', forwarded: 'for=203.0.113.9;host=marpe.example.com' },
+      ] as Record<string, string>[]) {
+        const response = await get(headers);
+        expect(response.statusCode, JSON.stringify(headers)).toBe(404);
+        expect(response.json()).toMatchObject({ code: 'not_found' });
+      }
+      const xsrf = await xsrfPair(app);
+      const links = await app.inject({
+        method: 'POST',
+        url: '/api/dev/demo-links',
+        cookies: xsrf.cookies,
+        headers: { ...xsrf.headers, host: 'localhost:3000', 'x-forwarded-for': '203.0.113.9' },
+      });
+      expect(links.statusCode).toBe(404);
     });
 
     it('does not record an expired message', async () => {

@@ -4,6 +4,7 @@ import { withIdCheckDigit } from '@marpe/shared';
 import type { App } from '../src/app.js';
 import type { Database } from '../src/platform/db/client.js';
 import {
+  auditLog,
   authChallenges,
   clinics,
   limitEvents,
@@ -246,6 +247,136 @@ describe.each(engines)('patient verification (%s)', (engine) => {
       expect(verified.json().patient.first_name).toBe('דנה');
       const wrongPhone = await signUp({ idNumber: DANA.idNumber, phone: '0529999999' });
       expect(wrongPhone.json()).toMatchObject({ code: 'invalid_phone', hint: '567' });
+    });
+  });
+
+  describe('identities per phone', () => {
+    /** Family members already signed up with Dana's phone (5 with her). */
+    async function family(count: number) {
+      await db.insert(patients).values(
+        Array.from({ length: count }, (_, i) => ({
+          clinicId,
+          idNumber: withIdCheckDigit(`3000000${i}`),
+          firstName: 'בן',
+          lastName: 'משפחה',
+          phone: DANA.phone,
+        })),
+      );
+    }
+
+    it('signs up at most 6 ID numbers with one phone at a clinic, in a race too', async () => {
+      await family(4);
+      const first = { idNumber: withIdCheckDigit('40000001'), phone: DANA.phone };
+      const second = { idNumber: withIdCheckDigit('40000002'), phone: DANA.phone };
+      const a = await signUp(first);
+      expect(a.statusCode, a.body).toBe(200);
+      const codeA = await lastCode(DANA.phone);
+      now += 61_000;
+      // Both codes are out while 5 identities exist: the sixth to verify wins, the other not.
+      const b = await signUp(second);
+      expect(b.statusCode, b.body).toBe(200);
+      const codeB = await lastCode(DANA.phone);
+      const okA = await twoFactor({
+        ...first,
+        code: codeA,
+        twoFactorToken: a.json().twoFactorToken,
+      });
+      expect(okA.statusCode, okA.body).toBe(200);
+      const refused = await twoFactor({
+        idNumber: second.idNumber,
+        code: codeB,
+        twoFactorToken: b.json().twoFactorToken,
+      });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toMatchObject({ code: 'too_many_identities', details: { max: 6 } });
+      const count = await db.select().from(patients).where(eq(patients.phone, DANA.phone));
+      expect(count).toHaveLength(6);
+
+      // The seventh is refused before any code goes; known ones still log in.
+      now += 61_000;
+      const sent = (await messages()).length;
+      const seventh = await signUp({ idNumber: withIdCheckDigit('40000003'), phone: DANA.phone });
+      expect(seventh.statusCode).toBe(409);
+      expect(seventh.json().code).toBe('too_many_identities');
+      expect(await messages()).toHaveLength(sent);
+      expect((await login(DANA)).statusCode).toBe(200);
+      // Another clinic counts its own.
+      const elsewhere = await post('/api/patient-auth/sign-up', {
+        clinicId: closedClinicId,
+        firstName: 'נועה',
+        lastName: 'כהן',
+        idNumber: withIdCheckDigit('40000003'),
+        phone: DANA.phone,
+      });
+      expect(elsewhere.json().code).toBe('not_accepting_new_patients');
+    });
+
+    it('lets the clinic correct a squatted or changed phone: PATCH /api/integration/patients/{idNumber}', async () => {
+      const key = (await app.apiKeys.create(clinicId, 'pms', 'test')).key;
+      const patch = (idNumber: string, payload: object, bearer: string | null = key) =>
+        app.inject({
+          method: 'PATCH',
+          url: `/api/integration/patients/${idNumber}`,
+          payload,
+          headers: bearer === null ? {} : { authorization: `Bearer ${bearer}` },
+        });
+      // Someone signed up Noa's ID number with their own phone; Noa only ever gets invalid_phone.
+      const NOA = { idNumber: withIdCheckDigit('20547718'), phone: '0527654321' };
+      const squatter = { idNumber: NOA.idNumber, phone: '0548888888' };
+      const started = await signUp(squatter);
+      const squatted = await twoFactor({
+        idNumber: NOA.idNumber,
+        code: await lastCode(squatter.phone),
+        twoFactorToken: started.json().twoFactorToken,
+      });
+      const squatterToken = squatted.json().token as string;
+      // A code already on its way to the squatter stops working with the change too.
+      now += 61_000;
+      const pending = await login(squatter);
+      expect((await login(NOA)).json()).toMatchObject({ code: 'invalid_phone', hint: '888' });
+
+      expect((await patch(NOA.idNumber, { phone: '052-765-4321' }, null)).statusCode).toBe(401);
+      const bad = await patch(NOA.idNumber, { phone: '03-5551234' });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().details.issues).toEqual([{ path: 'phone', message: expect.any(String) }]);
+      expect((await patch('123', { phone: '0527654321' })).statusCode).toBe(400);
+      const unknown = await patch(withIdCheckDigit('12345678'), { phone: '0527654321' });
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json().code).toBe('patient_not_found');
+
+      const changed = await patch(NOA.idNumber.replace(/^0+/, ''), { phone: '052-765-4321' });
+      expect(changed.statusCode, changed.body).toBe(200);
+      expect(changed.json()).toEqual({
+        id: expect.any(Number),
+        id_number: NOA.idNumber,
+        first_name: 'נועה',
+        last_name: 'כהן',
+        phone: '0527654321',
+      });
+      // The squatter is out, their code no longer works; Noa logs in.
+      expect((await me(squatterToken)).statusCode).toBe(401);
+      const late = await twoFactor({
+        idNumber: NOA.idNumber,
+        code: await lastCode(squatter.phone),
+        twoFactorToken: pending.json().twoFactorToken,
+      });
+      expect(late.statusCode).toBe(400);
+      expect((await login(NOA)).statusCode).toBe(200);
+      const [entry] = await db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.action, 'patient.update_phone'));
+      expect(entry).toMatchObject({
+        clinicId,
+        targetType: 'patient',
+        details: { previous_phone_ends: '888', phone_ends: '321' },
+      });
+
+      // A number that already signs in 6 ID numbers takes no seventh.
+      await family(5);
+      const full = await patch(NOA.idNumber, { phone: DANA.phone });
+      expect(full.statusCode).toBe(409);
+      expect(full.json().code).toBe('too_many_identities');
     });
   });
 

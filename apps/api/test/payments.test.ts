@@ -366,9 +366,20 @@ describe.each(engines)('payment requests (%s)', (engine) => {
       await settle();
       const paid = await getRequest(link.token);
       expect(paid.statusCode).toBe(200);
-      expect(paid.json()).toMatchObject({ data: { amount: 1250.5, status: 'paid' } });
+      expect(paid.json()).toMatchObject({
+        data: { amount: 1250.5, status: 'paid', patientId: '039845128' },
+      });
       now = START + 60 * DAY;
-      expect((await getRequest(link.token)).json()).toMatchObject({ data: { status: 'paid' } });
+      // Past its expiry the link still says it is paid, no longer who it was for.
+      expect((await getRequest(link.token)).json()).toMatchObject({
+        data: { status: 'paid', patientId: '', patientNameRemarks: '', patientEmail: '' },
+      });
+      expect(await app.payments.getPaymentRequest(link.token, { pinFrame: false })).toMatchObject({
+        status: 'paid',
+        patientId: '',
+        patientNameRemarks: '',
+        patientEmail: '',
+      });
     });
 
     it('needs the XSRF header like every POST', async () => {

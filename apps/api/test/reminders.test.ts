@@ -533,6 +533,35 @@ describe.each(engines)('reminders (%s)', (engine) => {
       expect((await reminders(past)).map((r) => r.status)).toEqual(['missed', 'missed']);
     });
 
+    it('holds an overdue reminder through quiet hours: sent when they end if before the start, else missed', async () => {
+      await setReminders(remindersOn({ lead_minutes: [1440] }));
+      const patient = await onePatient();
+      // Monday 10:00: its reminder is planned for Sunday 10:00.
+      const id = await book(patient, '2027-03-29 10:00');
+      // The server was down from Sunday morning until 06:00 on Monday, in quiet hours (21:00–08:00).
+      now = at('2027-03-29 06:00');
+      expect(await app.reminders.runOnce()).toBe(0);
+      expect(await messages()).toEqual([]);
+      expect(await brief(id)).toEqual([[1440, 'scheduled', iso('2027-03-29 08:00')]]);
+      now = at('2027-03-29 07:59');
+      expect(await app.reminders.runOnce()).toBe(0);
+      now = at('2027-03-29 08:00') + 20_000;
+      expect(await app.reminders.runOnce()).toBe(1);
+      expect((await messages())[0]?.to).toBe(patient.phone);
+      expect(await reminders(id)).toMatchObject([{ status: 'sent' }]);
+
+      // Tuesday 08:00: quiet time ends when it starts, so the overdue reminder is missed.
+      now = NOW;
+      const early = await onePatient();
+      const missed = await book(early, '2027-03-30 08:00');
+      now = at('2027-03-30 05:30');
+      expect(await app.reminders.runOnce()).toBe(0);
+      expect(await reminders(missed)).toMatchObject([{ status: 'missed' }]);
+      now = at('2027-03-30 08:00') - MINUTE;
+      expect(await app.reminders.runOnce()).toBe(0);
+      expect(await messages()).toHaveLength(1);
+    });
+
     it('goes by WhatsApp when the clinic asks for it and is connected, else by SMS', async () => {
       await setReminders(remindersOn({ channel: 'whatsapp', lead_minutes: [120] }));
       const first = await onePatient();

@@ -79,6 +79,66 @@ interface Operation {
   path: string;
 }
 
+interface JsonSchema {
+  $ref?: string;
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  additionalProperties?: JsonSchema | boolean;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+}
+
+interface OpenApiDocument {
+  paths?: Record<string, Record<string, unknown>>;
+  components?: { schemas?: Record<string, JsonSchema> };
+}
+
+/**
+ * The paths (`a.b.0`) of every string a JSON body schema takes: properties, array items (index 0)
+ * and record values (key `k`), through $refs and unions.
+ */
+function stringPaths(
+  document: OpenApiDocument,
+  schema: JsonSchema | undefined,
+  path: string[] = [],
+  seen = new Set<JsonSchema>(),
+): string[][] {
+  if (!schema || seen.has(schema) || path.length > 6) return [];
+  if (schema.$ref) {
+    const name = schema.$ref.split('/').at(-1) ?? '';
+    return stringPaths(document, document.components?.schemas?.[name], path, seen);
+  }
+  const inner = new Set(seen).add(schema);
+  const types = [schema.type ?? []].flat();
+  const found: string[][] = types.includes('string') ? [path] : [];
+  for (const [key, property] of Object.entries(schema.properties ?? {})) {
+    found.push(...stringPaths(document, property, [...path, key], inner));
+  }
+  if (typeof schema.additionalProperties === 'object') {
+    found.push(...stringPaths(document, schema.additionalProperties, [...path, 'k'], inner));
+  }
+  if (schema.items) found.push(...stringPaths(document, schema.items, [...path, '0'], inner));
+  for (const option of [
+    ...(schema.anyOf ?? []),
+    ...(schema.oneOf ?? []),
+    ...(schema.allOf ?? []),
+  ]) {
+    found.push(...stringPaths(document, option, path, inner));
+  }
+  const unique = new Map(found.filter((p) => p.length > 0).map((p) => [p.join('.'), p]));
+  return [...unique.values()];
+}
+
+/** A body holding only `value` at `path` (arrays where the path steps through an index). */
+function bodyWith(path: string[], value: string): unknown {
+  const [head, ...rest] = path;
+  if (head === undefined) return value;
+  const inner = bodyWith(rest, value);
+  return /^\d+$/.test(head) ? [inner] : { [head]: inner };
+}
+
 function operationsOf(document: { paths?: Record<string, Record<string, unknown>> }): Operation[] {
   const methods = new Set(['get', 'post', 'put', 'patch', 'delete']);
   return Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
@@ -214,6 +274,41 @@ describe.each(engines)('every public route, malformed input (%s)', (engine) => {
         expect(response.statusCode, `${where}: ${response.body.slice(0, 200)}`).toBe(400);
       }
     }
+  });
+
+  it('refuses a lone surrogate in every string field of every JSON body with a 400 naming it', async () => {
+    const document = app.swagger() as OpenApiDocument;
+    // The patient's form answers are cleaned instead, as the form engine cleans them.
+    const cleaned = new Set(['/api/save-form-draft inputData.k', '/api/submit inputData.k']);
+    let fields = 0;
+    for (const operation of operations) {
+      if (['GET', 'DELETE'].includes(operation.method)) continue;
+      const item = document.paths?.[operation.path]?.[operation.method.toLowerCase()] as
+        { requestBody?: { content?: Record<string, { schema?: JsonSchema }> } } | undefined;
+      const schema = item?.requestBody?.content?.['application/json']?.schema;
+      for (const path of stringPaths(document, schema)) {
+        const field = path.join('.');
+        if (cleaned.has(`${operation.path} ${field}`)) continue;
+        fields += 1;
+        const headers = await headersFor(operation.path);
+        const response = await app.inject({
+          method: operation.method as 'POST',
+          url: fillPath(operation.path, '1'),
+          // An address each: the routes' per-address limits must not answer before the check.
+          remoteAddress: `10.77.${Math.floor(fields / 250)}.${fields % 250}`,
+          cookies,
+          headers: { ...headers, 'content-type': 'application/json' },
+          payload: JSON.stringify(bodyWith(path, 'x\udfff')),
+        });
+        const where = `${operation.method} ${operation.path} ${field}`;
+        expect(response.statusCode, `${where}: ${response.body.slice(0, 200)}`).toBe(400);
+        expect(response.json(), where).toMatchObject({
+          code: 'validation_failed',
+          details: { issues: [{ path: field }] },
+        });
+      }
+    }
+    expect(fields).toBeGreaterThan(50);
   });
 
   it('answers hostile path values and query strings below 500', async () => {

@@ -449,6 +449,11 @@ describe.each(engines)('waitlist (%s)', (engine) => {
     });
 
     it('offers the old slot of a moved appointment and of one the clinic cancels', async () => {
+      // Two offers to one entry in a day: the clinic allows it.
+      const setting = await integration(f.key, 'PATCH', '/clinic', {
+        settings: { waitlist_offers_per_entry_per_day: 2 },
+      });
+      expect(setting.json()).toMatchObject({ settings: { waitlist_offers_per_entry_per_day: 2 } });
       const { bookers, ids } = await fullSunday();
       const [waiter] = await waiting(1);
       const moved = await write(
@@ -472,6 +477,97 @@ describe.each(engines)('waitlist (%s)', (engine) => {
       expect(cancelled.statusCode, cancelled.body).toBe(200);
       const again = await newMessages();
       expect(again.map((m) => m.body)).toEqual([hebrewOffer('2027-03-28', '09:30')]);
+    });
+
+    it('offers the time that was freed, not the earliest free one', async () => {
+      const bookers = await patientsOf(2);
+      await booked((bookers[0] as TestPatient).token, '2027-03-28 09:30');
+      const afternoon = await booked((bookers[1] as TestPatient).token, '2027-03-28 13:00');
+      const [waiter] = await waiting(1);
+      // 09:00 has been free all along; 13:00 is what the cancellation frees.
+      await cancel((bookers[1] as TestPatient).token, afternoon);
+      const sent = await newMessages();
+      expect(sent.map((m) => [m.to, m.body])).toEqual([
+        [waiter?.phone, hebrewOffer('2027-03-28', '13:00')],
+      ]);
+    });
+
+    it("outside the entry's dates: the nearest free time in them, said as such", async () => {
+      const { bookers, ids } = await fullSunday();
+      const [waiter] = await waiting(1, { fromDate: '2027-03-29', toDate: '2027-04-04' }, true);
+      await cancel((bookers[2] as TestPatient).token, ids[2] as number);
+      const sent = await newMessages();
+      expect(sent.map((m) => m.to)).toEqual([waiter?.phone]);
+      expect(sent[0]?.body).toBe(
+        [
+          'A time freed up at מרפאת הבדיקות (28/03/2027 at 13:00).',
+          'The nearest free time in the dates you asked for:',
+          'בדיקה תקופתית with ד"ר דנה',
+          'On 04/04/2027 at 09:00',
+          `Book it here (first come, first served): ${ORIGIN}/booking/${f.clinicId}?caregiverId=${f.dana}&appointmentTypeId=${f.checkup}&date=2027-04-04&time=09:00`,
+        ].join('\n'),
+      );
+    });
+
+    it("keeps the reminders' quiet hours: a cancellation at night is offered in the morning", async () => {
+      const { bookers, ids } = await fullSunday();
+      const [waiter] = await waiting(1);
+      now = Date.parse('2027-03-24T22:30:00+02:00');
+      expect((await cancel(await relogin(bookers[0]), ids[0] as number)).statusCode).toBe(200);
+      expect(await newMessages()).toEqual([]);
+      now = Date.parse('2027-03-25T07:59:00+02:00');
+      expect(await newMessages()).toEqual([]);
+      now = Date.parse('2027-03-25T08:00:00+02:00');
+      const sent = await newMessages();
+      expect(sent.map((m) => [m.to, m.body])).toEqual([
+        [waiter?.phone, hebrewOffer('2027-03-28', '09:00')],
+      ]);
+    });
+
+    it('keeps Shabbat when the clinic keeps it for reminders', async () => {
+      const reminders = await integration(f.key, 'PUT' as 'PATCH', '/reminders/settings', {
+        enabled: false,
+        lead_minutes: [1440],
+        channel: 'sms',
+        quiet_hours: { start: '23:00', end: '07:00' },
+        observe_shabbat_and_holidays: true,
+      });
+      expect(reminders.statusCode, reminders.body).toBe(200);
+      const bookers = await patientsOf(1);
+      const later = await booked((bookers[0] as TestPatient).token, '2027-04-04 09:00');
+      const [waiter] = await waiting(1, { fromDate: '2027-03-29', toDate: '2027-04-04' });
+      // Saturday 2027-04-03 noon, Shabbat: the offer waits for havdalah.
+      now = Date.parse('2027-04-03T12:00:00+03:00');
+      // The clinic cancels (the patient's online notice has closed).
+      expect((await integration(f.key, 'POST', `/appointments/${later}/cancel`)).statusCode).toBe(
+        200,
+      );
+      expect(await newMessages()).toEqual([]);
+      now = Date.parse('2027-04-03T19:00:00+03:00');
+      expect(await newMessages()).toEqual([]);
+      now = Date.parse('2027-04-03T21:00:00+03:00');
+      expect((await newMessages()).map((m) => m.to)).toEqual([waiter?.phone]);
+    });
+
+    it('makes at most one offer per entry a day by default; the rest wait for the next day', async () => {
+      const { bookers, ids } = await fullSunday();
+      const [waiter] = await waiting(1);
+      await cancel((bookers[0] as TestPatient).token, ids[0] as number);
+      expect((await newMessages()).map((m) => m.to)).toEqual([waiter?.phone]);
+      now += HOUR;
+      await cancel(await relogin(bookers[1]), ids[1] as number);
+      expect(await newMessages()).toEqual([]);
+      now = Date.parse('2027-03-25T07:59:00+02:00');
+      expect(await newMessages()).toEqual([]);
+      now = Date.parse('2027-03-25T08:00:00+02:00');
+      const sent = await newMessages();
+      expect(sent.map((m) => [m.to, m.body])).toEqual([
+        [waiter?.phone, hebrewOffer('2027-03-28', '09:30')],
+      ]);
+      const invalid = await integration(f.key, 'PATCH', '/clinic', {
+        settings: { waitlist_offers_per_entry_per_day: 0 },
+      });
+      expectInvalid(invalid, 'settings.waitlist_offers_per_entry_per_day');
     });
 
     it('offers hours the clinic adds through the integration API', async () => {

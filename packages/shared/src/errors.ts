@@ -22,6 +22,8 @@ export const errorCodes = [
   'invalid_phone',
   'patient_not_found',
   'not_accepting_new_patients',
+  // One phone already signs in this many ID numbers at the clinic (details.max; issue 25).
+  'too_many_identities',
   'invalid_two_factor_token',
   'wrong_code',
   // Booking and my appointments (SPEC § 7, § 8). existingAppointment is the UI key of SPEC § 8.

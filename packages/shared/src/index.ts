@@ -16,3 +16,4 @@ export * from './integration/payments.js';
 export * from './integration/reminders.js';
 export * from './integration/diary.js';
 export * from './integration/calendar-sync.js';
+export * from './integration/patients.js';

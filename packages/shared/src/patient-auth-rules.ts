@@ -7,6 +7,11 @@ export const OTP_LENGTH = 6;
 export const OTP_RESEND_SECONDS = 60;
 /** How many of the phone's last digits an invalid_phone answer reveals (SPEC § 9). */
 export const PHONE_HINT_DIGITS = 3;
+/**
+ * ID numbers one phone may sign in at one clinic: a family sharing a phone fits; one phone holding
+ * a crowd of identities (each with its own limits) does not.
+ */
+export const MAX_IDENTITIES_PER_PHONE = 6;
 /** The longest first or last name, counted once cleaned. */
 export const NAME_MAX_LENGTH = 50;
 

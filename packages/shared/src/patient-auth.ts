@@ -4,6 +4,7 @@ import { cleanName, NAME_MAX_LENGTH, OTP_LENGTH } from './patient-auth-rules.js'
 
 export {
   cleanName,
+  MAX_IDENTITIES_PER_PHONE,
   NAME_MAX_LENGTH,
   OTP_LENGTH,
   OTP_RESEND_SECONDS,

@@ -16,4 +16,5 @@ export * from './forms/validation.js';
 export * from './forms/registry.js';
 export * from './forms/engine.js';
 export * from './forms/input-data.js';
+export * from './forms/safe-html.js';
 export * from './integration/connections-rules.js';

@@ -11,9 +11,12 @@ describe('demoBanner', () => {
         'DEMO MODE: this server is a demonstration. Never use it with real patients',
       ),
       expect.stringContaining(
-        'every login code is shown to anyone at http://localhost:3000/api/dev/messages',
+        'every login code is printed below and shown at http://localhost:3000/api/dev/messages',
       ),
       expect.stringContaining('http://localhost:3000/api/dev/demo-links'),
+      expect.stringContaining(
+        '/api/dev/* answers this machine only: a loopback Host and no X-Forwarded-*/Forwarded',
+      ),
       expect.stringContaining('sandbox card page; no card is charged'),
       expect.stringContaining('The encryption key was generated into DATA_DIR'),
       expect.stringContaining('To run for real: NODE_ENV=production'),

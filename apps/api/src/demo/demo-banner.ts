@@ -12,9 +12,15 @@ export function demoBanner(
     'DEMO MODE: this server is a demonstration. Never use it with real patients or real data.',
   ];
   if (config.sms.provider === 'log') {
-    lines.push(`No SMS is sent: every login code is shown to anyone at ${origin}/api/dev/messages`);
+    lines.push(
+      `No SMS is sent: every login code is printed below and shown at ${origin}/api/dev/messages`,
+    );
   }
-  lines.push(`Anyone can mint intake-form and payment links at ${origin}/api/dev/demo-links`);
+  lines.push(`Intake-form and payment links can be minted at ${origin}/api/dev/demo-links`);
+  // A reverse proxy on this host would otherwise publish the codes (dev-routes.ts).
+  lines.push(
+    '/api/dev/* answers this machine only: a loopback Host and no X-Forwarded-*/Forwarded header.',
+  );
   if (config.cardFrameBaseUrl === `${origin}/api/sandbox`) {
     lines.push('Payments go to a built-in sandbox card page; no card is charged.');
   }

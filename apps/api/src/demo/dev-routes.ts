@@ -1,6 +1,9 @@
 import { devMessagesSchema } from '@marpe/shared';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { isLoopbackHost } from '../platform/config.js';
+import { sendNotFound } from '../platform/http/error-handler.js';
 import { createDemoFormLink, createDemoPaymentLink } from './demo-links.js';
 import type { FormsService } from '../modules/forms/forms-service.js';
 import type { DevMessageLog } from '../modules/messaging/log-sms-provider.js';
@@ -10,8 +13,42 @@ export interface DevRoutesOptions {
   messages: Pick<DevMessageLog, 'list'>;
 }
 
-/** Demo mode only: registered when `config.demo`, else these paths are 404. */
+/**
+ * A request this machine made to itself: a loopback `Host` and no proxy header. A reverse proxy on
+ * the same host connects from loopback too, so the peer address proves nothing; the headers a
+ * proxy sets (or the public name it forwards) are what give it away. Any `X-Forwarded-*` or
+ * `Forwarded` header counts, whatever TRUST_PROXY says: these routes hand out login codes.
+ */
+export function isFromThisMachine(headers: FastifyRequest['headers']): boolean {
+  for (const name of Object.keys(headers)) {
+    if (name === 'forwarded' || name.startsWith('x-forwarded-')) return false;
+  }
+  const host = headers.host;
+  if (typeof host !== 'string' || host === '') return false;
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${host}`).hostname;
+  } catch {
+    return false;
+  }
+  return isLoopbackHost(hostname);
+}
+
+/** Elsewhere the dev routes answer as if they did not exist, as outside demo mode. */
+async function onlyThisMachine(
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply | undefined> {
+  if (!isFromThisMachine(request.headers)) return sendNotFound(request, reply);
+  return undefined;
+}
+
+/**
+ * Demo mode only: registered when `config.demo`, else these paths are 404; and only for requests
+ * from this machine (isFromThisMachine), else 404 too.
+ */
 export const devRoutes: FastifyPluginAsyncZod<DevRoutesOptions> = async (app, options) => {
+  app.addHook('onRequest', onlyThisMachine);
   app.get(
     '/dev/messages',
     {
@@ -40,11 +77,12 @@ export interface DevLinksRoutesOptions {
   payments: Pick<PaymentsService, 'createLink'>;
 }
 
-/** Demo mode only, like devRoutes. */
+/** Demo mode only and from this machine only, like devRoutes. */
 export const devLinksRoutes: FastifyPluginAsyncZod<DevLinksRoutesOptions> = async (
   app,
   { forms, payments },
 ) => {
+  app.addHook('onRequest', onlyThisMachine);
   app.post(
     '/dev/demo-links',
     {

@@ -18,6 +18,11 @@ export interface RequestOptions<T> {
    * reloaded (checking a stored session, logging out of one that already expired).
    */
   reloadOnUnauthorized?: boolean;
+  /**
+   * The request outlives the page (`fetch`'s keepalive): for what a page sends as it is hidden or
+   * closed. Browsers refuse keepalive bodies beyond 64 KiB in flight.
+   */
+  keepalive?: boolean;
 }
 
 export interface ApiErrorOptions extends ErrorOptions {
@@ -108,6 +113,7 @@ export function createApiClient(deps: ApiClientDeps): ApiRequest {
     url: string,
     body: unknown,
     signal: AbortSignal | undefined,
+    keepalive: boolean,
   ): Promise<Response> {
     const headers = new Headers({ Accept: 'application/json' });
     // SPEC § 6: the header is always sent, with an empty token when there is none.
@@ -128,6 +134,7 @@ export function createApiClient(deps: ApiClientDeps): ApiRequest {
         credentials: 'include',
         body: body === undefined ? undefined : JSON.stringify(body),
         signal,
+        ...(keepalive ? { keepalive } : {}),
       });
     } catch (error) {
       if (signal?.aborted) throw error;
@@ -140,16 +147,23 @@ export function createApiClient(deps: ApiClientDeps): ApiRequest {
   return async function apiRequest<T>(
     method: HttpMethod,
     path: string,
-    { body, query, schema, signal, reloadOnUnauthorized = true }: RequestOptions<T> = {},
+    {
+      body,
+      query,
+      schema,
+      signal,
+      reloadOnUnauthorized = true,
+      keepalive = false,
+    }: RequestOptions<T> = {},
   ): Promise<T> {
     const url = buildUrl(deps.baseUrl, path, query);
-    let response = await send(method, url, body, signal);
+    let response = await send(method, url, body, signal, keepalive);
     let text = response.status === 204 ? '' : await response.text();
 
     // The anti-forgery cookie was missing or stale (first visit, cleared cookies): the refusal
     // carries a fresh one, so one more try succeeds.
     if (response.status === 403 && errorCodeOf(text) === 'xsrf') {
-      response = await send(method, url, body, signal);
+      response = await send(method, url, body, signal, keepalive);
       text = response.status === 204 ? '' : await response.text();
     }
 

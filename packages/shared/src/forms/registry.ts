@@ -8,7 +8,16 @@ import { cleanText } from './text.js';
 import type { FieldValue } from './validation.js';
 
 /** Errors of the value's shape, before the validation kinds (`validateSubmission`). */
-export type FieldShapeError = 'invalid_value' | 'invalid_option' | 'invalid_signature';
+export type FieldShapeError = 'invalid_value' | 'invalid_option' | 'invalid_signature' | 'too_long';
+
+/**
+ * The longest text or email answer, in UTF-16 units, in a submission and in a draft alike: a long
+ * medical history fits many times over; without it one field could fill the 4 MiB body.
+ */
+export const maxTextAnswerLength = 10_000;
+
+const boundedText = (value: string | boolean): FieldShapeError | null =>
+  typeof value === 'string' && value.length > maxTextAnswerLength ? 'too_long' : null;
 
 export interface FieldTypeRules {
   /** Holds an entered value in inputData. */
@@ -24,8 +33,8 @@ export interface FieldTypeRules {
 }
 
 export const fieldTypeRegistry: Record<FieldType, FieldTypeRules> = {
-  text: { hasValue: true, validated: true, cleans: true, valueType: 'string' },
-  email: { hasValue: true, validated: true, cleans: true, valueType: 'string' },
+  text: { hasValue: true, validated: true, cleans: true, valueType: 'string', check: boundedText },
+  email: { hasValue: true, validated: true, cleans: true, valueType: 'string', check: boundedText },
   select: {
     hasValue: true,
     validated: true,

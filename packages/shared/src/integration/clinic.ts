@@ -98,6 +98,14 @@ export const integrationClinicSchema = clinicSchema.extend({
     max_upcoming_appointments: z.number().int(),
     /** What appointments show in the caregivers' calendars (feed, Google); default `full`. */
     calendar_event_detail: calendarEventDetailSchema,
+    /** Caps on the messages the integration API sends for the clinic (issue 25). */
+    message_caps: z.object({
+      per_recipient_per_hour: z.number().int(),
+      per_recipient_per_day: z.number().int(),
+      per_clinic_per_day: z.number().int(),
+    }),
+    /** Waitlist offers one entry gets per clinic day at most (1–10, default 1). */
+    waitlist_offers_per_entry_per_day: z.number().int(),
   }),
   /** What a caregiver's rule set to null stands for. */
   default_marpe_rules: z.object(bookingRuleSchemas),
@@ -132,6 +140,14 @@ export const updateClinicBodySchema = z.strictObject({
       cancel_notice_minutes: cancelNoticeMinutesSchema,
       max_upcoming_appointments: z.number().int().min(1).max(20),
       calendar_event_detail: calendarEventDetailSchema,
+      message_caps: z
+        .strictObject({
+          per_recipient_per_hour: z.number().int().min(1).max(100),
+          per_recipient_per_day: z.number().int().min(1).max(1000),
+          per_clinic_per_day: z.number().int().min(1).max(100_000),
+        })
+        .partial(),
+      waitlist_offers_per_entry_per_day: z.number().int().min(1).max(10),
     })
     .partial()
     .optional(),

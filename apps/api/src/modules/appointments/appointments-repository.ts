@@ -9,6 +9,7 @@ import {
   caregivers,
   clinics,
   isStoredId,
+  patients,
 } from '../../platform/db/schema.js';
 
 /** What an appointment's details SMS names. */
@@ -203,6 +204,34 @@ export function createAppointmentsRepository(db: Database) {
       return row?.count ?? 0;
     },
 
+    /**
+     * Booked, not yet ended appointments of every patient of the clinic with this phone, after
+     * taking a lock that serialises their bookings (issue 25: the cap holds per phone too).
+     */
+    async lockAndCountUpcomingOfPhone(
+      tx: Executor,
+      clinicId: number,
+      phone: string,
+      now: Date,
+    ): Promise<number> {
+      await tx.execute(
+        sql`SELECT pg_advisory_xact_lock(hashtext(${`upcoming:${clinicId}:${phone}`}))`,
+      );
+      const [row] = await tx
+        .select({ count: count() })
+        .from(appointments)
+        .innerJoin(patients, eq(patients.id, appointments.patientId))
+        .where(
+          and(
+            eq(patients.clinicId, clinicId),
+            eq(patients.phone, phone),
+            eq(appointments.status, 'booked'),
+            gt(appointments.endAt, now),
+          ),
+        );
+      return row?.count ?? 0;
+    },
+
     /** The patient's booked appointment on that date (clinic time), if any: one per date. */
     async findBookingOnDate(ex: Executor, clinicId: number, patientId: number, localDate: string) {
       const [row] = await ex
@@ -347,6 +376,7 @@ export function createAppointmentsRepository(db: Database) {
           status: appointments.status,
           caregiverId: appointments.caregiverId,
           startAt: appointments.startAt,
+          endAt: appointments.endAt,
         })
         .from(appointments)
         .where(and(eq(appointments.id, appointmentId), eq(appointments.clinicId, clinicId)))

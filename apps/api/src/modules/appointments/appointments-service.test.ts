@@ -45,6 +45,7 @@ function serviceFailing(errors: Error[], maxBookingAttempts?: number) {
     findBookingSubject: async () => subject,
     findBookingOnDate: async () => null,
     countUpcoming: async () => 0,
+    lockAndCountUpcomingOfPhone: async () => 0,
     lockCaregiverBookings: async () => {},
     findOverlapping: async () => null,
     insertAppointment: async () => ({ id: 7 }),

@@ -16,6 +16,11 @@ import { limits, takeLimit } from '../../platform/limits.js';
 import type { AvailabilityRepository } from '../availability/availability-repository.js';
 import type { AvailabilityService } from '../availability/availability-service.js';
 import type { CalendarSync } from '../calendar-sync/calendar-sync-service.js';
+import {
+  messageCapError,
+  takeMessageCap,
+  type MessageCapRefusal,
+} from '../integration/message-caps.js';
 import { formatZonedIso, zonedDate } from '../../platform/zoned-time.js';
 import type { ClinicDataCache } from '../clinics/clinic-data-cache.js';
 import type { Messaging } from '../messaging/messaging.js';
@@ -44,6 +49,7 @@ export interface AppointmentsServiceDeps {
     | 'findBookingSubject'
     | 'findBookingOnDate'
     | 'countUpcoming'
+    | 'lockAndCountUpcomingOfPhone'
     | 'lockCaregiverBookings'
     | 'findOverlapping'
     | 'insertAppointment'
@@ -304,7 +310,15 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
     }
     if (
       booking.maxUpcoming !== null &&
-      (await repository.countUpcoming(tx, patient.id, new Date(booking.now))) >= booking.maxUpcoming
+      ((await repository.countUpcoming(tx, patient.id, new Date(booking.now))) >=
+        booking.maxUpcoming ||
+        // Per phone too: identities signed up on one phone share its cap (issue 25).
+        (await repository.lockAndCountUpcomingOfPhone(
+          tx,
+          clinic.id,
+          patient.phone,
+          new Date(booking.now),
+        )) >= booking.maxUpcoming)
     ) {
       throw tooManyUpcoming(booking.maxUpcoming);
     }
@@ -525,7 +539,11 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
           at: new Date(now),
         });
         // The old slot is free for those waiting.
-        await waitlist.queueOffers(tx, { clinicId: clinic.id, caregiverId: row.caregiverId });
+        await waitlist.queueOffers(tx, {
+          clinicId: clinic.id,
+          caregiverId: row.caregiverId,
+          freed: { startAt: row.startAt, endAt: row.endAt },
+        });
         await webhooks.emitAppointmentRescheduled(
           tx,
           { id: row.id, clinicId: clinic.id },
@@ -579,8 +597,22 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
       const language = body.language ?? 'he';
       const sms = body.send_sms === true ? detailsMessage(slot, start, language) : null;
 
-      const result = await inBookingTransaction(async (tx) => {
+      type Outcome = { refused: MessageCapRefusal } | { id: number; patientCreated: boolean };
+      const outcome = await inBookingTransaction(async (tx): Promise<Outcome> => {
         const now = clock();
+        // The details message counts against the clinic's message caps (issue 25): refused, the
+        // booking is not made either (nothing but the refusal's audit entry is committed); the
+        // clinic may book again without send_sms.
+        if (sms !== null) {
+          const refused = await takeMessageCap(tx, {
+            clinicId: slot.clinic.id,
+            to: body.patient.phone,
+            kind: 'clinic_booking',
+            actor: writer.actor,
+            now,
+          });
+          if (refused) return { refused };
+        }
         await repository.lockCaregiverBookings(tx, slot.caregiver.id);
         const patient = await findOrSignUp(tx, slot.clinic.id, body.patient);
         const id = await writeBooking(tx, {
@@ -615,10 +647,11 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
         });
         return { id, patientCreated: patient.created };
       });
+      if ('refused' in outcome) throw messageCapError(outcome.refused);
       cache.invalidate(slot.clinic.id);
       if (sms !== null) messaging.kick();
       webhooks.kick();
-      return result;
+      return outcome;
     },
 
     /** `GET /api/appointment/patient-appointments`: booked, not yet ended, by start. */
@@ -650,7 +683,11 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
           id: row.id,
           clinicId: row.clinicId,
         });
-        await waitlist.queueOffers(tx, { clinicId: row.clinicId, caregiverId: row.caregiverId });
+        await waitlist.queueOffers(tx, {
+          clinicId: row.clinicId,
+          caregiverId: row.caregiverId,
+          freed: { startAt: row.startAt, endAt: row.endAt },
+        });
         return row.clinicId;
       });
       cache.invalidate(clinicId);
@@ -683,7 +720,11 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
           at: new Date(now),
         });
         await webhooks.emitAppointment(tx, 'appointment.cancelled', { id: row.id, clinicId });
-        await waitlist.queueOffers(tx, { clinicId, caregiverId: row.caregiverId });
+        await waitlist.queueOffers(tx, {
+          clinicId,
+          caregiverId: row.caregiverId,
+          freed: { startAt: row.startAt, endAt: row.endAt },
+        });
       });
       cache.invalidate(clinicId);
       webhooks.kick();

@@ -74,6 +74,12 @@ function toClinic(row: ClinicRow): IntegrationClinic {
       cancel_notice_minutes: row.cancelNoticeMinutes,
       max_upcoming_appointments: row.maxUpcomingAppointments,
       calendar_event_detail: row.calendarEventDetail,
+      message_caps: {
+        per_recipient_per_hour: row.messageCapPerRecipientHour,
+        per_recipient_per_day: row.messageCapPerRecipientDay,
+        per_clinic_per_day: row.messageCapPerClinicDay,
+      },
+      waitlist_offers_per_entry_per_day: row.waitlistOffersPerEntryPerDay,
     },
     default_marpe_rules: {
       slot_step_minutes: row.defaultSlotStepMinutes,
@@ -314,6 +320,10 @@ export function createClinicService({
           cancelNoticeMinutes: settings?.cancel_notice_minutes,
           maxUpcomingAppointments: settings?.max_upcoming_appointments,
           calendarEventDetail: settings?.calendar_event_detail,
+          messageCapPerRecipientHour: settings?.message_caps?.per_recipient_per_hour,
+          messageCapPerRecipientDay: settings?.message_caps?.per_recipient_per_day,
+          messageCapPerClinicDay: settings?.message_caps?.per_clinic_per_day,
+          waitlistOffersPerEntryPerDay: settings?.waitlist_offers_per_entry_per_day,
           defaultSlotStepMinutes: rules?.slot_step_minutes,
           defaultMinNoticeMinutes: rules?.min_notice_minutes,
           defaultBookingHorizonDays: rules?.booking_horizon_days,

@@ -8,7 +8,12 @@ import { audit } from '../../platform/audit.js';
 import type { Database } from '../../platform/db/client.js';
 import { clinics } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/errors.js';
-import type { ClinicFormRequest, FormAnswers, FormsService } from './forms-service.js';
+import type { ClinicFormRequest, FormAnswers, FormLink, FormsService } from './forms-service.js';
+import {
+  messageCapError,
+  takeMessageCap,
+  type MessageCapRefusal,
+} from '../integration/message-caps.js';
 import type { Messaging } from '../messaging/messaging.js';
 import { renderFormPdf } from './forms-pdf.js';
 
@@ -64,7 +69,19 @@ export function createFormRequests(deps: FormRequestsDeps) {
           issues: [{ path: 'send_to_phone', message: 'Expected an Israeli mobile number' }],
         });
       }
-      const link = await db.transaction(async (tx) => {
+      type Outcome = { refused: MessageCapRefusal } | { link: FormLink };
+      const outcome = await db.transaction(async (tx): Promise<Outcome> => {
+        // Before anything is made: a refused message leaves only its audit entry.
+        if (phone !== null) {
+          const refused = await takeMessageCap(tx, {
+            clinicId,
+            to: phone,
+            kind: 'form_link',
+            actor,
+            now: clock(),
+          });
+          if (refused) return { refused };
+        }
         const made = await forms.createLink(
           {
             clinicId,
@@ -101,8 +118,10 @@ export function createFormRequests(deps: FormRequestsDeps) {
           },
           at: new Date(clock()),
         });
-        return made;
+        return { link: made };
       });
+      if ('refused' in outcome) throw messageCapError(outcome.refused);
+      const { link } = outcome;
       if (phone !== null) messaging.kick();
       return { id: link.requestId, url: link.url, expiresAt: link.expiresAt };
     },

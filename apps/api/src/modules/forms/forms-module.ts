@@ -41,6 +41,7 @@ export async function registerForms(
     sealKey: sealingKey(deps.dataKeys, 'forms'),
     publicOrigin: deps.publicOrigin,
     webhooks: deps.webhooks,
+    log: app.log,
   });
   app.decorate('forms', forms);
   await registerIntegrationRoutes(app, formsIntegrationRoutes, {

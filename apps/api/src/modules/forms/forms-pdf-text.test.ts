@@ -57,4 +57,16 @@ describe('htmlToParagraphs', () => {
       ),
     ).toEqual(["אני, דנה & שות'", '• א', '• ב ג', 'שורה', 'שנייה']);
   });
+
+  it('prints only what the page shows, with every entity decoded as a browser decodes it', () => {
+    expect(
+      htmlToParagraphs(
+        '<title>T</title><p>caf&eacute; &Aacute;&frac12;&hearts;&notin; &copy 2027</p>' +
+          '<button>Pay</button><select><option>opt</option></select><svg><text>svg</text></svg>' +
+          '<textarea>ta</textarea><noscript>ns</noscript><template>tpl</template>' +
+          '<!-- c --><ol><li>one</li><li>two</li></ol><table><tr><td>a</td><td>b</td></tr></table>' +
+          '<h1>Head</h1><marquee>kept</marquee><p>x<style>p{}</style>y</p>',
+      ),
+    ).toEqual(['café Á½♥∉ © 2027', '1. one', '2. two', 'a b', 'Head', 'kept', 'xy']);
+  });
 });

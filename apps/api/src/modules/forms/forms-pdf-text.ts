@@ -1,3 +1,5 @@
+import { safeHtmlParagraphs, sanitizeHtmlTree } from '@marpe/shared';
+import { parseHtmlBody } from '@marpe/shared/parse-html';
 import bidiFactory from 'bidi-js';
 
 // Text for the submission PDF. A PDF holds glyphs at positions, not text flowing in a direction:
@@ -113,59 +115,11 @@ export function layoutParagraph(
   return lines.map(([s, e]) => visualLine(text, levels, clusters, s, e));
 }
 
-const entities: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-  shy: '',
-  ndash: '–',
-  mdash: '—',
-  hellip: '…',
-  laquo: '«',
-  raquo: '»',
-  rsquo: '’',
-  lsquo: '‘',
-  rdquo: '”',
-  ldquo: '“',
-  bull: '•',
-  middot: '·',
-  shekel: '₪',
-};
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (match, name: string) => {
-    if (name.startsWith('#')) {
-      const code =
-        name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1));
-      return Number.isInteger(code) &&
-        code > 0 &&
-        code <= 0x10ffff &&
-        (code < 0xd800 || code > 0xdfff)
-        ? String.fromCodePoint(code)
-        : '';
-    }
-    return entities[name.toLowerCase()] ?? match;
-  });
-}
-
 /**
- * The text of an html field, as paragraphs: tags dropped, block ends and `<br>` as breaks, list
- * items bulleted, entities decoded, white space collapsed as a browser would.
+ * The text of an html field, as paragraphs, exactly as the form page shows it: the same parse (the
+ * HTML standard's, every entity decoded) and the same allow-list (packages/shared: what the page
+ * drops, such as a button's or a title's text, is not printed), lines as the page breaks them.
  */
 export function htmlToParagraphs(html: string): string[] {
-  const text = html
-    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, '')
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/\s+/g, ' ')
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<li\b[^>]*>/gi, '\n• ')
-    .replace(/<\/(p|div|li|h[1-6]|tr|ul|ol|blockquote|section|table)\s*>/gi, '\n')
-    .replace(/<[^>]*>/g, '');
-  return decodeEntities(text)
-    .split('\n')
-    .map((line) => line.replace(/\s+/g, ' ').trim())
-    .filter((line) => line !== '');
+  return safeHtmlParagraphs(sanitizeHtmlTree(parseHtmlBody(html)));
 }

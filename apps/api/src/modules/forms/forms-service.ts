@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import {
   checkDraft,
   FORM_LINK_DEFAULT_DAYS,
@@ -65,6 +66,8 @@ export interface FormsServiceDeps {
    * (the CLI, which mints links).
    */
   webhooks?: Pick<Webhooks, 'emitFormSubmitted' | 'kick'>;
+  /** Where a draft that could not be read is reported (its request id only). */
+  log?: Pick<FastifyBaseLogger, 'warn'>;
 }
 
 export interface CreateFormLinkInput {
@@ -168,9 +171,21 @@ export function createFormsService(deps: FormsServiceDeps) {
   async function readDraft(requestId: number, steps: number): Promise<FormDraft | null> {
     const sealed = await repository.findDraft(requestId);
     if (sealed === null) return null;
-    const draft = formDraftSchema.parse(
-      JSON.parse(decryptText(sealKey, sealed, sealedAt('form_drafts', 'draft', requestId))),
-    );
+    let draft: FormDraft;
+    try {
+      draft = formDraftSchema.parse(
+        JSON.parse(decryptText(sealKey, sealed, sealedAt('form_drafts', 'draft', requestId))),
+      );
+    } catch (error) {
+      // A key no longer held (DATA_KEY replaced without DATA_KEY_PREVIOUS), a damaged row: the
+      // patient loses the unsent answers, never the link.
+      deps.log?.warn(
+        { requestId, reason: error instanceof Error ? error.name : 'unknown' },
+        'forms: dropped a draft that could not be read',
+      );
+      await repository.deleteDraft(repository.db, requestId);
+      return null;
+    }
     // The schema is the link's snapshot, so the step exists; clamped all the same.
     return { ...draft, stepIndex: Math.min(draft.stepIndex, steps - 1) };
   }

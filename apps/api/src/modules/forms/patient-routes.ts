@@ -40,7 +40,8 @@ export const formsRoutes: FastifyPluginAsyncZod<FormsRoutesOptions> = async (app
     '/save-form-draft',
     {
       onRequest: privateAnswer,
-      config: { rateLimit: linkRouteLimit },
+      // The patient's text: cleaned as the form engine cleans it, not refused.
+      config: { rateLimit: linkRouteLimit, dropLoneSurrogates: ['inputData'] },
       bodyLimit: SUBMIT_BODY_LIMIT,
       schema: {
         tags: ['forms'],
@@ -65,7 +66,8 @@ export const formsRoutes: FastifyPluginAsyncZod<FormsRoutesOptions> = async (app
     '/submit',
     {
       onRequest: privateAnswer,
-      config: { rateLimit: linkRouteLimit },
+      // The patient's text: cleaned as the form engine cleans it, not refused.
+      config: { rateLimit: linkRouteLimit, dropLoneSurrogates: ['inputData'] },
       bodyLimit: SUBMIT_BODY_LIMIT,
       schema: {
         tags: ['forms'],

@@ -2,13 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import { deriveKey, type DataKeys } from '../../platform/crypto.js';
 import type { Database } from '../../platform/db/client.js';
 import type { Messaging } from '../messaging/messaging.js';
+import { registerIntegrationRoutes } from '../integration/integration-auth.js';
 import { registerAuthenticate } from './authenticate.js';
+import { createPatientCorrections, patientsIntegrationRoutes } from './clinic-routes.js';
 import { createPatientAuthRepository } from './patient-auth-repository.js';
 import { patientAuthRoutes } from './patient-auth-routes.js';
 import { createPatientAuthService } from './patient-auth-service.js';
 
 /**
- * Login by SMS code and the patient's session: `app.authenticate`, which the patient routes of
+ * Login by SMS code and the patient's session, and the clinic's correction of a patient's phone
+ * (after registerIntegration): `app.authenticate`, which the patient routes of
  * appointments and the waitlist use, so this comes before them.
  */
 export async function registerPatientAuth(
@@ -23,14 +26,18 @@ export async function registerPatientAuth(
     attemptsPerMinute?: number;
   },
 ): Promise<void> {
+  const repository = createPatientAuthRepository(deps.db);
   const service = createPatientAuthService({
-    repository: createPatientAuthRepository(deps.db),
+    repository,
     messaging: deps.messaging,
     clock: deps.clock,
     codeKey: deriveKey(deps.dataKeys.current, 'otp'),
     host: new URL(deps.publicOrigin).hostname,
   });
   registerAuthenticate(app, service);
+  await registerIntegrationRoutes(app, patientsIntegrationRoutes, {
+    corrections: createPatientCorrections({ repository, clock: deps.clock }),
+  });
   await app.register(patientAuthRoutes, {
     prefix: '/api',
     service,

@@ -64,6 +64,31 @@ export function createPatientAuthRepository(db: Database) {
       return row ?? null;
     },
 
+    /**
+     * How many ID numbers the phone signs in at the clinic, after taking a lock that serialises
+     * sign-ups and phone changes to that phone there until the transaction ends (so the cap on
+     * identities per phone holds in a race).
+     */
+    async lockAndCountIdentities(ex: Executor, clinicId: number, phone: string): Promise<number> {
+      await ex.execute(
+        sql`SELECT pg_advisory_xact_lock(hashtext(${`identities:${clinicId}:${phone}`}))`,
+      );
+      const [row] = await ex
+        .select({ count: count() })
+        .from(patients)
+        .where(and(eq(patients.clinicId, clinicId), eq(patients.phone, phone)));
+      return row?.count ?? 0;
+    },
+
+    /** The clinic's correction of a patient's phone; their sessions end with it. */
+    async changePhone(ex: Executor, patientId: number, phone: string, at: Date) {
+      await ex.update(patients).set({ phone, updatedAt: at }).where(eq(patients.id, patientId));
+      await ex
+        .update(patientSessions)
+        .set({ revokedAt: at })
+        .where(and(eq(patientSessions.patientId, patientId), isNull(patientSessions.revokedAt)));
+    },
+
     /** Null when a patient with that ID number exists already (a concurrent sign-up). */
     async insertPatient(ex: Executor, patient: typeof patients.$inferInsert) {
       const [row] = await ex

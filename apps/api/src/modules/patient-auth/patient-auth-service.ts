@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { PHONE_HINT_DIGITS, type Patient } from '@marpe/shared';
+import { MAX_IDENTITIES_PER_PHONE, PHONE_HINT_DIGITS, type Patient } from '@marpe/shared';
 import type { Executor } from '../../platform/db/client.js';
 import { hmacHex, randomToken, safeEqual, sha256Hex } from '../../platform/crypto.js';
 import { AppError } from '../../platform/errors.js';
@@ -53,6 +53,16 @@ export function toPatient(row: PatientRow): Patient {
     last_name: row.lastName,
     phone: row.phone,
   };
+}
+
+/** 409: the phone already signs in as many ID numbers at the clinic as one phone may. */
+export function tooManyIdentities(): AppError {
+  return new AppError(
+    'too_many_identities',
+    409,
+    `This phone already signs in ${MAX_IDENTITIES_PER_PHONE} ID numbers at the clinic`,
+    { max: MAX_IDENTITIES_PER_PHONE },
+  );
 }
 
 /** 429 until the oldest row of a full window leaves it. */
@@ -270,6 +280,13 @@ export function createPatientAuthService(deps: PatientAuthServiceDeps) {
           'The clinic does not accept new patients online',
         );
       }
+      // Checked again, under a lock, when the code creates the patient.
+      const identities = await repository.lockAndCountIdentities(
+        repository.db,
+        request.clinicId,
+        request.phone,
+      );
+      if (identities >= MAX_IDENTITIES_PER_PHONE) throw tooManyIdentities();
       return sendCode(
         { ...request, clinicName: clinic.name },
         {
@@ -335,14 +352,24 @@ export function createPatientAuthService(deps: PatientAuthServiceDeps) {
         if (challenge.purpose === 'login' && challenge.patientId !== null) {
           patient = await repository.findPatientById(tx, challenge.patientId);
         } else {
+          const existing = await repository.findPatient(tx, challenge.clinicId, challenge.idNumber);
+          if (
+            !existing &&
+            (await repository.lockAndCountIdentities(tx, challenge.clinicId, challenge.phone)) >=
+              MAX_IDENTITIES_PER_PHONE
+          ) {
+            return { kind: 'error', error: tooManyIdentities() };
+          }
           patient =
+            existing ??
             (await repository.insertPatient(tx, {
               clinicId: challenge.clinicId,
               idNumber: challenge.idNumber,
               firstName: challenge.firstName ?? '',
               lastName: challenge.lastName ?? '',
               phone: challenge.phone,
-            })) ?? (await repository.findPatient(tx, challenge.clinicId, challenge.idNumber));
+            })) ??
+            (await repository.findPatient(tx, challenge.clinicId, challenge.idNumber));
         }
         // The patient record changed since the code was sent (deleted, or its phone changed,
         // or a concurrent sign-up with another phone): the code proves nothing about it.

@@ -18,6 +18,11 @@ import { audit } from '../../platform/audit.js';
 import type { Database } from '../../platform/db/client.js';
 import { clinics } from '../../platform/db/schema.js';
 import { AppError, invalidField } from '../../platform/errors.js';
+import {
+  messageCapError,
+  takeMessageCap,
+  type MessageCapRefusal,
+} from '../integration/message-caps.js';
 import type { Messaging } from '../messaging/messaging.js';
 import type { PaymentTransactionRow } from './payments-repository.js';
 import type {
@@ -139,7 +144,19 @@ export function createPaymentRequests(deps: PaymentRequestsDeps) {
         description: body.description,
         expiresInDays: body.expires_in_days,
       };
-      const created = await db.transaction(async (tx) => {
+      type Outcome = { refused: MessageCapRefusal } | { created: CreatedPaymentRequest };
+      const outcome = await db.transaction(async (tx): Promise<Outcome> => {
+        // Before anything is made: a refused message leaves only its audit entry.
+        if (phone !== null) {
+          const refused = await takeMessageCap(tx, {
+            clinicId,
+            to: phone,
+            kind: 'payment_link',
+            actor,
+            now: clock(),
+          });
+          if (refused) return { refused };
+        }
         const link = await payments.createLink(input, tx).catch((error: unknown) => {
           throw withBodyFieldNames(error);
         });
@@ -175,10 +192,11 @@ export function createPaymentRequests(deps: PaymentRequestsDeps) {
           },
           at: request.createdAt,
         });
-        return { ...requestOf(request), url: link.url };
+        return { created: { ...requestOf(request), url: link.url } };
       });
+      if ('refused' in outcome) throw messageCapError(outcome.refused);
       if (phone !== null) messaging.kick();
-      return created;
+      return outcome.created;
     },
 
     async list(clinicId: number, query: PaymentRequestsQuery): Promise<PaymentRequest[]> {

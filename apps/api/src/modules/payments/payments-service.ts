@@ -312,12 +312,14 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
           }
         }
       }
+      // A settled link past its expiry still says so, but no longer who it was for (issue 25).
+      const anonymous = settled && request.expiresAt.getTime() <= clock();
       return {
         amount: toShekels(request.amountAgorot),
         terminal: request.terminal,
-        patientId: request.patientIdNumber,
-        patientNameRemarks: request.patientNameRemarks,
-        patientEmail: request.patientEmail,
+        patientId: anonymous ? '' : request.patientIdNumber,
+        patientNameRemarks: anonymous ? '' : request.patientNameRemarks,
+        patientEmail: anonymous ? '' : request.patientEmail,
         clinicLogo: headerImageOf(row.logoUrl),
         numPayments: request.maxPayments,
         status: request.status === 'cancelled' ? 'pending' : request.status,

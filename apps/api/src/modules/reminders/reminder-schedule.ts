@@ -111,6 +111,22 @@ export function allowedDueAt(nominal: number, policy: ReminderPolicy): number {
 }
 
 /**
+ * The first instant at or after `at` outside quiet hours and (when observed) Shabbat/Yom Tov: when
+ * an overdue reminder may still go. Each move goes later to a span's end.
+ */
+export function nextAllowedAt(at: number, policy: ReminderPolicy): number {
+  let due = at;
+  for (let moves = 0; moves < 16; moves++) {
+    const blocked =
+      quietSpanAt(due, policy) ??
+      (policy.observeRestDays ? restSpanAt(due, policy.timezone) : null);
+    if (!blocked) return due;
+    due = blocked.end;
+  }
+  return due;
+}
+
+/**
  * The reminders of an appointment starting at `startMs`, planned at `now` (its booking or move):
  * one per lead time, just before online cancellation closes when it would go just after (the
  * default day-before reminder and 24-hour notice meet), each moved out of quiet time; none due within REMINDER_MIN_GAP_MS of now (a

@@ -179,6 +179,14 @@ export function createRemindersRepository(db: Database) {
         .where(eq(appointmentReminders.id, id));
     },
 
+    /** A claimed reminder left waiting, due again at `dueAt`. */
+    async postpone(ex: Executor, id: number, dueAt: Date) {
+      await ex
+        .update(appointmentReminders)
+        .set({ dueAt })
+        .where(and(eq(appointmentReminders.id, id), eq(appointmentReminders.status, 'scheduled')));
+    },
+
     /** The appointment's clinic, or null when there is no such appointment. */
     async findAppointmentClinic(ex: Executor, appointmentId: number): Promise<number | null> {
       const [row] = await ex

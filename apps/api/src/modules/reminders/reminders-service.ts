@@ -7,7 +7,7 @@ import { formatZonedIso } from '../../platform/zoned-time.js';
 import type { Messaging } from '../messaging/messaging.js';
 import type { Webhooks } from '../webhooks/webhooks-service.js';
 import { reminderMessage } from './reminder-message.js';
-import { planReminders, reminderPolicy } from './reminder-schedule.js';
+import { nextAllowedAt, planReminders, reminderPolicy } from './reminder-schedule.js';
 import type { DueReminder, RemindersRepository } from './reminders-repository.js';
 
 /** Reminders one worker transaction takes at once. */
@@ -101,6 +101,17 @@ export function createReminders(deps: RemindersDeps) {
     }
     if (subject.startAt.getTime() <= now) {
       await repository.settle(tx, reminder.id, { status: 'missed', at });
+      return false;
+    }
+    // Planned reminders fall outside quiet time; one overdue after downtime may not. It waits for
+    // the quiet time to end, or is missed when that is not before the appointment.
+    const allowed = nextAllowedAt(now, reminderPolicy(settings, subject));
+    if (allowed > now) {
+      if (allowed < subject.startAt.getTime()) {
+        await repository.postpone(tx, reminder.id, new Date(allowed));
+      } else {
+        await repository.settle(tx, reminder.id, { status: 'missed', at });
+      }
       return false;
     }
     const channel = await messaging.queueMessage(tx, {

@@ -12,6 +12,17 @@ export interface OfferDetails {
   timezone: string;
   /** The slot's start, epoch ms. */
   start: number;
+  /**
+   * When the time freed (a cancellation, a move) is not the one offered: its start. The offer
+   * then says the time offered is the nearest free one in the patient's range.
+   */
+  freedStart?: number;
+}
+
+/** 'DD/MM/YYYY' and 'HH:mm' of an instant, clinic time. */
+function dateAndTime(epochMs: number, timezone: string): [string, string] {
+  const local = formatZonedLocal(epochMs, timezone);
+  return [`${local.slice(8, 10)}/${local.slice(5, 7)}/${local.slice(0, 4)}`, local.slice(11, 16)];
 }
 
 /**
@@ -35,20 +46,30 @@ export function offerLink(details: OfferDetails): string {
  * date DD/MM/YYYY and time HH:mm in clinic time, the link, and that the first to book gets it.
  */
 export function offerMessage(details: OfferDetails, language: MessageLanguage): string {
-  const local = formatZonedLocal(details.start, details.timezone);
-  const date = `${local.slice(8, 10)}/${local.slice(5, 7)}/${local.slice(0, 4)}`;
-  const time = local.slice(11, 16);
+  const [date, time] = dateAndTime(details.start, details.timezone);
   const link = offerLink(details);
+  const freed =
+    details.freedStart === undefined ? null : dateAndTime(details.freedStart, details.timezone);
   if (language === 'en') {
     return [
-      `A time freed up at ${details.clinicName}:`,
+      ...(freed
+        ? [
+            `A time freed up at ${details.clinicName} (${freed[0]} at ${freed[1]}).`,
+            'The nearest free time in the dates you asked for:',
+          ]
+        : [`A time freed up at ${details.clinicName}:`]),
       `${details.typeName} with ${details.caregiverName}`,
       `On ${date} at ${time}`,
       `Book it here (first come, first served): ${link}`,
     ].join('\n');
   }
   return [
-    `התפנה תור ב${details.clinicName}:`,
+    ...(freed
+      ? [
+          `התפנה תור ב${details.clinicName} (${freed[0]} בשעה ${freed[1]}).`,
+          'המועד הפנוי הקרוב אליו בתאריכים שביקשת:',
+        ]
+      : [`התפנה תור ב${details.clinicName}:`]),
     `${details.typeName} עם ${details.caregiverName}`,
     `בתאריך ${date} בשעה ${time}`,
     `לקביעה (התור של מי שקובע ראשון): ${link}`,

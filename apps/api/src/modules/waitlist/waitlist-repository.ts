@@ -7,6 +7,7 @@ import {
   clinics,
   isStoredId,
   patients,
+  reminderSettings,
   waitlistEntries,
   waitlistOffers,
 } from '../../platform/db/schema.js';
@@ -160,18 +161,28 @@ export function createWaitlistRepository(db: Database) {
         );
     },
 
-    /** The caregiver with its clinic, as an offer names them; null when unknown. */
+    /**
+     * The caregiver with its clinic, as an offer names them, with the clinic's offer rules: its
+     * offers per entry per day, and the quiet time of its reminders (null: never set, the
+     * reminders' defaults apply); null when unknown.
+     */
     async findCaregiver(caregiverId: number) {
       const [row] = await db
         .select({
           clinicId: clinics.id,
           clinicName: clinics.name,
           timezone: clinics.timezone,
+          cancelNoticeMinutes: clinics.cancelNoticeMinutes,
+          offersPerEntryPerDay: clinics.waitlistOffersPerEntryPerDay,
+          quietStart: reminderSettings.quietStart,
+          quietEnd: reminderSettings.quietEnd,
+          observeRestDays: reminderSettings.observeRestDays,
           caregiverName: caregivers.name,
           isActive: caregivers.isActive,
         })
         .from(caregivers)
         .innerJoin(clinics, eq(clinics.id, caregivers.clinicId))
+        .leftJoin(reminderSettings, eq(reminderSettings.clinicId, clinics.id))
         .where(eq(caregivers.id, caregiverId));
       return row ?? null;
     },

@@ -1,4 +1,5 @@
 import {
+  defaultReminderSettings,
   isInPartOfDay,
   WAITLIST_MAX_ACTIVE,
   type IntegrationWaitlistRow,
@@ -15,7 +16,13 @@ import type { AppointmentsRepository } from '../appointments/appointments-reposi
 import type { SessionPatient } from '../patient-auth/patient-auth-repository.js';
 import type { Interval } from '../availability/availability-engine.js';
 import type { AvailabilityService } from '../availability/availability-service.js';
-import { addDaysToLocalDate, formatZonedLocal, zonedDate } from '../../platform/zoned-time.js';
+import {
+  addDaysToLocalDate,
+  formatZonedLocal,
+  zonedDate,
+  zonedDateMinutesToEpoch,
+} from '../../platform/zoned-time.js';
+import { nextAllowedAt, type ReminderPolicy } from '../reminders/reminder-schedule.js';
 import { offerMessage } from './offer-message.js';
 import type { OfferRow, WaitlistRepository } from './waitlist-repository.js';
 
@@ -32,9 +39,13 @@ const ENTRIES_PER_RUN = 100;
 /** How far ahead a range may start. */
 const MAX_LEAD_DAYS = 365;
 
+const intervalSchema = z.object({ start: z.number(), end: z.number() });
+
 const offerPayloadSchema = z.object({
   clinicId: z.number().int(),
   caregiverId: z.number().int(),
+  /** The time a cancellation or a move freed, epoch ms: offered as such when it fits an entry. */
+  freed: intervalSchema.optional(),
 });
 
 export interface WaitlistServiceDeps {
@@ -54,21 +65,48 @@ export interface WaitlistServiceDeps {
 const overlaps = (a: Interval, b: Interval) => a.start < b.end && b.start < a.end;
 
 /**
- * The slot to offer one entry: the earliest of `slots` (already in its range and part of day)
- * it was never offered, and that fewer than `atOnce` open offers hold. null for none.
+ * The slot to offer one entry, of `slots` (already in its range and part of day) it was never
+ * offered and that fewer than `atOnce` open offers hold. Without a freed time: the earliest. With
+ * one inside the entry's range and part of day: that time only (taken, or held by others: none
+ * this run). With one outside them: the free time nearest to it (the earlier of two as near).
+ * null for none.
  */
 export function chooseSlot(
   slots: readonly Interval[],
   offeredStarts: ReadonlySet<number>,
   open: readonly Interval[],
   atOnce: number,
+  freed?: { start: number; inRange: boolean },
 ): Interval | null {
-  for (const slot of slots) {
-    if (offeredStarts.has(slot.start)) continue;
-    if (open.filter((o) => overlaps(o, slot)).length >= atOnce) continue;
-    return slot;
-  }
-  return null;
+  const candidates = slots.filter(
+    (slot) =>
+      !offeredStarts.has(slot.start) && open.filter((o) => overlaps(o, slot)).length < atOnce,
+  );
+  if (!freed) return candidates[0] ?? null;
+  if (freed.inRange) return candidates.find((slot) => slot.start === freed.start) ?? null;
+  const distance = (slot: Interval) => Math.abs(slot.start - freed.start);
+  let best: Interval | null = null;
+  for (const slot of candidates) if (!best || distance(slot) < distance(best)) best = slot;
+  return best;
+}
+
+/** The quiet time offers keep out of: the clinic's reminders' (their defaults if never set). */
+function quietPolicy(caregiver: {
+  timezone: string;
+  cancelNoticeMinutes: number;
+  quietStart: string | null;
+  quietEnd: string | null;
+  observeRestDays: boolean | null;
+}): ReminderPolicy {
+  return {
+    leadMinutes: [],
+    quietStart: caregiver.quietStart ?? defaultReminderSettings.quiet_hours.start,
+    quietEnd: caregiver.quietEnd ?? defaultReminderSettings.quiet_hours.end,
+    observeRestDays:
+      caregiver.observeRestDays ?? defaultReminderSettings.observe_shabbat_and_holidays,
+    timezone: caregiver.timezone,
+    cancelNoticeMinutes: caregiver.cancelNoticeMinutes,
+  };
 }
 
 const asInterval = (offer: OfferRow): Interval & { entryId: number } => ({
@@ -108,10 +146,19 @@ export function createWaitlistService(deps: WaitlistServiceDeps) {
   }
 
   /** One caregiver's offer run: see docs/booking.md "Waitlist" for the rules. */
-  async function offer(clinicId: number, caregiverId: number): Promise<void> {
+  async function offer(clinicId: number, caregiverId: number, freed?: Interval): Promise<void> {
     const now = clock();
     const caregiver = await repository.findCaregiver(caregiverId);
     if (!caregiver || caregiver.clinicId !== clinicId || !caregiver.isActive) return;
+    // The patient's night, Shabbat and holidays as the clinic's reminders keep them: the run
+    // waits for them to end (the slot may be gone by then; the offer goes only if it is not).
+    const policy = quietPolicy(caregiver);
+    const allowed = nextAllowedAt(now, policy);
+    if (allowed > now) {
+      await queueRun(db, clinicId, caregiverId, new Date(allowed), freed);
+      outbox.kick('default');
+      return;
+    }
     const today = zonedDate(now, caregiver.timezone);
     const entries = await repository.listWaiting(caregiverId, today, ENTRIES_PER_RUN);
     if (entries.length === 0) return;
@@ -121,11 +168,20 @@ export function createWaitlistService(deps: WaitlistServiceDeps) {
       entries.map((e) => e.id),
     );
     const open = offers.filter((o) => o.offeredAt > since).map(asInterval);
+    // At most the clinic's number of offers per entry per clinic day (default 1).
+    const dayStart = zonedDateMinutesToEpoch(today, 0, caregiver.timezone);
+    const offeredToday = (entryId: number) =>
+      offers.filter((o) => o.entryId === entryId && o.offeredAt.getTime() >= dayStart).length;
+    let heldForTomorrow = false;
 
     // Worked out before the transaction: the engine reads outside it (one PGlite connection).
     const plan: { entry: (typeof entries)[number]; slot: Interval }[] = [];
     for (const entry of entries) {
       if (open.some((o) => o.entryId === entry.id)) continue;
+      if (offeredToday(entry.id) >= caregiver.offersPerEntryPerDay) {
+        heldForTomorrow = true;
+        continue;
+      }
       const { slots } = await availability.slotsOnDates({
         clinicId,
         caregiverId,
@@ -139,12 +195,35 @@ export function createWaitlistService(deps: WaitlistServiceDeps) {
       const offered = new Set(
         offers.filter((o) => o.entryId === entry.id).map((o) => o.startAt.getTime()),
       );
-      const slot = chooseSlot(fitting, offered, open, OFFERS_AT_ONCE);
+      let freedFit: { start: number; inRange: boolean } | undefined;
+      if (freed) {
+        const local = formatZonedLocal(freed.start, caregiver.timezone);
+        const date = local.slice(0, 10);
+        freedFit = {
+          start: freed.start,
+          inRange:
+            date >= entry.fromDate &&
+            date <= entry.toDate &&
+            isInPartOfDay(local.slice(11), entry.partOfDay),
+        };
+      }
+      const slot = chooseSlot(fitting, offered, open, OFFERS_AT_ONCE, freedFit);
       if (!slot) continue;
       plan.push({ entry, slot });
       open.push({ entryId: entry.id, ...slot });
     }
-    if (plan.length === 0) return;
+    // Entries held back by the daily cap get their turn tomorrow, out of quiet time.
+    const tomorrow = nextAllowedAt(
+      zonedDateMinutesToEpoch(addDaysToLocalDate(today, 1), 0, caregiver.timezone),
+      policy,
+    );
+    if (plan.length === 0) {
+      if (heldForTomorrow) {
+        await queueRun(db, clinicId, caregiverId, new Date(tomorrow), freed);
+        outbox.kick('default');
+      }
+      return;
+    }
 
     const made = await db.transaction(async (tx) => {
       await repository.lockCaregiver(tx, caregiverId);
@@ -178,6 +257,8 @@ export function createWaitlistService(deps: WaitlistServiceDeps) {
               typeName: entry.typeName,
               timezone: caregiver.timezone,
               start: slot.start,
+              // Said as such when the time offered is not the one freed.
+              freedStart: freed && freed.start !== slot.start ? freed.start : undefined,
             },
             entry.language,
           ),
@@ -187,17 +268,25 @@ export function createWaitlistService(deps: WaitlistServiceDeps) {
       }
       // The next entries' turn, if these do not book within the window.
       if (count > 0) {
-        await queueRun(tx, clinicId, caregiverId, new Date(now + OFFER_WINDOW_MS));
+        await queueRun(tx, clinicId, caregiverId, new Date(now + OFFER_WINDOW_MS), freed);
+      } else if (heldForTomorrow) {
+        await queueRun(tx, clinicId, caregiverId, new Date(tomorrow), freed);
       }
       return count;
     });
     if (made > 0) messaging.kick();
   }
 
-  async function queueRun(ex: Executor, clinicId: number, caregiverId: number, notBefore?: Date) {
+  async function queueRun(
+    ex: Executor,
+    clinicId: number,
+    caregiverId: number,
+    notBefore?: Date,
+    freed?: Interval,
+  ) {
     await outbox.enqueue(ex, {
       topic: WAITLIST_OFFER_TOPIC,
-      payload: { clinicId, caregiverId },
+      payload: { clinicId, caregiverId, ...(freed ? { freed } : {}) },
       lane: 'default',
       notBefore,
     });
@@ -285,8 +374,20 @@ export function createWaitlistService(deps: WaitlistServiceDeps) {
      * In the transaction that frees or adds time of a caregiver (a cancellation, a move, new
      * hours): its waiting entries get offers once that commits. Kick after the commit.
      */
-    async queueOffers(ex: Executor, target: { clinicId: number; caregiverId: number }) {
-      await queueRun(ex, target.clinicId, target.caregiverId);
+    async queueOffers(
+      ex: Executor,
+      target: {
+        clinicId: number;
+        caregiverId: number;
+        /** The time a cancellation or a move freed: offered as itself (issue 25). */
+        freed?: { startAt: Date; endAt: Date };
+      },
+    ) {
+      const freed = target.freed && {
+        start: target.freed.startAt.getTime(),
+        end: target.freed.endAt.getTime(),
+      };
+      await queueRun(ex, target.clinicId, target.caregiverId, undefined, freed);
     },
 
     /** In a booking's transaction: the patient's entries this booking answers are done. */
@@ -309,8 +410,8 @@ export function createWaitlistService(deps: WaitlistServiceDeps) {
 
     /** The outbox handler of WAITLIST_OFFER_TOPIC. */
     async handleOfferRun(payload: unknown): Promise<void> {
-      const { clinicId, caregiverId } = offerPayloadSchema.parse(payload);
-      await offer(clinicId, caregiverId);
+      const { clinicId, caregiverId, freed } = offerPayloadSchema.parse(payload);
+      await offer(clinicId, caregiverId, freed);
     },
 
     /** `GET /api/integration/waitlist`. */

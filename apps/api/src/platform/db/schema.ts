@@ -100,6 +100,15 @@ export const clinics = pgTable(
       .$type<CalendarEventDetail>()
       .notNull()
       .default('full'),
+    /**
+     * Caps on the messages the integration API sends for the clinic (form links, payment links,
+     * clinic bookings; issue 25): per recipient per rolling hour and day, and in all per day.
+     */
+    messageCapPerRecipientHour: integer('message_cap_per_recipient_hour').notNull().default(3),
+    messageCapPerRecipientDay: integer('message_cap_per_recipient_day').notNull().default(10),
+    messageCapPerClinicDay: integer('message_cap_per_clinic_day').notNull().default(500),
+    /** Waitlist offers one entry gets per clinic day at most (issue 25). */
+    waitlistOffersPerEntryPerDay: integer('waitlist_offers_per_entry_per_day').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -116,6 +125,14 @@ export const clinics = pgTable(
     check(
       'clinics_calendar_event_detail_check',
       sql`${t.calendarEventDetail} IN ('full', 'initials', 'minimal')`,
+    ),
+    check(
+      'clinics_message_caps_check',
+      sql`${t.messageCapPerRecipientHour} BETWEEN 1 AND 100 AND ${t.messageCapPerRecipientDay} BETWEEN 1 AND 1000 AND ${t.messageCapPerClinicDay} BETWEEN 1 AND 100000`,
+    ),
+    check(
+      'clinics_waitlist_offers_per_day_check',
+      sql`${t.waitlistOffersPerEntryPerDay} BETWEEN 1 AND 10`,
     ),
   ],
 );
@@ -202,6 +219,8 @@ export const patients = pgTable(
   },
   (t) => [
     unique('patients_clinic_id_number_unique').on(t.clinicId, t.idNumber),
+    // The identities a phone signs in at a clinic, and their upcoming appointments (issue 25).
+    index('patients_clinic_phone_idx').on(t.clinicId, t.phone),
     check('patients_id_number_check', sql`${t.idNumber} ~ '^[0-9]{9}$'`),
   ],
 );
@@ -538,12 +557,20 @@ export const limitEvents = pgTable(
     index('limit_events_subject_idx').on(t.kind, t.subject, t.createdAt),
     check(
       'limit_events_kind_check',
-      sql`${t.kind} IN ('phone_hint', 'book', 'cancel', 'details_message', 'waitlist_join')`,
+      sql`${t.kind} IN ('phone_hint', 'book', 'cancel', 'details_message', 'waitlist_join', 'api_message', 'api_message_clinic')`,
     ),
   ],
 );
 
-export type LimitEventKind = 'phone_hint' | 'book' | 'cancel' | 'details_message' | 'waitlist_join';
+export type LimitEventKind =
+  | 'phone_hint'
+  | 'book'
+  | 'cancel'
+  | 'details_message'
+  | 'waitlist_join'
+  /** A message the integration API sent, per clinic and recipient; and per clinic. */
+  | 'api_message'
+  | 'api_message_clinic';
 
 /** A patient's session; the bearer token itself is never stored, only its SHA-256. */
 export const patientSessions = pgTable(

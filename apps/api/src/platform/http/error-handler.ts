@@ -123,8 +123,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     } else if (error instanceof Error && databaseRefusal(error) !== null) {
       request.log.info({ err: error }, 'database refused the change');
     }
-    const retryAfter = (body.details as { retryAfterSeconds?: unknown } | undefined)
-      ?.retryAfterSeconds;
+    // `retry_after` in the integration API's snake_case (its message caps).
+    const details = body.details as
+      { retryAfterSeconds?: unknown; retry_after?: unknown } | undefined;
+    const retryAfter = details?.retryAfterSeconds ?? details?.retry_after;
     if (status === 429 && typeof retryAfter === 'number') reply.header('retry-after', retryAfter);
     return reply.status(status).send(body);
   });

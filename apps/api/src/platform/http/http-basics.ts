@@ -10,6 +10,7 @@ import { clientKey } from './client-key.js';
 import { registerErrorHandler } from './error-handler.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { registerSecurityHeaders } from './security-headers.js';
+import { refuseLoneSurrogates } from './text-input.js';
 import { registerXsrf } from './xsrf.js';
 
 /**
@@ -23,6 +24,7 @@ export async function registerHttpBasics(
 ): Promise<void> {
   registerErrorHandler(app);
   registerJsonBodyParser(app);
+  refuseLoneSurrogates(app);
   await app.register(cookie);
   registerSecurityHeaders(app, config);
   // Limits are per route (`config: { rateLimit }`), never on static files.

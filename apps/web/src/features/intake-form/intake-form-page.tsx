@@ -44,6 +44,22 @@ function LinkForm({ token }: { token: string }) {
     store.getState().load(token, data.data, data.draft);
   }, [data, token, store]);
 
+  // Answers typed less than the save delay before a reload, a closed tab or an app switch go as
+  // the page is hidden: `pagehide` for a reload or close, `visibilitychange` for the rest (a
+  // mobile browser may discard a hidden page without another event).
+  useEffect(() => {
+    const save = () => store.getState().saveBeforeHiding();
+    const onVisibility = () => {
+      if (document.visibilityState === 'hidden') save();
+    };
+    document.addEventListener('visibilitychange', onVisibility);
+    window.addEventListener('pagehide', save);
+    return () => {
+      document.removeEventListener('visibilitychange', onVisibility);
+      window.removeEventListener('pagehide', save);
+    };
+  }, [store]);
+
   const invalidLink = token === '' || (error instanceof ApiError && error.status === 404);
 
   if (invalidLink) return <Navigate to="/expired" replace />;

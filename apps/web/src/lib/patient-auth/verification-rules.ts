@@ -22,6 +22,7 @@ export type FieldError = Extract<
 export type StepError = Extract<
   ParseKeys,
   | 'errors.too_many_requests'
+  | 'errors.too_many_identities'
   | 'errors.invalid_two_factor_token'
   | 'errors.wrong_code'
   | 'patientAuth.sendFailed'
@@ -88,6 +89,9 @@ export function sendFailure(error: unknown): SendFailure {
   if (error instanceof ApiError) {
     if (error.code === 'invalid_phone' && error.hint) return { kind: 'hint', hint: error.hint };
     if (error.code === 'not_accepting_new_patients') return { kind: 'notAcceptingNewPatients' };
+    if (error.code === 'too_many_identities') {
+      return { kind: 'error', message: 'errors.too_many_identities' };
+    }
     if (error.status === 429) return { kind: 'error', message: 'errors.too_many_requests' };
   }
   return { kind: 'error', message: 'patientAuth.sendFailed' };

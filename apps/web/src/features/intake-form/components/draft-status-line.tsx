@@ -4,7 +4,7 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useFormStore } from '../stores/form-store';
+import { useFormStore, useFormStoreApi } from '../stores/form-store';
 
 /**
  * Where the answers are: saved on the server (quietly shown), on their way, or, with no
@@ -12,15 +12,20 @@ import { useFormStore } from '../stores/form-store';
  */
 export function DraftStatusLine() {
   const { t } = useTranslation();
+  const store = useFormStoreApi();
   const status = useFormStore((state) => state.draftStatus);
   const pending = status === 'saving' || status === 'unsaved';
 
   useEffect(() => {
     if (!pending) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    // Answers the closing page can still send (keepalive) go now, without asking; the question
+    // is only for those it could lose.
+    const warn = (event: BeforeUnloadEvent) => {
+      if (!store.getState().saveBeforeHiding()) event.preventDefault();
+    };
     window.addEventListener('beforeunload', warn);
     return () => window.removeEventListener('beforeunload', warn);
-  }, [pending]);
+  }, [pending, store]);
 
   return (
     <>

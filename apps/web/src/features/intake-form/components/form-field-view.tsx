@@ -1,5 +1,5 @@
 import type { FormField, ValidationKind } from '@marpe/shared';
-import { applyMask } from '@marpe/shared/rules';
+import { applyMask, maxTextAnswerLength } from '@marpe/shared/rules';
 import Box from '@mui/material/Box';
 import Checkbox from '@mui/material/Checkbox';
 import FormControl from '@mui/material/FormControl';
@@ -68,6 +68,8 @@ export function FormFieldView({ field, id, value, error, onChange }: FormFieldVi
           slotProps={{
             htmlInput: {
               readOnly: field.readonly,
+              // The server refuses longer answers (drafts and submissions alike).
+              maxLength: maxTextAnswerLength,
               ...(field.type === 'email' ? { dir: 'ltr', autoComplete: 'email' } : {}),
               ...(field.mask && /^[#\W]*$/.test(field.mask) ? { inputMode: 'numeric' } : {}),
             },

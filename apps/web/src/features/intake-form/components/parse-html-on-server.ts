@@ -1,26 +1,4 @@
 // The server renderer's HTML parser for SafeHtml (ADR 021): imported by prerender.tsx only, so the
-// browser's bundle never carries it (the browser has DOMParser).
-import { parse, type DefaultTreeAdapterTypes } from 'parse5';
-import type { HtmlNode } from './safe-html';
-
-function fromParse5(node: DefaultTreeAdapterTypes.ChildNode): HtmlNode {
-  if (node.nodeName === '#text') return (node as DefaultTreeAdapterTypes.TextNode).value;
-  if (!('tagName' in node)) return null;
-  return {
-    tag: node.tagName,
-    href: node.attrs.find((attribute) => attribute.name === 'href')?.value ?? null,
-    children: node.childNodes.map(fromParse5),
-  };
-}
-
-/**
- * The nodes of an HTML text's body, as DOMParser's `text/html` gives them: the HTML standard's
- * algorithm over a whole document, with scripting off.
- */
-export function parseHtmlOnServer(html: string): HtmlNode[] {
-  const document = parse(html, { scriptingEnabled: false });
-  const root = document.childNodes.find((node) => node.nodeName === 'html');
-  const body =
-    root && 'childNodes' in root ? root.childNodes.find((node) => node.nodeName === 'body') : null;
-  return body && 'childNodes' in body ? body.childNodes.map(fromParse5) : [];
-}
+// browser's bundle never carries it (the browser has DOMParser). The signed PDF reads clinic
+// markup with the same parser (packages/shared).
+export { parseHtmlBody as parseHtmlOnServer } from '@marpe/shared/parse-html';

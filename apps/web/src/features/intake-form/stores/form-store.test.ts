@@ -115,6 +115,47 @@ describe('form store', () => {
     expect(window.sessionStorage.length).toBe(0);
   });
 
+  it('sends unsaved answers at once, outliving the page, when the page is hidden', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    const api = stubApi({
+      'POST /api/save-form-draft': [
+        () => new Promise<Response>((resolve) => (answer = resolve)),
+        () => json({ status: 'ok' }),
+      ],
+    });
+    const keepalive = () => api.fetchMock.mock.calls.map(([, init]) => init?.keepalive ?? false);
+    store().load('tok', formFixture(), null, today);
+    expect(store().saveBeforeHiding()).toBe(true);
+    expect(api.calls).toHaveLength(0);
+
+    store().setValue('fullName', 'דנה', today);
+    // Sent before it returns: a closing page has dispatched it by then.
+    expect(store().saveBeforeHiding()).toBe(true);
+    expect(api.calls).toHaveLength(1);
+    await advance(0);
+    expect(keepalive()).toEqual([true]);
+    // Typed while that save is on its way, hidden again: sent at once beside it.
+    store().setValue('fullName', 'דנה לוי', today);
+    store().saveBeforeHiding();
+    await advance(0);
+    expect(api.calls.map((c) => (c.body as { inputData: object }).inputData)).toEqual([
+      { fullName: 'דנה' },
+      { fullName: 'דנה לוי' },
+    ]);
+    expect(keepalive()).toEqual([true, true]);
+    answer(json({ status: 'ok' }));
+    await advance(draftSaveDelayMs * 2);
+    expect(api.calls).toHaveLength(2);
+    expect(store().draftStatus).toBe('saved');
+
+    // Beyond what a browser lets outlive a page: a plain request.
+    store().setValue('fullName', 'א'.repeat(40_000), today);
+    // The page may lose it: the beforeunload question stays.
+    expect(store().saveBeforeHiding()).toBe(false);
+    await advance(0);
+    expect(keepalive()).toEqual([true, true, false]);
+  });
+
   it('sends a change made during a save right after it, never two saves at once', async () => {
     let answer: (response: Response) => void = () => undefined;
     const api = stubApi({

@@ -9,7 +9,7 @@ import {
 import { createContext, useContext } from 'react';
 import { createStore, useStore, type StoreApi } from 'zustand';
 import { ApiError } from '../../../lib/api-client';
-import { saveFormDraft } from '../api/save-form-draft';
+import { canOutlivePage, saveFormDraft } from '../api/save-form-draft';
 
 /** SPEC § 9: the form opens on its first step. */
 export const initialStepIndex = 0;
@@ -103,6 +103,13 @@ export interface FormState {
   goToStep: (index: number) => void;
   /** SPEC § 4: after a successful submit (or an invalid link). */
   reset: () => void;
+  /**
+   * The page is being hidden or closed: unsaved answers go now, in a request that outlives the
+   * page, instead of after the typing delay (which a reload or an app switch would cut short).
+   * False when leaving now may still lose answers: no connection, or a save on its way that the
+   * browser would cut (too large to outlive the page).
+   */
+  saveBeforeHiding: () => boolean;
 }
 
 const initial = {
@@ -159,7 +166,10 @@ export function createFormStore(
     // saves that belong to a form since unloaded.
     let timer: ReturnType<typeof setTimeout> | undefined;
     let dirty = false;
-    let inFlight = false;
+    /** Saves on their way: the timer's, and any sent as the page was hidden. */
+    let inFlight = 0;
+    /** Those of them a closing page would cut (sent without keepalive). */
+    let cuttable = 0;
     let failures = 0;
     let generation = 0;
 
@@ -168,24 +178,33 @@ export function createFormStore(
       timer = setTimeout(() => void flush(), delayMs);
     }
 
-    async function flush() {
+    /**
+     * `outlivePage`: sent at once as the page is hidden, even beside a save on its way (the
+     * newer answers must not wait for it: the page may be gone by then).
+     */
+    async function flush({ outlivePage = false }: { outlivePage?: boolean } = {}) {
+      clearTimeout(timer);
       timer = undefined;
       const { token, formData, inputData, currentStepIndex } = get();
-      if (!token || !formData || !dirty || inFlight) return;
+      if (!token || !formData || !dirty || (inFlight > 0 && !outlivePage)) return;
       const mine = generation;
+      const draft = { inputData, stepIndex: currentStepIndex };
+      const keepalive = outlivePage && canOutlivePage(token, draft);
       dirty = false;
-      inFlight = true;
+      inFlight += 1;
+      if (!keepalive) cuttable += 1;
       set({ draftStatus: 'saving' });
       let outcome: 'saved' | 'retry' | 'refused' = 'saved';
       try {
-        await saveFormDraft(token, { inputData, stepIndex: currentStepIndex });
+        await saveFormDraft(token, draft, { keepalive });
       } catch (error) {
         // 400: the server cannot keep this draft (the next change tries again); 404: the link is
         // over, which the submit will show. Anything else never reached it: try again.
         const reached = error instanceof ApiError && error.status !== 0 && error.status < 429;
         outcome = reached ? 'refused' : 'retry';
       } finally {
-        inFlight = false;
+        inFlight -= 1;
+        if (!keepalive) cuttable -= 1;
       }
       if (mine !== generation) return;
       if (outcome === 'retry') {
@@ -197,7 +216,7 @@ export function createFormStore(
       }
       failures = 0;
       if (dirty) schedule(0);
-      else set({ draftStatus: outcome === 'saved' ? 'saved' : 'idle' });
+      else if (inFlight === 0) set({ draftStatus: outcome === 'saved' ? 'saved' : 'idle' });
     }
 
     function changed(delayMs: number) {
@@ -246,6 +265,13 @@ export function createFormStore(
       reset: () => {
         stop();
         set(initial);
+      },
+
+      saveBeforeHiding: () => {
+        const offline = get().draftStatus === 'unsaved';
+        // Runs up to the request's dispatch before it returns: a closing page has sent it.
+        void flush({ outlivePage: true });
+        return !offline && cuttable === 0;
       },
     };
   });
