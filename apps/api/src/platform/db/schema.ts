@@ -804,6 +804,12 @@ export const webhookEndpoints = pgTable(
     url: text('url').notNull(),
     /** AES-256-GCM ciphertext of the signing secret. */
     secret: text('secret').notNull(),
+    /**
+     * The secret a rotation replaced, encrypted like `secret`: it keeps signing beside the new one
+     * until `previous_secret_until`, so a receiver can switch without refusing an event.
+     */
+    previousSecret: text('previous_secret'),
+    previousSecretUntil: instant('previous_secret_until'),
     /** The event types it receives; empty means all. */
     events: jsonb('events').$type<WebhookEventType[]>().notNull().default([]),
     isActive: boolean('is_active').notNull().default(true),
