@@ -1,4 +1,3 @@
-import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ensureDemoForm } from './demo/demo-form.js';
 import { createDemoFormLink, createDemoPaymentLink } from './demo/demo-links.js';
@@ -8,11 +7,15 @@ import { demoBanner } from './demo/demo-banner.js';
 import { ConfigError, loadConfig, type Config } from './platform/config.js';
 import { loadDataKey } from './platform/crypto.js';
 import { openDatabase, type DatabaseHandle } from './platform/db/client.js';
+import { handleStopSignals } from './platform/process-life.js';
 import {
   acquireDataDirLock,
   DataDirLockedError,
   type DataDirLock,
 } from './platform/data-dir-lock.js';
+
+/** How long requests in flight and the background workers get to finish once told to stop. */
+const STOP_TIMEOUT_MS = 10_000;
 
 function fail(message: string): never {
   console.error(message);
@@ -68,12 +71,15 @@ async function start(): Promise<void> {
     });
     if (demoPayment) await ensureDemoProviderCredentials(database.db, app.payments);
     const db = database;
-    closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
-      if (err) app.log.error({ err }, 'shutting down after an unexpected error');
-      else app.log.info({ signal }, 'shutting down');
-      await app.close();
-      await db.close();
-      lock?.release();
+    // Under a process manager (or `npm start`, which forwards the signal): drain, close, exit 0.
+    handleStopSignals({
+      log: app.log,
+      timeoutMs: STOP_TIMEOUT_MS,
+      stop: async () => {
+        await app.close();
+        await db.close();
+        lock?.release();
+      },
     });
 
     try {
