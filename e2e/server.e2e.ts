@@ -37,7 +37,7 @@ function descendants(pid: number): number[] {
 }
 
 describe('npm start under a process manager', () => {
-  it('stops the server on SIGTERM to npm, leaving no process behind', async () => {
+  it('drains and stops the server on SIGTERM to npm, leaving no process behind', async () => {
     const dataDir = freshDataDir();
     const port = await freePort();
     const npm = spawn('npm', ['start'], {
@@ -49,6 +49,7 @@ describe('npm start under a process manager', () => {
         HOST: '127.0.0.1',
         DEMO: 'true',
         LOG_LEVEL: 'info',
+        DRAIN_SECONDS: '2',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -57,7 +58,8 @@ describe('npm start under a process manager', () => {
     npm.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     npm.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
-    const health = `http://127.0.0.1:${port}/api/health`;
+    const origin = `http://127.0.0.1:${port}`;
+    const health = `${origin}/api/health`;
     try {
       const deadline = Date.now() + 60_000;
       while (
@@ -74,6 +76,11 @@ describe('npm start under a process manager', () => {
       expect(server.length, 'the server runs under npm').toBeGreaterThan(0);
 
       npm.kill('SIGTERM');
+      // Draining: not ready (a load balancer takes it out), still alive and serving.
+      await expect
+        .poll(() => fetch(`${origin}/api/health/ready`).then((r) => r.status), { timeout: 1500 })
+        .toBe(503);
+      expect((await fetch(`${origin}/api/health/live`)).status).toBe(200);
       expect(await exited, output).toBe(0);
       expect(output).toContain('"msg":"shutting down"');
       expect(server.filter(alive), 'processes left').toEqual([]);

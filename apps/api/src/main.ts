@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { buildApp } from './app.js';
 import { ensureDemoForm } from './demo/demo-form.js';
 import { createDemoFormLink, createDemoPaymentLink } from './demo/demo-links.js';
@@ -74,8 +75,11 @@ async function start(): Promise<void> {
     // Under a process manager (or `npm start`, which forwards the signal): drain, close, exit 0.
     handleStopSignals({
       log: app.log,
-      timeoutMs: STOP_TIMEOUT_MS,
+      timeoutMs: STOP_TIMEOUT_MS + config.drainSeconds * 1000,
       stop: async () => {
+        // Readiness answers 503 from now on; requests are still served while the balancer notices.
+        app.health.drain();
+        if (config.drainSeconds > 0) await delay(config.drainSeconds * 1000);
         await app.close();
         await db.close();
         lock?.release();

@@ -268,6 +268,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
   });
 
+  it('reads DRAIN_SECONDS, 0 unless set, and refuses what is not a number of seconds', () => {
+    expect(loadConfig({}).drainSeconds).toBe(0);
+    expect(loadConfig({ DRAIN_SECONDS: '15' }).drainSeconds).toBe(15);
+    for (const value of ['-1', '1.5', '301', 'soon']) {
+      expect(problemsOf({ DRAIN_SECONDS: value })).toEqual([
+        'Invalid configuration: DRAIN_SECONDS must be a whole number of seconds from 0 to 300',
+      ]);
+    }
+  });
+
   it('does not trust proxies unless told', () => {
     expect(loadConfig({ TRUST_PROXY: '' }).trustProxy).toBe(false);
   });

@@ -37,6 +37,11 @@ export interface Config {
    * limits (SMS sends) need the real client address behind a reverse proxy.
    */
   readonly trustProxy: boolean | number | string[];
+  /**
+   * DRAIN_SECONDS: on SIGTERM, how long readiness answers 503 while requests are still served,
+   * so a load balancer takes the instance out before it stops accepting connections.
+   */
+  readonly drainSeconds: number;
   readonly sms: SmsConfig;
   /**
    * Where the card provider's payment frame lives, no trailing slash: the frame is
@@ -240,6 +245,13 @@ const envSchema = z.object({
       return z.NEVER;
     }),
   ),
+  DRAIN_SECONDS: optional(
+    z
+      .string()
+      .regex(/^\d{1,3}$/, 'must be a whole number of seconds from 0 to 300')
+      .transform(Number)
+      .refine((n) => n <= 300, 'must be a whole number of seconds from 0 to 300'),
+  ),
   SMS_PROVIDER: optional(z.enum(smsProviders, `must be one of ${smsProviders.join(', ')}`)),
   SMS_HTTP_URL: optional(
     z.string().refine((v) => parseHttpUrl(v) !== null, 'must be an http:// or https:// URL'),
@@ -409,6 +421,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     parentSiteUrl: e.PARENT_SITE_URL ?? `${origin}/`,
     logLevel: e.LOG_LEVEL ?? 'info',
     trustProxy: e.TRUST_PROXY ?? false,
+    drainSeconds: e.DRAIN_SECONDS ?? 0,
     sms,
     providerApiBaseUrl:
       (e.TRANZILA_API_BASE_URL ?? (demo ? null : TRANZILA_API_BASE_URL))?.replace(/\/+$/, '') ??
