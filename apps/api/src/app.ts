@@ -32,6 +32,7 @@ import { sendNotFound } from './platform/http/error-handler.js';
 import { registerHttpBasics } from './platform/http/http-basics.js';
 import { loggerOptions, RequestLogController, type LogStream } from './platform/http/logger.js';
 import { registerWebApp } from './platform/http/web-app.js';
+import { createMetrics, registerMetricsRoutes, type Metrics } from './platform/metrics.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -74,6 +75,8 @@ declare module 'fastify' {
     /** The current data key and those it replaced: `sealingKey(app.dataKeys, purpose)`. */
     dataKeys: DataKeys;
     dataKey: Buffer;
+    /** Prometheus metrics; null unless METRICS_PORT or METRICS_TOKEN is set. */
+    metrics: Metrics | null;
   }
 }
 
@@ -107,6 +110,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   // Before any route: the OpenAPI document lists only the routes registered after it.
   await registerHttpBasics(app, { config, dataKey: options.dataKey });
+  const metrics =
+    config.metrics.port !== null || config.metrics.token !== null
+      ? createMetrics({ database, clock })
+      : null;
+  app.decorate('metrics', metrics);
+  if (metrics) registerMetricsRoutes(app, metrics, { token: config.metrics.token });
   await registerHealth(app, { database });
   // API-key authentication: every module's /api/integration routes need it.
   await registerIntegration(app, {
@@ -120,6 +129,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     database,
     clock,
     pollIntervalMs: options.outboxPollIntervalMs,
+    observeOutbox: metrics?.observeOutbox,
   });
   const webhooks = await registerWebhooks(app, {
     db,

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { buildApp } from './app.js';
 import { ensureDemoForm } from './demo/demo-form.js';
@@ -8,6 +9,7 @@ import { demoBanner } from './demo/demo-banner.js';
 import { ConfigError, loadConfig, type Config } from './platform/config.js';
 import { loadDataKey } from './platform/crypto.js';
 import { openDatabase, type DatabaseHandle } from './platform/db/client.js';
+import { startMetricsServer } from './platform/metrics.js';
 import { handleStopSignals } from './platform/process-life.js';
 import {
   acquireDataDirLock,
@@ -72,6 +74,7 @@ async function start(): Promise<void> {
     });
     if (demoPayment) await ensureDemoProviderCredentials(database.db, app.payments);
     const db = database;
+    let metricsServer: Server | null = null;
     // Under a process manager (or `npm start`, which forwards the signal): drain, close, exit 0.
     handleStopSignals({
       log: app.log,
@@ -81,6 +84,11 @@ async function start(): Promise<void> {
         app.health.drain();
         if (config.drainSeconds > 0) await delay(config.drainSeconds * 1000);
         await app.close();
+        if (metricsServer) {
+          const server = metricsServer;
+          server.closeAllConnections();
+          await new Promise((resolve) => server.close(resolve));
+        }
         await db.close();
         lock?.release();
       },
@@ -96,6 +104,14 @@ async function start(): Promise<void> {
         );
       }
       throw error;
+    }
+
+    if (app.metrics && config.metrics.port !== null) {
+      metricsServer = await startMetricsServer(app.metrics, {
+        host: config.host,
+        port: config.metrics.port,
+        token: config.metrics.token,
+      });
     }
 
     const origin = config.publicOrigin;

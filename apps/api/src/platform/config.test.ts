@@ -278,6 +278,19 @@ describe('loadConfig', () => {
     }
   });
 
+  it('turns metrics on with METRICS_PORT or METRICS_TOKEN only', () => {
+    expect(loadConfig({}).metrics).toEqual({ port: null, token: null });
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ port: 9464, token: null });
+    expect(loadConfig({ METRICS_TOKEN: 'a-long-metrics-token' }).metrics).toEqual({
+      port: null,
+      token: 'a-long-metrics-token',
+    });
+    expect(problemsOf({ METRICS_TOKEN: 'short' })).toEqual([
+      'Invalid configuration: METRICS_TOKEN must be at least 16 printable characters, no spaces',
+    ]);
+    expect(problemsOf({ METRICS_PORT: '3000' })[0]).toMatch(/METRICS_PORT must differ from PORT/);
+  });
+
   it('does not trust proxies unless told', () => {
     expect(loadConfig({ TRUST_PROXY: '' }).trustProxy).toBe(false);
   });

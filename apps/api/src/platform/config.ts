@@ -42,6 +42,8 @@ export interface Config {
    * so a load balancer takes the instance out before it stops accepting connections.
    */
   readonly drainSeconds: number;
+  /** Prometheus metrics: off unless METRICS_PORT or METRICS_TOKEN is set (docs/operations.md). */
+  readonly metrics: MetricsConfig;
   readonly sms: SmsConfig;
   /**
    * Where the card provider's payment frame lives, no trailing slash: the frame is
@@ -58,6 +60,13 @@ export interface Config {
   readonly providerApiBaseUrl: string | null;
   readonly whatsapp: WhatsAppConfig;
   readonly shaam: ShaamConfig;
+}
+
+export interface MetricsConfig {
+  /** `/metrics` on a port of its own (the token is then optional); null: none. */
+  readonly port: number | null;
+  /** `Authorization: Bearer <token>` required; without a port, `/metrics` is on the main port. */
+  readonly token: string | null;
 }
 
 /** Meta's WhatsApp Cloud API and embedded sign-up (modules/whatsapp, modules/messaging). */
@@ -252,6 +261,16 @@ const envSchema = z.object({
       .transform(Number)
       .refine((n) => n <= 300, 'must be a whole number of seconds from 0 to 300'),
   ),
+  METRICS_PORT: optional(
+    z
+      .string()
+      .regex(/^\d{1,5}$/, 'must be an integer 1-65535')
+      .transform(Number)
+      .refine((n) => n >= 1 && n <= 65535, 'must be an integer 1-65535'),
+  ),
+  METRICS_TOKEN: optional(
+    z.string().regex(/^[\x21-\x7e]{16,}$/, 'must be at least 16 printable characters, no spaces'),
+  ),
   SMS_PROVIDER: optional(z.enum(smsProviders, `must be one of ${smsProviders.join(', ')}`)),
   SMS_HTTP_URL: optional(
     z.string().refine((v) => parseHttpUrl(v) !== null, 'must be an http:// or https:// URL'),
@@ -391,6 +410,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   if (metaNames.some((name) => e[name]) && !metaNames.every((name) => e[name])) {
     problems.push(`${metaNames.join(', ')} go together: set all three or none`);
   }
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === (e.PORT ?? 3000)) {
+    problems.push(
+      'METRICS_PORT must differ from PORT (unset it to serve /metrics on PORT with METRICS_TOKEN)',
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   const sms: SmsConfig =
     smsProvider === 'http'
@@ -422,6 +446,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     logLevel: e.LOG_LEVEL ?? 'info',
     trustProxy: e.TRUST_PROXY ?? false,
     drainSeconds: e.DRAIN_SECONDS ?? 0,
+    metrics: Object.freeze({ port: e.METRICS_PORT ?? null, token: e.METRICS_TOKEN ?? null }),
     sms,
     providerApiBaseUrl:
       (e.TRANZILA_API_BASE_URL ?? (demo ? null : TRANZILA_API_BASE_URL))?.replace(/\/+$/, '') ??
