@@ -33,6 +33,7 @@ import { registerHttpBasics } from './platform/http/http-basics.js';
 import { loggerOptions, RequestLogController, type LogStream } from './platform/http/logger.js';
 import { registerWebApp } from './platform/http/web-app.js';
 import { createMetrics, registerMetricsRoutes, type Metrics } from './platform/metrics.js';
+import type { Tracing } from './platform/telemetry.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -60,6 +61,8 @@ export interface BuildAppOptions {
   integrationCallsPerMinute?: number;
   /** Where log lines go; defaults to standard output. Tests read what would be logged. */
   logStream?: LogStream;
+  /** OpenTelemetry, started by the caller (platform/telemetry.ts); none unless given. */
+  tracing?: Pick<Tracing, 'plugin'> | null;
 }
 
 export type App = FastifyInstance<
@@ -99,6 +102,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         : config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
   requestLog.useLogger(app.log);
+  // First: its hooks must wrap every other plugin's and route's.
+  if (options.tracing) await app.register(options.tracing.plugin);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

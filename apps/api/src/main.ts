@@ -11,6 +11,7 @@ import { loadDataKey } from './platform/crypto.js';
 import { openDatabase, type DatabaseHandle } from './platform/db/client.js';
 import { startMetricsServer } from './platform/metrics.js';
 import { handleStopSignals } from './platform/process-life.js';
+import { startTracing, type Tracing } from './platform/telemetry.js';
 import {
   acquireDataDirLock,
   DataDirLockedError,
@@ -51,8 +52,11 @@ async function start(): Promise<void> {
   const config = readConfig();
   const lock = await lockDataDirOrExit(config);
   let database: DatabaseHandle | null = null;
+  let tracing: Tracing | null = null;
 
   try {
+    // Before the database opens: its first queries are traced too.
+    tracing = config.tracing ? startTracing() : null;
     const dataKey = await loadDataKey(config);
     database = await openDatabase({
       databaseUrl: config.databaseUrl,
@@ -71,7 +75,9 @@ async function start(): Promise<void> {
       database,
       dataKey,
       previousDataKeys: config.previousDataKeys,
+      tracing,
     });
+    const tracer = tracing;
     if (demoPayment) await ensureDemoProviderCredentials(database.db, app.payments);
     const db = database;
     let metricsServer: Server | null = null;
@@ -90,6 +96,7 @@ async function start(): Promise<void> {
           await new Promise((resolve) => server.close(resolve));
         }
         await db.close();
+        await tracer?.shutdown();
         lock?.release();
       },
     });
@@ -131,6 +138,7 @@ async function start(): Promise<void> {
     }
   } catch (error) {
     await database?.close().catch(() => {});
+    await tracing?.shutdown().catch(() => {});
     lock?.release();
     throw error;
   }

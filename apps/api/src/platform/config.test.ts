@@ -291,6 +291,22 @@ describe('loadConfig', () => {
     expect(problemsOf({ METRICS_PORT: '3000' })[0]).toMatch(/METRICS_PORT must differ from PORT/);
   });
 
+  it('traces only when an OTLP endpoint or a traces exporter is named', () => {
+    expect(loadConfig({}).tracing).toBe(false);
+    expect(loadConfig({ OTEL_SERVICE_NAME: 'marpe' }).tracing).toBe(false);
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).tracing).toBe(true);
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4318/v1/traces' }).tracing,
+    ).toBe(true);
+    expect(loadConfig({ OTEL_TRACES_EXPORTER: 'console' }).tracing).toBe(true);
+    expect(
+      loadConfig({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c' }).tracing,
+    ).toBe(false);
+    expect(
+      loadConfig({ OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c' }).tracing,
+    ).toBe(false);
+  });
+
   it('does not trust proxies unless told', () => {
     expect(loadConfig({ TRUST_PROXY: '' }).trustProxy).toBe(false);
   });

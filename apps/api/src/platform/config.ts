@@ -44,6 +44,11 @@ export interface Config {
   readonly drainSeconds: number;
   /** Prometheus metrics: off unless METRICS_PORT or METRICS_TOKEN is set (docs/operations.md). */
   readonly metrics: MetricsConfig;
+  /**
+   * OpenTelemetry traces: on when an OTLP endpoint or a traces exporter is named by the standard
+   * OTEL_* variables (and OTEL_SDK_DISABLED is not true); the SDK reads the rest of them itself.
+   */
+  readonly tracing: boolean;
   readonly sms: SmsConfig;
   /**
    * Where the card provider's payment frame lives, no trailing slash: the frame is
@@ -271,6 +276,10 @@ const envSchema = z.object({
   METRICS_TOKEN: optional(
     z.string().regex(/^[\x21-\x7e]{16,}$/, 'must be at least 16 printable characters, no spaces'),
   ),
+  OTEL_SDK_DISABLED: optional(z.string()),
+  OTEL_TRACES_EXPORTER: optional(z.string()),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optional(z.string()),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optional(z.string()),
   SMS_PROVIDER: optional(z.enum(smsProviders, `must be one of ${smsProviders.join(', ')}`)),
   SMS_HTTP_URL: optional(
     z.string().refine((v) => parseHttpUrl(v) !== null, 'must be an http:// or https:// URL'),
@@ -447,6 +456,14 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     trustProxy: e.TRUST_PROXY ?? false,
     drainSeconds: e.DRAIN_SECONDS ?? 0,
     metrics: Object.freeze({ port: e.METRICS_PORT ?? null, token: e.METRICS_TOKEN ?? null }),
+    tracing:
+      e.OTEL_SDK_DISABLED?.trim().toLowerCase() !== 'true' &&
+      e.OTEL_TRACES_EXPORTER?.trim() !== 'none' &&
+      Boolean(
+        e.OTEL_TRACES_EXPORTER ??
+        e.OTEL_EXPORTER_OTLP_ENDPOINT ??
+        e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
+      ),
     sms,
     providerApiBaseUrl:
       (e.TRANZILA_API_BASE_URL ?? (demo ? null : TRANZILA_API_BASE_URL))?.replace(/\/+$/, '') ??
