@@ -33,6 +33,7 @@ import { registerHttpBasics } from './platform/http/http-basics.js';
 import { loggerOptions, RequestLogController, type LogStream } from './platform/http/logger.js';
 import { registerWebApp } from './platform/http/web-app.js';
 import { createMetrics, registerMetricsRoutes, type Metrics } from './platform/metrics.js';
+import { createRetention, type Retention } from './platform/retention.js';
 import type { Tracing } from './platform/telemetry.js';
 
 export interface BuildAppOptions {
@@ -61,6 +62,8 @@ export interface BuildAppOptions {
   integrationCallsPerMinute?: number;
   /** Where log lines go; defaults to standard output. Tests read what would be logged. */
   logStream?: LogStream;
+  /** How often old rows are pruned (platform/retention.ts); null: never by itself (tests). */
+  pruneIntervalMs?: number | null;
   /** OpenTelemetry, started by the caller (platform/telemetry.ts); none unless given. */
   tracing?: Pick<Tracing, 'plugin'> | null;
 }
@@ -80,6 +83,8 @@ declare module 'fastify' {
     dataKey: Buffer;
     /** Prometheus metrics; null unless METRICS_PORT or METRICS_TOKEN is set. */
     metrics: Metrics | null;
+    /** Prunes rows past their retention (RETENTION_DAYS); hourly from `ready()`. */
+    retention: Retention;
   }
 }
 
@@ -122,6 +127,18 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.decorate('metrics', metrics);
   if (metrics) registerMetricsRoutes(app, metrics, { token: config.metrics.token });
   await registerHealth(app, { database });
+  const retention = createRetention({
+    db,
+    clock,
+    log: app.log,
+    days: config.retentionDays,
+    deadDays: config.retentionDeadDays,
+  });
+  app.decorate('retention', retention);
+  const pruneIntervalMs = options.pruneIntervalMs;
+  if (pruneIntervalMs !== null)
+    app.addHook('onReady', async () => retention.start(pruneIntervalMs));
+  app.addHook('onClose', async () => retention.stop());
   // API-key authentication: every module's /api/integration routes need it.
   await registerIntegration(app, {
     db,

@@ -307,6 +307,21 @@ describe('loadConfig', () => {
     ).toBe(false);
   });
 
+  it('keeps done rows 30 days and given-up ones 90 unless told otherwise', () => {
+    expect(loadConfig({})).toMatchObject({ retentionDays: 30, retentionDeadDays: 90 });
+    expect(loadConfig({ RETENTION_DAYS: '7', RETENTION_DEAD_DAYS: '14' })).toMatchObject({
+      retentionDays: 7,
+      retentionDeadDays: 14,
+    });
+    expect(loadConfig({ RETENTION_DAYS: '120' }).retentionDeadDays).toBe(120);
+    expect(problemsOf({ RETENTION_DAYS: '0' })).toEqual([
+      'Invalid configuration: RETENTION_DAYS must be a whole number of days from 1 to 3650',
+    ]);
+    expect(problemsOf({ RETENTION_DAYS: '30', RETENTION_DEAD_DAYS: '10' })[0]).toMatch(
+      /RETENTION_DEAD_DAYS must be at least RETENTION_DAYS/,
+    );
+  });
+
   it('does not trust proxies unless told', () => {
     expect(loadConfig({ TRUST_PROXY: '' }).trustProxy).toBe(false);
   });

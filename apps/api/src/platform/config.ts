@@ -49,6 +49,10 @@ export interface Config {
    * OTEL_* variables (and OTEL_SDK_DISABLED is not true); the SDK reads the rest of them itself.
    */
   readonly tracing: boolean;
+  /** Days processed outbox rows, delivered webhooks and expired challenges are kept. */
+  readonly retentionDays: number;
+  /** Days given-up (failed) outbox rows and webhook deliveries are kept, for inspection. */
+  readonly retentionDeadDays: number;
   readonly sms: SmsConfig;
   /**
    * Where the card provider's payment frame lives, no trailing slash: the frame is
@@ -186,6 +190,12 @@ function isBareOrigin(value: string): boolean {
   );
 }
 
+const days = z
+  .string()
+  .regex(/^\d{1,4}$/, 'must be a whole number of days from 1 to 3650')
+  .transform(Number)
+  .refine((n) => n >= 1 && n <= 3650, 'must be a whole number of days from 1 to 3650');
+
 const envSchema = z.object({
   PORT: optional(
     z
@@ -276,6 +286,8 @@ const envSchema = z.object({
   METRICS_TOKEN: optional(
     z.string().regex(/^[\x21-\x7e]{16,}$/, 'must be at least 16 printable characters, no spaces'),
   ),
+  RETENTION_DAYS: optional(days),
+  RETENTION_DEAD_DAYS: optional(days),
   OTEL_SDK_DISABLED: optional(z.string()),
   OTEL_TRACES_EXPORTER: optional(z.string()),
   OTEL_EXPORTER_OTLP_ENDPOINT: optional(z.string()),
@@ -424,6 +436,13 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       'METRICS_PORT must differ from PORT (unset it to serve /metrics on PORT with METRICS_TOKEN)',
     );
   }
+  const retentionDays = e.RETENTION_DAYS ?? 30;
+  const retentionDeadDays = e.RETENTION_DEAD_DAYS ?? Math.max(90, retentionDays);
+  if (retentionDeadDays < retentionDays) {
+    problems.push(
+      'RETENTION_DEAD_DAYS must be at least RETENTION_DAYS: failed rows are kept longer',
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   const sms: SmsConfig =
     smsProvider === 'http'
@@ -464,6 +483,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
         e.OTEL_EXPORTER_OTLP_ENDPOINT ??
         e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
       ),
+    retentionDays,
+    retentionDeadDays,
     sms,
     providerApiBaseUrl:
       (e.TRANZILA_API_BASE_URL ?? (demo ? null : TRANZILA_API_BASE_URL))?.replace(/\/+$/, '') ??
