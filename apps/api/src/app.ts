@@ -125,7 +125,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       ? createMetrics({ database, clock })
       : null;
   app.decorate('metrics', metrics);
-  if (metrics) registerMetricsRoutes(app, metrics, { token: config.metrics.token });
+  // With a port of its own, /metrics is there only (main.ts), never on the public port.
+  if (metrics) {
+    registerMetricsRoutes(app, metrics, {
+      token: config.metrics.port === null ? config.metrics.token : null,
+    });
+  }
   await registerHealth(app, { database });
   const retention = createRetention({
     db,

@@ -160,6 +160,23 @@ describe.each(engines)('metrics (%s)', (engine) => {
     expect(value(await scrape(), 'marpe_webhook_endpoints_breaker_open')).toBe(1);
   });
 
+  it('is not on the main port when it has a port of its own', async () => {
+    const separate = await buildTestApp(database.current.handle, {
+      config: testConfig({ METRICS_PORT: '9464', METRICS_TOKEN: TOKEN }),
+    });
+    try {
+      const response = await separate.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      expect(response.statusCode).toBe(404);
+      expect(separate.metrics).not.toBeNull();
+    } finally {
+      await separate.close();
+    }
+  });
+
   it('serves /metrics on a port of its own, with the token when one is set', async () => {
     if (!app.metrics) throw new Error('metrics are on with METRICS_TOKEN');
     const server = await startMetricsServer(app.metrics, {
