@@ -1,9 +1,97 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
 import { PUBLIC_ORIGIN } from './support/constants';
-import { freePort, repoRoot, serverEntry } from './support/server';
+import { freePort, freshDataDir, repoRoot, serverEntry } from './support/server';
 
 const baseUrl = inject('baseUrl');
+
+/** Whether a process with this id still exists. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The ids of a process's children, and theirs (Linux `ps`). */
+function descendants(pid: number): number[] {
+  const table = spawnSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' }).stdout;
+  const rows = table
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
+  const found: number[] = [];
+  const walk = (parent: number) => {
+    for (const [child, ppid] of rows) {
+      if (ppid === parent) {
+        found.push(child);
+        walk(child);
+      }
+    }
+  };
+  walk(pid);
+  return found;
+}
+
+describe('npm start under a process manager', () => {
+  it('drains and stops the server on SIGTERM to npm, leaving no process behind', async () => {
+    const dataDir = freshDataDir();
+    const port = await freePort();
+    const npm = spawn('npm', ['start'], {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DEMO: 'true',
+        LOG_LEVEL: 'info',
+        DRAIN_SECONDS: '2',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let server: number[] = [];
+    let output = '';
+    npm.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    npm.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
+    const origin = `http://127.0.0.1:${port}`;
+    const health = `${origin}/api/health`;
+    try {
+      const deadline = Date.now() + 60_000;
+      while (
+        !(await fetch(health).then(
+          (r) => r.ok,
+          () => false,
+        ))
+      ) {
+        if (npm.exitCode !== null || Date.now() > deadline)
+          throw new Error(`no server:\n${output}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      server = descendants(npm.pid ?? 0);
+      expect(server.length, 'the server runs under npm').toBeGreaterThan(0);
+
+      npm.kill('SIGTERM');
+      // Draining: not ready (a load balancer takes it out), still alive and serving.
+      await expect
+        .poll(() => fetch(`${origin}/api/health/ready`).then((r) => r.status), { timeout: 1500 })
+        .toBe(503);
+      expect((await fetch(`${origin}/api/health/live`)).status).toBe(200);
+      expect(await exited, output).toBe(0);
+      expect(output).toContain('"msg":"shutting down"');
+      expect(server.filter(alive), 'processes left').toEqual([]);
+      await expect(fetch(health)).rejects.toThrow();
+    } finally {
+      if (npm.exitCode === null) npm.kill('SIGKILL');
+      for (const pid of server.filter(alive)) process.kill(pid, 'SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
 
 describe('production server', () => {
   it('refuses a second server on the same data directory, naming the reason', async () => {

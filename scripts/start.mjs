@@ -1,4 +1,6 @@
 // `npm start`: build what is missing or stale, then run the production server in this process.
+// The script is `exec node scripts/start.mjs`: without the `exec`, npm's shell would stand between npm
+// and this process, and a SIGTERM sent to npm would kill the shell and leave the server running.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

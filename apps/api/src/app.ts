@@ -37,6 +37,9 @@ import { sendNotFound } from './platform/http/error-handler.js';
 import { registerHttpBasics } from './platform/http/http-basics.js';
 import { loggerOptions, RequestLogController, type LogStream } from './platform/http/logger.js';
 import { registerWebApp } from './platform/http/web-app.js';
+import { createMetrics, registerMetricsRoutes, type Metrics } from './platform/metrics.js';
+import { createRetention, type Retention } from './platform/retention.js';
+import type { Tracing } from './platform/telemetry.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -66,6 +69,10 @@ export interface BuildAppOptions {
   integrationCallsPerMinute?: number;
   /** Where log lines go; defaults to standard output. Tests read what would be logged. */
   logStream?: LogStream;
+  /** How often old rows are pruned (platform/retention.ts); null: never by itself (tests). */
+  pruneIntervalMs?: number | null;
+  /** OpenTelemetry, started by the caller (platform/telemetry.ts); none unless given. */
+  tracing?: Pick<Tracing, 'plugin'> | null;
 }
 
 export type App = FastifyInstance<
@@ -81,6 +88,10 @@ declare module 'fastify' {
     /** The current data key and those it replaced: `sealingKey(app.dataKeys, purpose)`. */
     dataKeys: DataKeys;
     dataKey: Buffer;
+    /** Prometheus metrics; null unless METRICS_PORT or METRICS_TOKEN is set. */
+    metrics: Metrics | null;
+    /** Prunes rows past their retention (RETENTION_DAYS); hourly from `ready()`. */
+    retention: Retention;
   }
 }
 
@@ -103,6 +114,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         : config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
   requestLog.useLogger(app.log);
+  // First: its hooks must wrap every other plugin's and route's.
+  if (options.tracing) await app.register(options.tracing.plugin);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -114,7 +127,30 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   // Before any route: the OpenAPI document lists only the routes registered after it.
   await registerHttpBasics(app, { config, dataKey: options.dataKey });
+  const metrics =
+    config.metrics.port !== null || config.metrics.token !== null
+      ? createMetrics({ database, clock })
+      : null;
+  app.decorate('metrics', metrics);
+  // With a port of its own, /metrics is there only (main.ts), never on the public port.
+  if (metrics) {
+    registerMetricsRoutes(app, metrics, {
+      token: config.metrics.port === null ? config.metrics.token : null,
+    });
+  }
   await registerHealth(app, { database });
+  const retention = createRetention({
+    db,
+    clock,
+    log: app.log,
+    days: config.retentionDays,
+    deadDays: config.retentionDeadDays,
+  });
+  app.decorate('retention', retention);
+  const pruneIntervalMs = options.pruneIntervalMs;
+  if (pruneIntervalMs !== null)
+    app.addHook('onReady', async () => retention.start(pruneIntervalMs));
+  app.addHook('onClose', async () => retention.stop());
   // API-key authentication: every module's /api/integration routes need it.
   await registerIntegration(app, {
     db,
@@ -127,6 +163,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     database,
     clock,
     pollIntervalMs: options.outboxPollIntervalMs,
+    observeOutbox: metrics?.observeOutbox,
   });
   const webhooks = await registerWebhooks(app, {
     db,

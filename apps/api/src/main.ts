@@ -1,4 +1,5 @@
-import closeWithGrace from 'close-with-grace';
+import type { Server } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
 import { buildApp } from './app.js';
 import { ensureDemoForm } from './demo/demo-form.js';
 import { createDemoFormLink, createDemoPaymentLink } from './demo/demo-links.js';
@@ -9,11 +10,17 @@ import { demoBanner } from './demo/demo-banner.js';
 import { ConfigError, loadConfig, type Config } from './platform/config.js';
 import { loadDataKey } from './platform/crypto.js';
 import { openDatabase, type DatabaseHandle } from './platform/db/client.js';
+import { startMetricsServer } from './platform/metrics.js';
+import { handleStopSignals } from './platform/process-life.js';
+import { startTracing, type Tracing } from './platform/telemetry.js';
 import {
   acquireDataDirLock,
   DataDirLockedError,
   type DataDirLock,
 } from './platform/data-dir-lock.js';
+
+/** How long requests in flight and the background workers get to finish once told to stop. */
+const STOP_TIMEOUT_MS = 10_000;
 
 function fail(message: string): never {
   console.error(message);
@@ -46,8 +53,11 @@ async function start(): Promise<void> {
   const config = readConfig();
   const lock = await lockDataDirOrExit(config);
   let database: DatabaseHandle | null = null;
+  let tracing: Tracing | null = null;
 
   try {
+    // Before the database opens: its first queries are traced too.
+    tracing = config.tracing ? startTracing() : null;
     const dataKey = await loadDataKey(config);
     database = await openDatabase({
       databaseUrl: config.databaseUrl,
@@ -66,16 +76,31 @@ async function start(): Promise<void> {
       database,
       dataKey,
       previousDataKeys: config.previousDataKeys,
+      tracing,
     });
+    const tracer = tracing;
     if (demoPayment) await ensureDemoProviderCredentials(database.db, app.payments);
     if (app.googleStandIn) await seedDemoCalendars(app.googleStandIn, database.db, Date.now());
     const db = database;
-    closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
-      if (err) app.log.error({ err }, 'shutting down after an unexpected error');
-      else app.log.info({ signal }, 'shutting down');
-      await app.close();
-      await db.close();
-      lock?.release();
+    let metricsServer: Server | null = null;
+    // Under a process manager (or `npm start`, which forwards the signal): drain, close, exit 0.
+    handleStopSignals({
+      log: app.log,
+      timeoutMs: STOP_TIMEOUT_MS + config.drainSeconds * 1000,
+      stop: async () => {
+        // Readiness answers 503 from now on; requests are still served while the balancer notices.
+        app.health.drain();
+        if (config.drainSeconds > 0) await delay(config.drainSeconds * 1000);
+        await app.close();
+        if (metricsServer) {
+          const server = metricsServer;
+          server.closeAllConnections();
+          await new Promise((resolve) => server.close(resolve));
+        }
+        await db.close();
+        await tracer?.shutdown();
+        lock?.release();
+      },
     });
 
     try {
@@ -88,6 +113,14 @@ async function start(): Promise<void> {
         );
       }
       throw error;
+    }
+
+    if (app.metrics && config.metrics.port !== null) {
+      metricsServer = await startMetricsServer(app.metrics, {
+        host: config.host,
+        port: config.metrics.port,
+        token: config.metrics.token,
+      });
     }
 
     const origin = config.publicOrigin;
@@ -107,6 +140,7 @@ async function start(): Promise<void> {
     }
   } catch (error) {
     await database?.close().catch(() => {});
+    await tracing?.shutdown().catch(() => {});
     lock?.release();
     throw error;
   }

@@ -122,6 +122,8 @@ export async function buildTestApp(
     database,
     dataKey: options.dataKey ?? testDataKey,
     webDistDir: options.webDistDir === undefined ? null : options.webDistDir,
+    // Tests prune when they mean to (app.retention.runOnce()).
+    pruneIntervalMs: options.pruneIntervalMs === undefined ? null : options.pruneIntervalMs,
   });
 }
 

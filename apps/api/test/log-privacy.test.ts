@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withIdCheckDigit, type ClinicData, type Slot } from '@marpe/shared';
 import type { App } from '../src/app.js';
@@ -6,6 +7,7 @@ import { ensureDemoForm } from '../src/demo/demo-form.js';
 import { ensureDemoCardTerminal } from '../src/demo/demo-payment.js';
 import { seedDemoClinic } from '../src/demo/seed-demo-clinic.js';
 import { patients } from '../src/platform/db/schema.js';
+import { startTracing, type Tracing } from '../src/platform/telemetry.js';
 import { buildTestApp, engines, testConfig, useTestDatabase, xsrfPair } from './helper.js';
 
 /** Tuesday 2027-03-23, 09:00 in Israel: the demo clinic's caregivers have slots ahead. */
@@ -27,8 +29,18 @@ const NEW_PATIENT = {
   lastName: 'שטרנברג',
 };
 
+/** One tracer provider per process (it is global): both engines' suites share the exporter. */
+const spans = new InMemorySpanExporter();
+let tracing: Tracing;
+beforeAll(() => {
+  tracing = startTracing({ spanProcessors: [new SimpleSpanProcessor(spans)] });
+});
+afterAll(async () => {
+  await tracing.shutdown();
+});
+
 /**
- * Everything the server logs, read back as text, through a patient's whole visit and the failures
+ * Everything the server logs, and every span it would export, read back as text, through a patient's whole visit and the failures
  * on the way: nothing that names the patient (ID number, phone, name, email), no one-time code and
  * no token (session, two-factor, link, connection) may be in it.
  */
@@ -49,7 +61,9 @@ describe.each(engines)('what the logs hold (%s)', (engine) => {
       clock: () => NOW,
       logStream: { write: (line) => void lines.push(line) },
       outboxPollIntervalMs: 3_600_000,
+      tracing,
     });
+    spans.reset();
     await app.ready();
     xsrf = await xsrfPair(app);
     secrets.add(xsrf.headers['x-xsrf-token'] as string);
@@ -252,12 +266,41 @@ describe.each(engines)('what the logs hold (%s)', (engine) => {
       NEW_PATIENT.firstName,
       NEW_PATIENT.lastName,
     ];
+    // The spans: named by route pattern, database calls inside them on PostgreSQL.
+    const finished = spans.getFinishedSpans();
+    const names = finished.map((span) => span.name);
+    expect(names).toContain('POST /api/appointment');
+    expect(names).toContain('POST /api/patient-auth/login');
+    expect(names).toContain('GET unmatched');
+    const bookingSpan = finished.find((span) => span.name === 'POST /api/appointment');
+    expect(bookingSpan?.attributes).toMatchObject({
+      'http.route': '/api/appointment',
+      'url.path': '/api/appointment',
+      'http.response.status_code': 201,
+    });
+    if (engine === 'postgres') {
+      expect(finished.some((span) => span.attributes['db.system.name'] === 'postgresql')).toBe(
+        true,
+      );
+    }
+    const spanText = JSON.stringify(
+      finished.map((span) => ({
+        name: span.name,
+        attributes: span.attributes,
+        events: span.events,
+        status: span.status,
+        resource: span.resource.attributes,
+      })),
+    );
+    expect(spanText).not.toMatch(/\/(q|p|tranzila|whatsapp-signup)\/[A-Za-z0-9_-]{16}/);
+
     for (const value of [...patientData, ...secrets]) {
       // Whole numbers only: a six-digit code may well be part of a time or a duration.
       const pattern = new RegExp(
         `(?<![0-9])${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![0-9])`,
       );
       expect({ value, found: pattern.test(text) }).toEqual({ value, found: false });
+      expect({ value, inSpans: pattern.test(spanText) }).toEqual({ value, inSpans: false });
     }
   });
 });

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   defaultReminderSettings,
   webhookEndpointSchema,
@@ -18,7 +19,11 @@ import {
   parseWebhookDeliveriesArgs,
 } from '../src/cli/webhook-deliveries.js';
 import { formatZonedIso, zonedToEpoch } from '../src/platform/zoned-time.js';
-import { webhookSignatureHeader } from '../src/modules/webhooks/webhook-signature.js';
+import {
+  standardWebhookKey,
+  standardWebhookSignature,
+  webhookSignatureHeader,
+} from '../src/modules/webhooks/webhook-signature.js';
 import { checkWebhookUrl } from '../src/modules/webhooks/webhook-url.js';
 import type { Database } from '../src/platform/db/client.js';
 import {
@@ -70,6 +75,57 @@ describe('webhook signature', () => {
         '{"id":"evt_1","type":"appointment.booked"}',
       ),
     ).toBe('t=1700000000,v1=ac080d57acba8b5b131c7f8fb6a31ff1a2efb578894fad31e2056dc96c58400d');
+  });
+
+  it('carries one v1 per secret in force, the new one first', () => {
+    const body = '{"id":"evt_1"}';
+    const [one, two] = ['whsec_MfKQ9r3GDhwl4kz1Xn2pTq', 'whsec_other-secret-0123'].map(
+      (secret) => webhookSignatureHeader(secret, 1_700_000_000, body).split(',')[1],
+    );
+    expect(
+      webhookSignatureHeader(
+        ['whsec_MfKQ9r3GDhwl4kz1Xn2pTq', 'whsec_other-secret-0123'],
+        1_700_000_000,
+        body,
+      ),
+    ).toBe(`t=1700000000,${one},${two}`);
+  });
+});
+
+describe('Standard Webhooks signature', () => {
+  const body = '{"id":"evt_1","type":"appointment.booked"}';
+  const at = new Date(1_700_000_000_000);
+
+  it('is what the standardwebhooks library signs, keyed with the base64 part of whsec_', () => {
+    // 24 random bytes, as the server generates them.
+    const secret = 'whsec_A+OvKm/n1psjc/nz8QdSPupXDILvRz6e';
+    expect(standardWebhookKey(secret)).toEqual(
+      Buffer.from('A+OvKm/n1psjc/nz8QdSPupXDILvRz6e', 'base64'),
+    );
+    expect(standardWebhookSignature([secret], 'evt_1', 1_700_000_000, body)).toBe(
+      new Webhook(secret).sign('evt_1', at, body),
+    );
+  });
+
+  it('keys any other secret with its UTF-8 bytes, as the library does with format raw', () => {
+    for (const secret of [
+      'my-own-secret-0123456789',
+      // base64url, as secrets were generated before Standard Webhooks.
+      'whsec_3Xz-Qm_8aB0cD1eF2gH3iJ4kL5mN6oP7qR8sT9uV0wX',
+      'whsec_abcde',
+    ]) {
+      expect(standardWebhookKey(secret), secret).toEqual(Buffer.from(secret));
+      expect(standardWebhookSignature([secret], 'evt_1', 1_700_000_000, body)).toBe(
+        new Webhook(secret, { format: 'raw' }).sign('evt_1', at, body),
+      );
+    }
+  });
+
+  it('separates the signatures of two secrets with a space', () => {
+    const [a, b] = ['whsec_A+OvKm/n1psjc/nz8QdSPupXDILvRz6e', 'whsec_MfKQ9r3GDhwl4kz1Xn2pTq'];
+    expect(standardWebhookSignature([a, b], 'evt_1', 1_700_000_000, body)).toBe(
+      `${new Webhook(a).sign('evt_1', at, body)} ${new Webhook(b).sign('evt_1', at, body)}`,
+    );
   });
 });
 
@@ -156,27 +212,52 @@ describe('webhook-deliveries arguments', () => {
 });
 
 interface Received extends LoopbackRequest {
-  /** Whether the signature checked out with the secret registered for the path. */
+  /** Whether the Marpe-Signature checked out with the secret registered for the path. */
   verified: boolean;
+  /** Whether the `standardwebhooks` library accepted the request with that secret. */
+  standard: boolean;
 }
 
 /**
- * A clinic's receiver, verifying each request as docs/integration.md tells a clinic to: its own
- * HMAC of `${t}.${body}` with the endpoint's secret, compared in constant time, t within 5 minutes.
+ * A receiver's Standard Webhooks verifier, as docs/integration.md builds it: a secret that is
+ * `whsec_` and base64 as is, any other as its bytes.
+ */
+function standardVerifier(secret: string): Webhook {
+  return /^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret)
+    ? new Webhook(secret)
+    : new Webhook(secret, { format: 'raw' });
+}
+
+/** The library checks the timestamp against `Date.now()`: the test's clock stands in for it. */
+function verifiesWithLibrary(request: LoopbackRequest, secret: string, nowMs: number): boolean {
+  vi.useFakeTimers({ toFake: ['Date'], now: nowMs });
+  try {
+    standardVerifier(secret).verify(request.body, request.headers as Record<string, string>);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+/**
+ * A clinic's receiver of the deprecated Marpe-Signature: its own HMAC of `${t}.${body}` with the
+ * endpoint's secret, compared in constant time with each `v1`, t within 5 minutes.
  */
 function verifySignature(secret: string, header: string, body: string, nowSeconds: number) {
-  const parts = new Map(
-    header
-      .split(',')
-      .map((part) => [part.slice(0, part.indexOf('=')), part.slice(part.indexOf('=') + 1)]),
-  );
-  const timestamp = Number(parts.get('t'));
+  const parts = header
+    .split(',')
+    .map((part) => [part.slice(0, part.indexOf('=')), part.slice(part.indexOf('=') + 1)] as const);
+  const timestamp = Number(parts.find(([name]) => name === 't')?.[1]);
   if (!Number.isInteger(timestamp) || Math.abs(nowSeconds - timestamp) > 300) return false;
   const expected = Buffer.from(
     createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex'),
   );
-  const given = Buffer.from(parts.get('v1') ?? '');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return parts.some(([name, value]) => {
+    const given = Buffer.from(value);
+    return name === 'v1' && given.length === expected.length && timingSafeEqual(given, expected);
+  });
 }
 
 async function startReceiver(nowSeconds: () => number) {
@@ -196,6 +277,7 @@ async function startReceiver(nowSeconds: () => number) {
         secret !== undefined &&
         typeof header === 'string' &&
         verifySignature(secret, header, request.body, nowSeconds()),
+      standard: secret !== undefined && verifiesWithLibrary(request, secret, nowSeconds() * 1000),
     });
     if (hang) return null;
     return { status: statusFor.get(request.url) ?? statuses.shift() ?? 200, body: 'ok' };
@@ -407,7 +489,7 @@ describe.each(engines)('webhooks (%s)', (engine) => {
         is_active: true,
         created_at: new Date(NOW).toISOString(),
         updated_at: new Date(NOW).toISOString(),
-        secret: expect.stringMatching(/^whsec_[\w-]{43}$/),
+        secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/),
       });
 
       const list = await api('GET', '/webhooks');
@@ -447,36 +529,74 @@ describe.each(engines)('webhooks (%s)', (engine) => {
 
       await book(await onePatient(), '2027-03-28 09:00');
       await app.outbox.runOnce();
-      expect(receiver.requests.map((r) => r.verified)).toEqual([true]);
+      expect(receiver.requests.map((r) => [r.verified, r.standard])).toEqual([[true, true]]);
 
       now += MINUTE;
       const rotated = await api('PATCH', `/webhooks/${endpoint.id}`, { rotate_secret: true });
       expect(rotated.statusCode, rotated.body).toBe(200);
       const secret = rotated.json<WebhookEndpointWithSecret>().secret ?? '';
-      expect(secret).toMatch(/^whsec_/);
+      expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
       expect(rotated.json()).toMatchObject({ updated_at: new Date(now).toISOString() });
       expect((await api('GET', `/webhooks/${endpoint.id}`)).json()).not.toHaveProperty('secret');
-
-      await book(await onePatient(), '2027-03-28 10:00');
-      await app.outbox.runOnce();
-      // The receiver still holds the old secret: the new signature does not verify with it…
-      expect(receiver.requests.map((r) => r.verified)).toEqual([true, false]);
-      // …and does with the new one.
-      const [, second] = receiver.requests;
-      expect(
-        verifySignature(
-          secret,
-          String(second?.headers['marpe-signature']),
-          second?.body ?? '',
-          Math.floor(now / 1000),
-        ),
-      ).toBe(true);
 
       const [audited] = await db
         .select()
         .from(auditLog)
         .where(eq(auditLog.action, 'webhook_endpoint.update'));
       expect(audited?.details).toEqual({ secret_rotated: true });
+    });
+
+    it('keeps signing with the replaced secret for 24 hours after a rotation', async () => {
+      const endpoint = await addEndpoint('/a');
+      const oldSecret = endpoint.secret ?? '';
+      // Generated secrets are what Standard Webhooks libraries take as they are.
+      expect(oldSecret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+      const patient = await onePatient();
+      const cancel = async (appointmentId: number) => {
+        const response = await api('POST', `/appointments/${appointmentId}/cancel`);
+        expect(response.statusCode, response.body).toBe(200);
+      };
+      const verifiedBy = (secret: string) => {
+        const request = receiver.requests.at(-1);
+        if (!request) throw new Error('no request');
+        const signature = String(request.headers['marpe-signature']);
+        return {
+          standard: verifiesWithLibrary(request, secret, now),
+          marpe: verifySignature(secret, signature, request.body, Math.floor(now / 1000)),
+          signatures: String(request.headers['webhook-signature']).split(' ').length,
+        };
+      };
+
+      // Before: one signature, the library accepts it.
+      const first = await book(patient, '2027-03-28 09:00');
+      await app.outbox.runOnce();
+      expect(verifiedBy(oldSecret)).toEqual({ standard: true, marpe: true, signatures: 1 });
+
+      now += HOUR;
+      const rotated = await api('PATCH', `/webhooks/${endpoint.id}`, { rotate_secret: true });
+      const newSecret = rotated.json<WebhookEndpointWithSecret>().secret ?? '';
+      expect(newSecret).not.toBe(oldSecret);
+      const stored = await db.select().from(webhookEndpoints);
+      expect(JSON.stringify(stored)).not.toContain(oldSecret.slice(6));
+      expect(stored[0]?.previousSecretUntil).toEqual(new Date(now + 24 * HOUR));
+
+      // During: both secrets sign, so a receiver holding either accepts the event.
+      await cancel(first);
+      await app.outbox.runOnce();
+      expect(verifiedBy(oldSecret)).toEqual({ standard: true, marpe: true, signatures: 2 });
+      expect(verifiedBy(newSecret)).toEqual({ standard: true, marpe: true, signatures: 2 });
+
+      // After 24 hours: only the new one.
+      now += 24 * HOUR;
+      await book(await onePatient(), '2027-03-28 10:00');
+      await app.outbox.runOnce();
+      expect(verifiedBy(oldSecret)).toEqual({ standard: false, marpe: false, signatures: 1 });
+      expect(verifiedBy(newSecret)).toEqual({ standard: true, marpe: true, signatures: 1 });
+      expect(receiver.requests.map((r) => JSON.parse(r.body).type)).toEqual([
+        'appointment.booked',
+        'appointment.cancelled',
+        'appointment.booked',
+      ]);
     });
 
     it('changes the URL, events and state, and deletes with the log', async () => {
@@ -615,10 +735,12 @@ describe.each(engines)('webhooks (%s)', (engine) => {
       const first = receiver.requests.find((r) => r.url === '/a');
       const second = receiver.requests.find((r) => r.url === '/b');
       if (!first || !second) throw new Error('a request to each endpoint expected');
-      expect(first.verified).toBe(true);
-      expect(second.verified).toBe(true);
+      expect([first.verified, first.standard]).toEqual([true, true]);
+      expect([second.verified, second.standard]).toEqual([true, true]);
       expect(first.headers).toMatchObject({
         'content-type': 'application/json',
+        'webhook-timestamp': String(Math.floor(NOW / 1000)),
+        'webhook-signature': expect.stringMatching(/^v1,[A-Za-z0-9+/]{43}=$/),
         'marpe-event-type': 'appointment.booked',
         'marpe-timestamp': String(Math.floor(NOW / 1000)),
         'marpe-signature': expect.stringMatching(/^t=\d+,v1=[0-9a-f]{64}$/),
@@ -649,6 +771,7 @@ describe.each(engines)('webhooks (%s)', (engine) => {
         },
       });
       expect(first.headers['marpe-event-id']).toBe(event.id);
+      expect(first.headers['webhook-id']).toBe(event.id);
       // One event, one id, whichever endpoint receives it; the same bytes to each.
       expect(second.headers['marpe-event-id']).toBe(event.id);
       expect(second.body).toBe(first.body);

@@ -1,7 +1,7 @@
 import { addressPartSchema, clinicNameSchema, clinicPhoneSchema } from '@marpe/shared';
 import type { z } from 'zod';
 import { isValidTimeZone } from '../platform/zoned-time.js';
-import { positiveInteger, splitInlineValue, UsageError } from './args.js';
+import { positiveInteger, readArgs, UsageError } from './args.js';
 
 export const CREATE_CLINIC_USAGE = `  create-clinic --name <text> --phone <number> --street <text> --home-number <text>
                 --city <text> [--timezone <zone>]
@@ -21,19 +21,18 @@ function readFlags(
   args: readonly string[],
   known: readonly string[],
 ): Map<string, string> | 'help' {
-  const values = new Map<string, string>();
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] ?? '';
-    if (arg === '--help' || arg === '-h') return 'help';
-    const [flag, inline] = splitInlineValue(arg);
-    if (!known.includes(flag)) throw new UsageError(`unknown argument "${arg}"`);
-    const value = inline ?? args[++i];
-    if (value === undefined || (inline === undefined && value.startsWith('--'))) {
-      throw new UsageError(`${flag} needs a value`);
-    }
-    values.set(flag, value);
+  const spec: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
+    help: { type: 'boolean', short: 'h' },
+  };
+  for (const flag of known) spec[flag.slice(2)] = { type: 'string' };
+  const { values } = readArgs(args, spec);
+  if (values.help) return 'help';
+  const flags = new Map<string, string>();
+  for (const flag of known) {
+    const value = values[flag.slice(2)];
+    if (typeof value === 'string') flags.set(flag, value);
   }
-  return values;
+  return flags;
 }
 
 function required(values: Map<string, string>, flag: string, what: string): string {

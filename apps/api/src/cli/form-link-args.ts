@@ -1,6 +1,6 @@
 import { initDataSchema, type InitData } from '@marpe/shared';
 import { DEFAULT_LINK_DAYS, MAX_LINK_DAYS } from '../modules/forms/forms-service.js';
-import { positiveInteger, UsageError } from './args.js';
+import { positiveInteger, readArgs, UsageError } from './args.js';
 
 export { UsageError };
 
@@ -12,49 +12,41 @@ export interface FormLinkArgs {
 }
 
 export function parseFormLinkArgs(args: readonly string[]): FormLinkArgs {
-  let clinicId: number | undefined;
-  let templateId: number | undefined;
-  let days = DEFAULT_LINK_DAYS;
+  // `--init a=1 b=2`: the words after --init are its pairs too (bare words anywhere else are not).
+  const { values, tokens } = readArgs(
+    args,
+    {
+      clinic: { type: 'string' },
+      template: { type: 'string' },
+      days: { type: 'string' },
+      init: { type: 'string' },
+    },
+    { positionals: true },
+  );
   const initData: Record<string, string> = {};
-  const addInit = (pair: string) => {
+  let inInit = false;
+  for (const token of tokens) {
+    let pair: string | undefined;
+    if (token.kind === 'option') {
+      inInit = token.name === 'init';
+      if (inInit) pair = token.value;
+    } else if (token.kind === 'positional') {
+      if (!inInit) throw new UsageError(`unknown argument "${token.value}"`);
+      pair = token.value;
+    }
+    if (pair === undefined) continue;
     const eq = pair.indexOf('=');
     if (eq <= 0) throw new UsageError(`--init takes key=value pairs, not "${pair}"`);
     initData[pair.slice(0, eq)] = pair.slice(eq + 1);
-  };
-
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] ?? '';
-    const [flag = '', inline] =
-      arg.startsWith('--') && arg.includes('=') && !arg.startsWith('--init=')
-        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
-        : [arg, undefined];
-    const next = () => inline ?? args[++i];
-    switch (flag) {
-      case '--clinic':
-        clinicId = positiveInteger('--clinic', next());
-        break;
-      case '--template':
-        templateId = positiveInteger('--template', next());
-        break;
-      case '--days':
-        days = positiveInteger('--days', next(), MAX_LINK_DAYS);
-        break;
-      case '--init': {
-        let taken = 0;
-        while (i + 1 < args.length && !(args[i + 1] ?? '').startsWith('--')) {
-          addInit(args[++i] ?? '');
-          taken++;
-        }
-        if (taken === 0) throw new UsageError('--init needs at least one key=value');
-        break;
-      }
-      default:
-        if (arg.startsWith('--init=')) addInit(arg.slice('--init='.length));
-        else throw new UsageError(`unknown argument "${arg}"`);
-    }
   }
-  if (clinicId === undefined) throw new UsageError('--clinic <id> is required');
-  if (templateId === undefined) throw new UsageError('--template <id> is required');
+  if (values.clinic === undefined) throw new UsageError('--clinic <id> is required');
+  if (values.template === undefined) throw new UsageError('--template <id> is required');
+  const clinicId = positiveInteger('--clinic', values.clinic);
+  const templateId = positiveInteger('--template', values.template);
+  const days =
+    values.days === undefined
+      ? DEFAULT_LINK_DAYS
+      : positiveInteger('--days', values.days, MAX_LINK_DAYS);
   const parsed = initDataSchema.safeParse(initData);
   if (!parsed.success) throw new UsageError('--init values must be text');
   return { clinicId, templateId, initData: parsed.data, days };

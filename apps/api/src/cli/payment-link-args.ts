@@ -3,7 +3,7 @@ import {
   DEFAULT_PAYMENT_LINK_DAYS,
   MAX_PAYMENT_LINK_DAYS,
 } from '../modules/payments/payments-service.js';
-import { positiveInteger, splitInlineValue, UsageError } from './args.js';
+import { positiveInteger, readArgs, UsageError } from './args.js';
 
 export interface PaymentLinkArgs {
   clinicId: number;
@@ -30,55 +30,46 @@ export function parseShekels(text: string): number | null {
 }
 
 const textFlags = {
-  '--terminal': 'terminal',
-  '--patient-id': 'patientIdNumber',
-  '--remarks': 'patientNameRemarks',
-  '--email': 'patientEmail',
-  '--description': 'description',
+  terminal: 'terminal',
+  'patient-id': 'patientIdNumber',
+  remarks: 'patientNameRemarks',
+  email: 'patientEmail',
+  description: 'description',
 } as const;
 
 export function parsePaymentLinkArgs(args: readonly string[]): PaymentLinkArgs {
-  let clinicId: number | undefined;
+  const { values } = readArgs(args, {
+    clinic: { type: 'string' },
+    amount: { type: 'string' },
+    payments: { type: 'string' },
+    days: { type: 'string' },
+    ...Object.fromEntries(Object.keys(textFlags).map((flag) => [flag, { type: 'string' }])),
+  } as Record<string, { type: 'string' }>);
+  const clinicId =
+    values.clinic === undefined ? undefined : positiveInteger('--clinic', values.clinic);
   let amountAgorot: number | undefined;
-  const result: Omit<PaymentLinkArgs, 'clinicId' | 'amountAgorot'> = {
-    maxPayments: 1,
-    days: DEFAULT_PAYMENT_LINK_DAYS,
-  };
-
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] ?? '';
-    const [flag, inline] = splitInlineValue(arg);
-    const next = () => inline ?? args[++i];
-    switch (flag) {
-      case '--clinic':
-        clinicId = positiveInteger('--clinic', next());
-        break;
-      case '--amount': {
-        const value = next();
-        const agorot = value === undefined ? null : parseShekels(value);
-        if (agorot === null || agorot < 1 || agorot > MAX_AMOUNT_AGOROT) {
-          throw new UsageError(
-            '--amount needs a sum in shekels with at most 2 decimals, from 0.01 to 1000000 (e.g. 1250.50)',
-          );
-        }
-        amountAgorot = agorot;
-        break;
-      }
-      case '--payments':
-        result.maxPayments = positiveInteger('--payments', next(), MAX_PAYMENTS);
-        break;
-      case '--days':
-        result.days = positiveInteger('--days', next(), MAX_PAYMENT_LINK_DAYS);
-        break;
-      default: {
-        if (!Object.hasOwn(textFlags, flag)) throw new UsageError(`unknown argument "${arg}"`);
-        const value = next();
-        if (value === undefined || (inline === undefined && value.startsWith('--'))) {
-          throw new UsageError(`${flag} needs a value`);
-        }
-        result[textFlags[flag as keyof typeof textFlags]] = value;
-      }
+  if (values.amount !== undefined) {
+    const agorot = parseShekels(values.amount);
+    if (agorot === null || agorot < 1 || agorot > MAX_AMOUNT_AGOROT) {
+      throw new UsageError(
+        '--amount needs a sum in shekels with at most 2 decimals, from 0.01 to 1000000 (e.g. 1250.50)',
+      );
     }
+    amountAgorot = agorot;
+  }
+  const result: Omit<PaymentLinkArgs, 'clinicId' | 'amountAgorot'> = {
+    maxPayments:
+      values.payments === undefined
+        ? 1
+        : positiveInteger('--payments', values.payments, MAX_PAYMENTS),
+    days:
+      values.days === undefined
+        ? DEFAULT_PAYMENT_LINK_DAYS
+        : positiveInteger('--days', values.days, MAX_PAYMENT_LINK_DAYS),
+  };
+  for (const [flag, field] of Object.entries(textFlags)) {
+    const value = values[flag];
+    if (value !== undefined) result[field] = value;
   }
   if (clinicId === undefined) throw new UsageError('--clinic <id> is required');
   if (amountAgorot === undefined) throw new UsageError('--amount <shekels> is required');

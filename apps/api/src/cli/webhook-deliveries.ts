@@ -11,7 +11,7 @@ import {
 } from '../modules/webhooks/webhooks-repository.js';
 import type { Database } from '../platform/db/client.js';
 import { clinics } from '../platform/db/schema.js';
-import { positiveInteger, splitInlineValue, UsageError } from './args.js';
+import { positiveInteger, readArgs, UsageError } from './args.js';
 
 export const WEBHOOK_DELIVERIES_USAGE = `  webhook-deliveries --clinic <id> [--status ${webhookDeliveryStatuses.join('|')}] [--limit <n>]
       Prints the clinic's webhook delivery log, newest first: when, event id and type,
@@ -28,34 +28,23 @@ export interface WebhookDeliveriesArgs {
 export function parseWebhookDeliveriesArgs(
   args: readonly string[],
 ): WebhookDeliveriesArgs | 'help' {
-  let clinicId: number | undefined;
+  const { values } = readArgs(args, {
+    help: { type: 'boolean', short: 'h' },
+    clinic: { type: 'string' },
+    status: { type: 'string' },
+    limit: { type: 'string' },
+  });
+  if (values.help) return 'help';
+  const clinicId =
+    values.clinic === undefined ? undefined : positiveInteger('--clinic', values.clinic);
+  const limit =
+    values.limit === undefined
+      ? WEBHOOK_DELIVERIES_DEFAULT_LIMIT
+      : positiveInteger('--limit', values.limit, WEBHOOK_DELIVERIES_MAX_LIMIT);
   let status: WebhookDeliveryStatus | undefined;
-  let limit = WEBHOOK_DELIVERIES_DEFAULT_LIMIT;
-  for (let i = 0; i < args.length; i++) {
-    const [flag, inline] = splitInlineValue(args[i] ?? '');
-    const next = () => inline ?? args[++i];
-    switch (flag) {
-      case '--help':
-      case '-h':
-        return 'help';
-      case '--clinic':
-        clinicId = positiveInteger('--clinic', next());
-        break;
-      case '--limit':
-        limit = positiveInteger('--limit', next(), WEBHOOK_DELIVERIES_MAX_LIMIT);
-        break;
-      case '--status': {
-        const value = next();
-        const known = webhookDeliveryStatuses.find((s) => s === value);
-        if (!known) {
-          throw new UsageError(`--status is one of ${webhookDeliveryStatuses.join(', ')}`);
-        }
-        status = known;
-        break;
-      }
-      default:
-        throw new UsageError(`unknown argument "${flag}"`);
-    }
+  if (values.status !== undefined) {
+    status = webhookDeliveryStatuses.find((s) => s === values.status);
+    if (!status) throw new UsageError(`--status is one of ${webhookDeliveryStatuses.join(', ')}`);
   }
   if (clinicId === undefined) throw new UsageError('--clinic <id> is required');
   return { clinicId, status, limit };

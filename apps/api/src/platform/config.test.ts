@@ -268,6 +268,60 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
   });
 
+  it('reads DRAIN_SECONDS, 0 unless set, and refuses what is not a number of seconds', () => {
+    expect(loadConfig({}).drainSeconds).toBe(0);
+    expect(loadConfig({ DRAIN_SECONDS: '15' }).drainSeconds).toBe(15);
+    for (const value of ['-1', '1.5', '301', 'soon']) {
+      expect(problemsOf({ DRAIN_SECONDS: value })).toEqual([
+        'Invalid configuration: DRAIN_SECONDS must be a whole number of seconds from 0 to 300',
+      ]);
+    }
+  });
+
+  it('turns metrics on with METRICS_PORT or METRICS_TOKEN only', () => {
+    expect(loadConfig({}).metrics).toEqual({ port: null, token: null });
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ port: 9464, token: null });
+    expect(loadConfig({ METRICS_TOKEN: 'a-long-metrics-token' }).metrics).toEqual({
+      port: null,
+      token: 'a-long-metrics-token',
+    });
+    expect(problemsOf({ METRICS_TOKEN: 'short' })).toEqual([
+      'Invalid configuration: METRICS_TOKEN must be at least 16 printable characters, no spaces',
+    ]);
+    expect(problemsOf({ METRICS_PORT: '3000' })[0]).toMatch(/METRICS_PORT must differ from PORT/);
+  });
+
+  it('traces only when an OTLP endpoint or a traces exporter is named', () => {
+    expect(loadConfig({}).tracing).toBe(false);
+    expect(loadConfig({ OTEL_SERVICE_NAME: 'marpe' }).tracing).toBe(false);
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).tracing).toBe(true);
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4318/v1/traces' }).tracing,
+    ).toBe(true);
+    expect(loadConfig({ OTEL_TRACES_EXPORTER: 'console' }).tracing).toBe(true);
+    expect(
+      loadConfig({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c' }).tracing,
+    ).toBe(false);
+    expect(
+      loadConfig({ OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c' }).tracing,
+    ).toBe(false);
+  });
+
+  it('keeps done rows 30 days and given-up ones 90 unless told otherwise', () => {
+    expect(loadConfig({})).toMatchObject({ retentionDays: 30, retentionDeadDays: 90 });
+    expect(loadConfig({ RETENTION_DAYS: '7', RETENTION_DEAD_DAYS: '14' })).toMatchObject({
+      retentionDays: 7,
+      retentionDeadDays: 14,
+    });
+    expect(loadConfig({ RETENTION_DAYS: '120' }).retentionDeadDays).toBe(120);
+    expect(problemsOf({ RETENTION_DAYS: '0' })).toEqual([
+      'Invalid configuration: RETENTION_DAYS must be a whole number of days from 1 to 3650',
+    ]);
+    expect(problemsOf({ RETENTION_DAYS: '30', RETENTION_DEAD_DAYS: '10' })[0]).toMatch(
+      /RETENTION_DEAD_DAYS must be at least RETENTION_DAYS/,
+    );
+  });
+
   it('does not trust proxies unless told', () => {
     expect(loadConfig({ TRUST_PROXY: '' }).trustProxy).toBe(false);
   });

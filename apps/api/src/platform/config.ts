@@ -38,6 +38,22 @@ export interface Config {
    * limits (SMS sends) need the real client address behind a reverse proxy.
    */
   readonly trustProxy: boolean | number | string[];
+  /**
+   * DRAIN_SECONDS: on SIGTERM, how long readiness answers 503 while requests are still served,
+   * so a load balancer takes the instance out before it stops accepting connections.
+   */
+  readonly drainSeconds: number;
+  /** Prometheus metrics: off unless METRICS_PORT or METRICS_TOKEN is set (docs/operations.md). */
+  readonly metrics: MetricsConfig;
+  /**
+   * OpenTelemetry traces: on when an OTLP endpoint or a traces exporter is named by the standard
+   * OTEL_* variables (and OTEL_SDK_DISABLED is not true); the SDK reads the rest of them itself.
+   */
+  readonly tracing: boolean;
+  /** Days processed outbox rows, delivered webhooks and expired challenges are kept. */
+  readonly retentionDays: number;
+  /** Days given-up (failed) outbox rows and webhook deliveries are kept, for inspection. */
+  readonly retentionDeadDays: number;
   readonly sms: SmsConfig;
   /**
    * Where the card provider's payment frame lives, no trailing slash: the frame is
@@ -105,6 +121,13 @@ export function parseServiceAccountKey(text: string): ServiceAccountKey | null {
     private_key: key.private_key,
     ...(typeof key.private_key_id === 'string' ? { private_key_id: key.private_key_id } : {}),
   });
+}
+
+export interface MetricsConfig {
+  /** `/metrics` on a port of its own (the token is then optional); null: none. */
+  readonly port: number | null;
+  /** `Authorization: Bearer <token>` required; without a port, `/metrics` is on the main port. */
+  readonly token: string | null;
 }
 
 /** Meta's WhatsApp Cloud API and embedded sign-up (modules/whatsapp, modules/messaging). */
@@ -219,6 +242,12 @@ function isBareOrigin(value: string): boolean {
   );
 }
 
+const days = z
+  .string()
+  .regex(/^\d{1,4}$/, 'must be a whole number of days from 1 to 3650')
+  .transform(Number)
+  .refine((n) => n >= 1 && n <= 3650, 'must be a whole number of days from 1 to 3650');
+
 const envSchema = z.object({
   PORT: optional(
     z
@@ -292,6 +321,29 @@ const envSchema = z.object({
       return z.NEVER;
     }),
   ),
+  DRAIN_SECONDS: optional(
+    z
+      .string()
+      .regex(/^\d{1,3}$/, 'must be a whole number of seconds from 0 to 300')
+      .transform(Number)
+      .refine((n) => n <= 300, 'must be a whole number of seconds from 0 to 300'),
+  ),
+  METRICS_PORT: optional(
+    z
+      .string()
+      .regex(/^\d{1,5}$/, 'must be an integer 1-65535')
+      .transform(Number)
+      .refine((n) => n >= 1 && n <= 65535, 'must be an integer 1-65535'),
+  ),
+  METRICS_TOKEN: optional(
+    z.string().regex(/^[\x21-\x7e]{16,}$/, 'must be at least 16 printable characters, no spaces'),
+  ),
+  RETENTION_DAYS: optional(days),
+  RETENTION_DEAD_DAYS: optional(days),
+  OTEL_SDK_DISABLED: optional(z.string()),
+  OTEL_TRACES_EXPORTER: optional(z.string()),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optional(z.string()),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optional(z.string()),
   SMS_PROVIDER: optional(z.enum(smsProviders, `must be one of ${smsProviders.join(', ')}`)),
   SMS_HTTP_URL: optional(
     z.string().refine((v) => parseHttpUrl(v) !== null, 'must be an http:// or https:// URL'),
@@ -481,6 +533,18 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   if (metaNames.some((name) => e[name]) && !metaNames.every((name) => e[name])) {
     problems.push(`${metaNames.join(', ')} go together: set all three or none`);
   }
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === (e.PORT ?? 3000)) {
+    problems.push(
+      'METRICS_PORT must differ from PORT (unset it to serve /metrics on PORT with METRICS_TOKEN)',
+    );
+  }
+  const retentionDays = e.RETENTION_DAYS ?? 30;
+  const retentionDeadDays = e.RETENTION_DEAD_DAYS ?? Math.max(90, retentionDays);
+  if (retentionDeadDays < retentionDays) {
+    problems.push(
+      'RETENTION_DEAD_DAYS must be at least RETENTION_DAYS: failed rows are kept longer',
+    );
+  }
   const serviceAccountKey = serviceAccountKeyOf(e, cwd, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   const sms: SmsConfig =
@@ -512,6 +576,18 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     parentSiteUrl: e.PARENT_SITE_URL ?? `${origin}/`,
     logLevel: e.LOG_LEVEL ?? 'info',
     trustProxy: e.TRUST_PROXY ?? false,
+    drainSeconds: e.DRAIN_SECONDS ?? 0,
+    metrics: Object.freeze({ port: e.METRICS_PORT ?? null, token: e.METRICS_TOKEN ?? null }),
+    tracing:
+      e.OTEL_SDK_DISABLED?.trim().toLowerCase() !== 'true' &&
+      e.OTEL_TRACES_EXPORTER?.trim() !== 'none' &&
+      Boolean(
+        e.OTEL_TRACES_EXPORTER ??
+        e.OTEL_EXPORTER_OTLP_ENDPOINT ??
+        e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
+      ),
+    retentionDays,
+    retentionDeadDays,
     sms,
     providerApiBaseUrl:
       (e.TRANZILA_API_BASE_URL ?? (demo ? null : TRANZILA_API_BASE_URL))?.replace(/\/+$/, '') ??

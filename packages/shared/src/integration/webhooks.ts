@@ -30,7 +30,7 @@ export const webhookDeliveryStatuses = ['pending', 'delivered', 'failed'] as con
 export const webhookDeliveryStatusSchema = z.enum(webhookDeliveryStatuses);
 export type WebhookDeliveryStatus = z.infer<typeof webhookDeliveryStatusSchema>;
 
-/** Signing secrets the server makes look like `whsec_<43 base64url characters>`. */
+/** Signing secrets the server makes look like `whsec_<32 base64 characters>` (24 random bytes). */
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 export const WEBHOOK_SECRET_MIN_LENGTH = 16;
 
@@ -69,7 +69,7 @@ export const updateWebhookEndpointBodySchema = z
     url: urlSchema.optional(),
     events: eventsSchema.optional(),
     is_active: z.boolean().optional(),
-    /** true: a new generated secret replaces the old one at once and is in this answer only. */
+    /** true: a new generated secret signs from now on (the old one beside it for 24 hours); in this answer only. */
     rotate_secret: z.boolean().optional(),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {

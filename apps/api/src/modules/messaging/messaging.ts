@@ -4,7 +4,12 @@ import type { Config } from '../../platform/config.js';
 import { sealingKey } from '../../platform/crypto.js';
 import type { DatabaseHandle, Executor } from '../../platform/db/client.js';
 import type { MessagingChannel, OutboxLane } from '../../platform/db/schema.js';
-import { createOutbox, type OutboxHandler, type OutboxItem } from '../../platform/outbox/outbox.js';
+import {
+  createOutbox,
+  type OutboxHandler,
+  type OutboxItem,
+  type OutboxOptions,
+} from '../../platform/outbox/outbox.js';
 import { whatsappTokenKey } from '../whatsapp/whatsapp-repository.js';
 import { createHttpSmsProvider } from './http-sms-provider.js';
 import {
@@ -85,6 +90,8 @@ export interface RegisterMessagingOptions {
   database: Pick<DatabaseHandle, 'db'>;
   clock: () => number;
   pollIntervalMs?: number;
+  /** Told how each outbox try ended (metrics). */
+  observeOutbox?: OutboxOptions['observe'];
 }
 
 export interface RegisteredMessaging {
@@ -100,7 +107,7 @@ export interface RegisteredMessaging {
  */
 export function registerMessaging(
   app: FastifyInstance,
-  { config, database, clock, pollIntervalMs }: RegisterMessagingOptions,
+  { config, database, clock, pollIntervalMs, observeOutbox }: RegisterMessagingOptions,
 ): RegisteredMessaging {
   const devMessages = createDevMessageLog();
   const sms: SmsProvider =
@@ -131,6 +138,7 @@ export function registerMessaging(
     log: app.log,
     handlers,
     pollIntervalMs,
+    observe: observeOutbox,
   });
   let started = false;
 

@@ -79,7 +79,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod<WebhooksRoutesOptions> = asyn
       schema: {
         tags,
         summary:
-          'Changes the URL, the event types or is_active; rotate_secret: true answers a new secret, shown this once',
+          'Changes the URL, the event types or is_active; rotate_secret: true answers a new secret, shown this once (the old one signs beside it for 24 hours)',
         params: integrationIdParamsSchema,
         body: updateWebhookEndpointBodySchema,
         response: { 200: webhookEndpointWithSecretSchema, ...errors },

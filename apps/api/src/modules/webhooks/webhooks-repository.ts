@@ -48,6 +48,8 @@ export function createWebhooksRepository(db: Database) {
           url: webhookEndpoints.url,
           circuitOpenUntil: webhookEndpoints.circuitOpenUntil,
           secret: webhookEndpoints.secret,
+          previousSecret: webhookEndpoints.previousSecret,
+          previousSecretUntil: webhookEndpoints.previousSecretUntil,
           isActive: webhookEndpoints.isActive,
         })
         .from(webhookDeliveries)
@@ -127,11 +129,18 @@ export function createWebhooksRepository(db: Database) {
       return row;
     },
 
-    async findEndpoint(executor: Executor, clinicId: number, id: number) {
-      const [row] = await executor
+    /** `forUpdate`: locks the row until the transaction ends (a rotation reads, then replaces). */
+    async findEndpoint(
+      executor: Executor,
+      clinicId: number,
+      id: number,
+      options: { forUpdate?: boolean } = {},
+    ) {
+      const query = executor
         .select()
         .from(webhookEndpoints)
         .where(and(eq(webhookEndpoints.clinicId, clinicId), eq(webhookEndpoints.id, id)));
+      const [row] = options.forUpdate ? await query.for('update') : await query;
       return row ?? null;
     },
 

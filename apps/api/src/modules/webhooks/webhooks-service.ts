@@ -15,6 +15,7 @@ import {
   type WebhookEventPayload,
   type WebhookEventType,
 } from '@marpe/shared';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { audit } from '../../platform/audit.js';
 import {
@@ -39,7 +40,7 @@ import {
   WebhookTimeoutError,
   type ResolveHost,
 } from './webhook-request.js';
-import { webhookSignatureHeader } from './webhook-signature.js';
+import { standardWebhookSignature, webhookSignatureHeader } from './webhook-signature.js';
 import { checkWebhookUrl } from './webhook-url.js';
 import {
   createWebhooksRepository,
@@ -59,6 +60,8 @@ export const WEBHOOK_BREAKER_THRESHOLD = 5;
 export const WEBHOOK_BREAKER_COOLDOWN_MS = 60_000;
 /** Each event costs a row and a request per endpoint: a clinic needs a few, not hundreds. */
 export const MAX_WEBHOOK_ENDPOINTS = 10;
+/** After a rotation the replaced secret signs beside the new one this long (ADR 030). */
+export const WEBHOOK_SECRET_OVERLAP_MS = 24 * 3_600_000;
 
 /** The outbox row of one delivery: the exact body, so every retry sends (and signs) the same bytes. */
 const deliveryPayloadSchema = z.object({ deliveryId: z.number().int(), body: z.string() });
@@ -94,7 +97,8 @@ export interface WebhooksCaller {
 const endpointNotFound = (id: number) =>
   new AppError('not_found', 404, `No webhook endpoint ${id} in this clinic`);
 
-const newSecret = () => `${WEBHOOK_SECRET_PREFIX}${randomToken()}`;
+/** `whsec_` and 24 random bytes in base64: what Standard Webhooks libraries take as is. */
+const newSecret = () => `${WEBHOOK_SECRET_PREFIX}${randomBytes(24).toString('base64')}`;
 
 /** Listed in the documented order, once each. */
 const eventList = (events: readonly WebhookEventType[]): WebhookEventType[] =>
@@ -149,6 +153,8 @@ function networkFailure(error: unknown): string {
  */
 /** A signing secret is bound to its endpoint's row. */
 const secretAt = (endpointId: number) => sealedAt('webhook_endpoints', 'secret', endpointId);
+const previousSecretAt = (endpointId: number) =>
+  sealedAt('webhook_endpoints', 'previous_secret', endpointId);
 
 export function createWebhooks(deps: WebhooksDeps) {
   const { outbox, clock, secretKey, publicOrigin, production, publicOnly } = deps;
@@ -215,13 +221,26 @@ export function createWebhooks(deps: WebhooksDeps) {
   /** POSTs the signed body once and records the outcome; throws on failure (the outbox retries). */
   async function attempt(
     deliveryId: number,
-    target: { endpointId: number; url: string; secret: string },
+    target: {
+      endpointId: number;
+      url: string;
+      secret: string;
+      previousSecret: string | null;
+      previousSecretUntil: Date | null;
+    },
     body: string,
     isLast: boolean,
   ): Promise<void> {
     const attemptAt = new Date(clock());
     const timestamp = Math.floor(attemptAt.getTime() / 1000);
     const event = JSON.parse(body) as { id: string; type: string };
+    // The new secret first, then (for a day after a rotation) the one it replaced.
+    const secrets = [decryptText(secretKey, target.secret, secretAt(target.endpointId))];
+    if (target.previousSecret && (target.previousSecretUntil?.getTime() ?? 0) > clock()) {
+      secrets.push(
+        decryptText(secretKey, target.previousSecret, previousSecretAt(target.endpointId)),
+      );
+    }
     let statusCode: number | null = null;
     let failure: string;
     try {
@@ -230,14 +249,15 @@ export function createWebhooks(deps: WebhooksDeps) {
         headers: {
           'content-type': 'application/json',
           'user-agent': 'Marpe-Webhooks/1',
+          // Standard Webhooks (https://www.standardwebhooks.com), what receivers' libraries verify.
+          'webhook-id': event.id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': standardWebhookSignature(secrets, event.id, timestamp, body),
+          // Marpe's own, deprecated (docs/integration.md).
           'marpe-event-id': event.id,
           'marpe-event-type': event.type,
           'marpe-timestamp': String(timestamp),
-          'marpe-signature': webhookSignatureHeader(
-            decryptText(secretKey, target.secret, secretAt(target.endpointId)),
-            timestamp,
-            body,
-          ),
+          'marpe-signature': webhookSignatureHeader(secrets, timestamp, body),
         },
         body,
         timeoutMs,
@@ -272,6 +292,27 @@ export function createWebhooks(deps: WebhooksDeps) {
     );
     // The outbox retries with backoff (or, after the last try, gives up as recorded above).
     throw new Error(failure);
+  }
+
+  /**
+   * The columns of a rotation: the new secret, and the one it replaces kept signing for
+   * WEBHOOK_SECRET_OVERLAP_MS (a second rotation within that time drops the first secret).
+   */
+  async function rotatedSecrets(
+    tx: Executor,
+    clinicId: number,
+    id: number,
+    secret: string,
+    at: Date,
+  ): Promise<Partial<WebhookEndpointRow>> {
+    const row = await repository.findEndpoint(tx, clinicId, id, { forUpdate: true });
+    if (!row) throw endpointNotFound(id);
+    const replaced = decryptText(secretKey, row.secret, secretAt(id));
+    return {
+      secret: encryptText(secretKey, secret, secretAt(id)),
+      previousSecret: encryptText(secretKey, replaced, previousSecretAt(id)),
+      previousSecretUntil: new Date(at.getTime() + WEBHOOK_SECRET_OVERLAP_MS),
+    };
   }
 
   return {
@@ -446,11 +487,13 @@ export function createWebhooks(deps: WebhooksDeps) {
       const secret = body.rotate_secret ? newSecret() : undefined;
       const at = new Date(clock());
       return repository.db.transaction(async (tx) => {
+        const rotation =
+          secret === undefined ? {} : await rotatedSecrets(tx, caller.clinicId, id, secret, at);
         const row = await repository.updateEndpoint(tx, caller.clinicId, id, {
           url,
           events,
           isActive: body.is_active,
-          secret: secret === undefined ? undefined : encryptText(secretKey, secret, secretAt(id)),
+          ...rotation,
           updatedAt: at,
         });
         if (!row) throw endpointNotFound(id);

@@ -49,6 +49,8 @@ export interface DatabaseHandle {
   listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
   /** Idempotent; stops every listener. */
   close(): Promise<void>;
+  /** PostgreSQL only: the pool's connections (metrics). PGlite has one, in process. */
+  poolStats?(): { total: number; idle: number; waiting: number };
 }
 
 export interface OpenDatabaseOptions {
@@ -117,6 +119,7 @@ async function openPostgres(
       await db.execute(sql`SELECT 1`);
     },
     migrate: () => migratePostgresDatabase(pool),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     listen: async (channel, handlers) => {
       assertChannel(channel);
       if (closed) throw new Error('The database is closed');

@@ -634,6 +634,10 @@ export const outbox = pgTable(
     index('outbox_pending_idx')
       .on(t.lane, t.nextAttemptAt)
       .where(sql`status = 'pending'`),
+    // Retention prunes processed rows by age (platform/retention.ts).
+    index('outbox_processed_idx')
+      .on(t.processedAt)
+      .where(sql`status <> 'pending'`),
     check('outbox_status_check', sql`${t.status} IN ('pending', 'sent', 'failed', 'expired')`),
     check('outbox_lane_check', sql`${t.lane} IN ('codes', 'default', 'webhooks')`),
   ],
@@ -922,6 +926,12 @@ export const webhookEndpoints = pgTable(
     url: text('url').notNull(),
     /** AES-256-GCM ciphertext of the signing secret. */
     secret: text('secret').notNull(),
+    /**
+     * The secret a rotation replaced, encrypted like `secret`: it keeps signing beside the new one
+     * until `previous_secret_until`, so a receiver can switch without refusing an event.
+     */
+    previousSecret: text('previous_secret'),
+    previousSecretUntil: instant('previous_secret_until'),
     /** The event types it receives; empty means all. */
     events: jsonb('events').$type<WebhookEventType[]>().notNull().default([]),
     isActive: boolean('is_active').notNull().default(true),
@@ -960,6 +970,10 @@ export const webhookDeliveries = pgTable(
   (t) => [
     unique('webhook_deliveries_endpoint_event_unique').on(t.endpointId, t.eventId),
     index('webhook_deliveries_clinic_idx').on(t.clinicId, t.createdAt),
+    // Retention prunes settled deliveries by age (platform/retention.ts).
+    index('webhook_deliveries_settled_idx')
+      .on(t.createdAt)
+      .where(sql`status <> 'pending'`),
     check(
       'webhook_deliveries_status_check',
       sql`${t.status} IN ('pending', 'delivered', 'failed')`,

@@ -69,6 +69,13 @@ export interface Outbox {
   stop(): Promise<void>;
 }
 
+/** How one try of one row ended: for metrics (platform/metrics.ts). */
+export interface OutboxOutcome {
+  topic: string;
+  /** retry: failed, tried again later; failed: given up; deferred: not tried (no attempt). */
+  outcome: 'sent' | 'expired' | 'retry' | 'failed' | 'deferred';
+}
+
 export interface OutboxOptions {
   db: Database;
   /** Encrypts payloads at rest: `sealingKey(dataKeys, 'outbox')`. */
@@ -85,6 +92,8 @@ export interface OutboxOptions {
    * this; a handler must finish well within it (the SMS provider and webhooks time out at 10 s).
    */
   leaseMs?: number;
+  /** Told how each try ended (metrics); must not throw. */
+  observe?: (outcome: OutboxOutcome) => void;
 }
 
 /** A payload is bound to its row. */
@@ -117,6 +126,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const concurrency = { ...OUTBOX_LANE_CONCURRENCY, ...options.concurrency };
+  const observe = options.observe ?? (() => {});
 
   async function claim(lane: OutboxLane, limit: number): Promise<ClaimedRow[]> {
     const now = new Date(clock());
@@ -196,6 +206,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     const now = clock();
     if (row.expiresAt && row.expiresAt.getTime() <= now) {
       await done(row, 'expired');
+      observe({ topic: row.topic, outcome: 'expired' });
       return;
     }
     const handler = Object.hasOwn(handlers, row.topic) ? handlers[row.topic] : undefined;
@@ -222,17 +233,20 @@ export function createOutbox(options: OutboxOptions): Outbox {
       if (isLast) {
         log.error({ outboxId: row.id, topic: row.topic }, 'outbox: given up after 48 hours');
         await done(row, 'failed', lastError);
+        observe({ topic: row.topic, outcome: 'failed' });
       } else {
         log.warn(
           { outboxId: row.id, topic: row.topic, attempts: row.attempts },
           'outbox: attempt failed, will retry',
         );
         await retryLater(row, lastError);
+        observe({ topic: row.topic, outcome: 'retry' });
       }
       return;
     }
     if (deferUntil === null) await done(row, 'sent');
     else await defer(row, deferUntil);
+    observe({ topic: row.topic, outcome: deferUntil === null ? 'sent' : 'deferred' });
   }
 
   /**

@@ -1,0 +1,118 @@
+import { FastifyOtelInstrumentation } from '@fastify/otel';
+import { trace, type Span, type Tracer, type TracerProvider } from '@opentelemetry/api';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
+import pg from 'pg';
+
+// OpenTelemetry traces (docs/operations.md, "Traces"; ADR 030): Fastify's own instrumentation and
+// pg's, exported as the standard OTEL_* variables say (OTLP by default). Only traces: metrics are
+// Prometheus's (platform/metrics.ts), logs stay on standard output.
+
+export interface Tracing {
+  /** Registered first in buildApp: a span per request, named by its route's pattern. */
+  readonly plugin: FastifyPluginCallback;
+  /** Flushes what is buffered and stops exporting. */
+  shutdown(): Promise<void>;
+}
+
+export interface TracingOptions {
+  /** Instead of the exporter OTEL_* configures (tests: an in-memory exporter). */
+  spanProcessors?: SpanProcessor[];
+}
+
+/** The route's pattern, never the path (which may hold a link token or a query string). */
+const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? 'unmatched';
+
+/**
+ * What a request span may say: its method and route pattern, the status (added at the end). The
+ * path Fastify's instrumentation records is replaced by the pattern, so no token, id or query
+ * string leaves; no request body, header or parameter value is ever recorded.
+ */
+function nameRequestSpan(span: Span, request: FastifyRequest): void {
+  const route = routeOf(request);
+  span.updateName(`${request.method} ${route}`);
+  span.setAttribute('url.path', route);
+}
+
+/**
+ * Starts the SDK (global tracer provider, W3C trace-context propagation) and patches `pg`: the
+ * server loads `pg` before this can run (bundled ESM imports come first), so its classes are
+ * patched in place rather than through a module-load hook.
+ */
+export function startTracing(options: TracingOptions = {}): Tracing {
+  const sdk = new NodeSDK({
+    ...(options.spanProcessors ? { spanProcessors: options.spanProcessors } : {}),
+    metricReaders: [],
+    logRecordProcessors: [],
+    instrumentations: [],
+  });
+  sdk.start();
+
+  const fastify = new FastifyOtelInstrumentation({
+    registerOnInitialization: false,
+    // An exception's message may quote what the request sent (a value that failed to parse).
+    recordExceptions: false,
+    requestHook: nameRequestSpan,
+  });
+  // The statement text only (placeholders, never the values), and only inside a request or job.
+  const pgInstrumentation = new PgInstrumentation({
+    enhancedDatabaseReporting: false,
+    requireParentSpan: true,
+  });
+  patchPg(pgInstrumentation);
+  const scrubbed = withoutErrorText(trace.getTracerProvider());
+  fastify.setTracerProvider(scrubbed);
+  pgInstrumentation.setTracerProvider(scrubbed);
+
+  return {
+    plugin: fastify.plugin(),
+    async shutdown() {
+      pgInstrumentation.disable();
+      await sdk.shutdown();
+    },
+  };
+}
+
+/**
+ * A failed span keeps its ERROR status but not the error's text: a query error quotes the
+ * statement and its parameters (patient data), a validation error what the request sent. The
+ * sanitised log line of the same request says what failed (docs/operations.md, "Logs").
+ */
+function scrubbed(span: Span): Span {
+  const setStatus = span.setStatus.bind(span);
+  span.setStatus = (status) => setStatus({ code: status.code });
+  span.recordException = () => {};
+  return span;
+}
+
+function withoutErrorText(provider: TracerProvider): TracerProvider {
+  return {
+    getTracer(name, version, options) {
+      const tracer = provider.getTracer(name, version, options);
+      const wrapped: Pick<Tracer, 'startSpan'> = {
+        startSpan: (spanName, spanOptions, context) =>
+          scrubbed(tracer.startSpan(spanName, spanOptions, context)),
+      };
+      // Neither instrumentation calls startActiveSpan; left as the tracer's own.
+      return Object.assign(Object.create(tracer) as Tracer, wrapped);
+    },
+  };
+}
+
+interface ModuleDefinition {
+  name: string;
+  patch?: (exports: unknown, version?: string) => unknown;
+}
+
+function patchPg(instrumentation: PgInstrumentation): void {
+  const definitions = (
+    instrumentation as unknown as { getModuleDefinitions(): ModuleDefinition[] }
+  ).getModuleDefinitions();
+  for (const definition of definitions) {
+    // pg.Pool extends pg-pool's class, whose prototype holds `connect`.
+    if (definition.name === 'pg') definition.patch?.(pg);
+    if (definition.name === 'pg-pool') definition.patch?.(Object.getPrototypeOf(pg.Pool));
+  }
+}
