@@ -202,8 +202,8 @@ describe.each(engines)('metrics (%s)', (engine) => {
     const [clinicId] = await insertClinics(db, ['מרפאת התשלומים']);
     const base = await scrape();
     await db.execute(sql`
-      INSERT INTO payment_requests (clinic_id, amount_agorot, terminal, token_hash, status, created_at, expires_at)
-      VALUES (${clinicId}, 1000, 'demo', 'h1', 'verifying', ${new Date(now - 3_600_000).toISOString()}, ${new Date(now + 3_600_000).toISOString()})`);
+      INSERT INTO payment_requests (clinic_id, amount_agorot, terminal, token_hash, charge_ref, status, created_at, expires_at)
+      VALUES (${clinicId}, 1000, 'demo', 'h1', 'r1', 'verifying', ${new Date(now - 3_600_000).toISOString()}, ${new Date(now + 3_600_000).toISOString()})`);
     const verifying = await scrape();
     expect(value(verifying, 'marpe_payments_verifying')).toBe(
       value(base, 'marpe_payments_verifying') + 1,
