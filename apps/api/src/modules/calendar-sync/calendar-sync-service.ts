@@ -19,7 +19,7 @@ const MINUTE = 60_000;
 const DAY = 86_400_000;
 
 /** The poll that catches what push notifications missed (issue 24: every 5 minutes). */
-export const CALENDAR_POLL_MS = 5 * MINUTE;
+const CALENDAR_POLL_MS = 5 * MINUTE;
 /** A pass holds its calendar this long at most (pages of events, then one transaction). */
 const LEASE_MS = 2 * MINUTE;
 /** Push channels live a week and are renewed a day before they end. */
@@ -33,8 +33,8 @@ const KEEP_PAST_MS = DAY;
 export const CALENDAR_WRITE_TOPIC = 'calendar.write';
 /** Where Google sends push notifications. */
 export const CALENDAR_NOTIFY_PATH = '/api/calendar-sync/google/notify';
-/** Default time the last check before a booking waits for Google's freeBusy. */
-export const DEFAULT_FREEBUSY_TIMEOUT_MS = 1500;
+/** Past events are pruned from the mirror this often, not on every pass of the worker. */
+const PRUNE_EVERY_MS = 60 * MINUTE;
 
 /** The event id Marpe writes an appointment under: derived, so a retried insert never makes two. */
 export const marpeEventId = (appointmentId: number): string => `marpe${appointmentId}`;
@@ -52,7 +52,8 @@ export interface CalendarSyncDeps {
   invalidateClinic: (clinicId: number) => void;
   /** Queues CALENDAR_WRITE_TOPIC for an appointment in the caller's transaction (the outbox). */
   enqueueWrite: (ex: Executor, appointmentId: number) => Promise<void>;
-  freeBusyTimeoutMs?: number;
+  /** How long the last check before a booking waits for Google's freeBusy (the config's). */
+  freeBusyTimeoutMs: number;
   /** How often the worker looks for due calendars (default 15 s). */
   tickMs?: number;
 }
@@ -95,12 +96,13 @@ function merge(intervals: { start: number; end: number }[]) {
 
 export function createCalendarSync(deps: CalendarSyncDeps) {
   const { repository, api, clock, log, webhooks } = deps;
-  const freeBusyTimeoutMs = deps.freeBusyTimeoutMs ?? DEFAULT_FREEBUSY_TIMEOUT_MS;
+  const { freeBusyTimeoutMs } = deps;
   const notifyAddress = `${deps.publicOrigin}${CALENDAR_NOTIFY_PATH}`;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<number> | null = null;
   let again = false;
   let stopped = false;
+  let prunedAt = Number.NEGATIVE_INFINITY;
 
   /** A push channel that lives a week; the old one is stopped once the new one is in place. */
   async function ensureChannel(
@@ -195,19 +197,23 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
     now: number,
   ) {
     const keepFrom = now - KEEP_PAST_MS;
-    const booked = (
-      await repository.bookedIntervals(
-        row.caregiverId,
-        new Date(now),
-        new Date(now + 3650 * DAY),
-        tx,
-      )
-    ).map((b) => ({
-      start: b.startAt.getTime(),
-      end: b.endAt.getTime(),
-      id: b.id,
-      clinicId: b.clinicId,
-    }));
+    // The caregiver's future bookings, read once a pass and only if a busy event came (most
+    // polls bring nothing).
+    let booked: { start: number; end: number; id: number; clinicId: number }[] | null = null;
+    const bookedNow = async () =>
+      (booked ??= (
+        await repository.bookedIntervals(
+          row.caregiverId,
+          new Date(now),
+          new Date(now + 3650 * DAY),
+          tx,
+        )
+      ).map((b) => ({
+        start: b.startAt.getTime(),
+        end: b.endAt.getTime(),
+        id: b.id,
+        clinicId: b.clinicId,
+      })));
     const kept: MirrorRow[] = [];
     const conflicts: {
       appointmentId: number;
@@ -234,7 +240,7 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
       if (mirror && mirror.busy && mirror.appointmentId === null) {
         const start = mirror.startAt.getTime();
         const end = mirror.endAt.getTime();
-        for (const b of booked) {
+        for (const b of await bookedNow()) {
           if (b.start < end && start < b.end) {
             conflicts.push({
               appointmentId: b.id,
@@ -342,7 +348,10 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
     if (!api) return 0;
     const stale = await repository.reconcile(new Date(clock()));
     for (const channel of stale) await stopChannel(channel);
-    await repository.pruneMirror(new Date(clock() - KEEP_PAST_MS));
+    if (clock() - prunedAt >= PRUNE_EVERY_MS) {
+      prunedAt = clock();
+      await repository.pruneMirror(new Date(prunedAt - KEEP_PAST_MS));
+    }
     let passes = 0;
     for (;;) {
       const row = await repository.claimDue(new Date(clock()), LEASE_MS);
@@ -453,7 +462,9 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
     ): Promise<'busy' | 'free' | 'unknown'> {
       if (!api) return 'free';
       const sync = await repository.findSync(caregiverId);
-      if (!sync) return 'free';
+      // A calendar Marpe cannot read (not shared, not found, failing) would fail this too: the
+      // booking does not wait on it, and its state already tells the clinic.
+      if (sync?.state !== 'syncing') return 'free';
       let busy: { start: number; end: number }[];
       try {
         busy = await api.freeBusy(

@@ -51,9 +51,8 @@ export const VERIFY_TOPIC = 'payments.verify';
 const secretAt = (clinicId: number) => sealedAt('clinics', 'tranzila_secret', clinicId);
 
 /**
- * Whether the provider's transaction is the charge the request asked for. A charge that carries a
- * reference must carry this request's; one without (a frame opened before references, or a
- * provider answer that omits it) is still bound to one request by `claimCharge`.
+ * Whether the provider's transaction is the charge the request asked for (its reference is
+ * checked apart: a charge of another request is refused without an event, see `verify`).
  */
 function confirms(
   request: PaymentRequestRow,
@@ -62,7 +61,6 @@ function confirms(
 ): boolean {
   return (
     found !== null &&
-    (found.reference === null || found.reference === request.chargeRef) &&
     found.responseCode === PAYMENT_SUCCESS_CODE &&
     found.terminal === request.terminal &&
     found.amountAgorot === request.amountAgorot &&
@@ -508,11 +506,14 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
           await event('payment.unverified', await reopen(), false);
           return;
         }
-        const foreignReference =
-          found.transaction?.reference != null && found.transaction.reference !== request.chargeRef;
+        // A charge that carries a reference must carry this request's; one without (a frame
+        // opened before references, or an answer that omits it) is bound to one request by
+        // `claimCharge` alone.
+        const reference = found.transaction?.reference ?? null;
+        const foreignReference = reference !== null && reference !== request.chargeRef;
+        const matches = !foreignReference && confirms(request, transaction, found.transaction);
         const claimed =
-          !foreignReference &&
-          confirms(request, transaction, found.transaction) &&
+          matches &&
           (await repository.claimCharge(
             tx,
             {
@@ -533,23 +534,14 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
           }
           return;
         }
-        // Not this request's charge: made for another request, or it already paid one.
-        const foreign =
-          foreignReference ||
-          (confirms(request, transaction, found.transaction) &&
-            (await repository.findChargeOwner(tx, request.terminal, transaction.providerIndex)) !==
-              null);
-        await repository.setVerification(
-          tx,
-          transaction.id,
-          'refused',
-          found.answer,
-          foreign
-            ? foreignReference
-              ? 'reference_mismatch'
-              : 'charge_of_another_request'
-            : undefined,
-        );
+        // Not this request's charge: made for another request, or it paid another one first (a
+        // match that could not be claimed).
+        const foreign = foreignReference
+          ? 'reference_mismatch'
+          : matches
+            ? 'charge_of_another_request'
+            : undefined;
+        await repository.setVerification(tx, transaction.id, 'refused', found.answer, foreign);
         if (request.status === 'paid') {
           reported = false;
           return;
