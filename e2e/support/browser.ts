@@ -110,3 +110,13 @@ export async function settled(page: Page, selector: string): Promise<void> {
     );
   }, selector);
 }
+
+/**
+ * Where the suites leave screenshots for people to compare (issue reviews, before/after notes):
+ * `e2e/output/screenshots/<name>.png`, not checked in. Full page, once transitions have ended.
+ */
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  await transitionsEnded(page);
+  const url = new URL(`../output/screenshots/${name}.png`, import.meta.url);
+  await page.screenshot({ path: url.pathname, fullPage: true });
+}
