@@ -15,6 +15,7 @@ import {
 } from './app/wake-signal';
 import { sameOriginTop } from './features/payment/frame-escape';
 import { tokenStorageKey, verificationStorageKey } from './lib/auth-storage-keys';
+import { formTokenOfPath, unsentAnswersKey } from './lib/form-storage-keys';
 
 const code = JSON.parse(document.getElementById(appCodeElementId)?.textContent ?? '') as AppCode;
 const root = document.getElementById('root');
@@ -131,10 +132,17 @@ function holdsSession(): boolean {
   }
 }
 
-/** Whether the app must render the page now: the patient reads it in another language. */
+/**
+ * Whether the app must render the page now: the patient reads it in another language, or this
+ * tab holds a form's answers the server may not have yet (the HTML shows its older draft).
+ */
 function mustWakeNow(): boolean {
   try {
-    return toLanguage(window.localStorage.getItem(languageStorageKey)) !== prerenderLanguage;
+    const token = formTokenOfPath(window.location.pathname);
+    return (
+      toLanguage(window.localStorage.getItem(languageStorageKey)) !== prerenderLanguage ||
+      (token !== null && window.sessionStorage.getItem(unsentAnswersKey(token)) !== null)
+    );
   } catch {
     // No storage to read (blocked by the browser): let the app decide.
     return true;

@@ -9,6 +9,7 @@ import {
   draftSaveDelayMs,
   legacyProgressKey,
 } from './form-store';
+import { unsentAnswersKey } from '../../../lib/form-storage-keys';
 
 const today = { year: 2026, month: 11, day: 21 };
 let formStore = createFormStore();
@@ -24,6 +25,7 @@ afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
   window.localStorage.clear();
+  window.sessionStorage.clear();
 });
 
 /** Lets the timers due within `ms` fire, and the saves they start settle. */
@@ -154,6 +156,66 @@ describe('form store', () => {
     expect(store().saveBeforeHiding()).toBe(false);
     await advance(0);
     expect(keepalive()).toEqual([true, true, false]);
+  });
+
+  it('keeps answers left unconfirmed in this tab; the next page resumes them while the server lacks them', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    const api = stubApi({
+      'POST /api/save-form-draft': [
+        () => new Promise<Response>((resolve) => (answer = resolve)),
+        () => json({ status: 'ok' }),
+      ],
+    });
+    const base = { inputData: { fullName: 'דנה' }, stepIndex: 0 };
+    store().load('tok', formFixture(), base, today);
+    // Nothing unconfirmed: nothing kept.
+    store().saveBeforeHiding();
+    expect(window.sessionStorage.getItem(unsentAnswersKey('tok'))).toBeNull();
+
+    store().setValue('fullName', 'דנה לוי', today);
+    store().saveBeforeHiding();
+    expect(JSON.parse(window.sessionStorage.getItem(unsentAnswersKey('tok')) ?? '')).toEqual({
+      draft: { inputData: { fullName: 'דנה לוי' }, stepIndex: 0 },
+      base,
+    });
+
+    // The reload's page was rendered before that save landed: it shows the older draft, and the
+    // tab's answers win, and go to the server again.
+    const next = createFormStore();
+    next.getState().load('tok', formFixture(), base, today);
+    expect(next.getState().inputData).toEqual({ fullName: 'דנה לוי' });
+    await advance(0);
+    expect(api.calls.map((c) => (c.body as { inputData: object }).inputData)).toEqual([
+      { fullName: 'דנה לוי' },
+      { fullName: 'דנה לוי' },
+    ]);
+    expect(next.getState().draftStatus).toBe('saved');
+    // Confirmed: the tab keeps nothing.
+    expect(window.sessionStorage.getItem(unsentAnswersKey('tok'))).toBeNull();
+    answer(json({ status: 'ok' }));
+    await advance(0);
+    next.getState().reset();
+  });
+
+  it('drops the tab’s unsent answers once the server holds them or has moved on', () => {
+    const base = { inputData: { fullName: 'דנה' }, stepIndex: 0 };
+    const unsent = { inputData: { fullName: 'דנה לוי' }, stepIndex: 0 };
+    const keep = () =>
+      window.sessionStorage.setItem(
+        unsentAnswersKey('tok'),
+        JSON.stringify({ draft: unsent, base }),
+      );
+    keep();
+    store().load('tok', formFixture(), unsent, today);
+    expect(store().draftStatus).toBe('saved');
+    expect(window.sessionStorage.getItem(unsentAnswersKey('tok'))).toBeNull();
+
+    // Another device saved other answers since: the server's win.
+    keep();
+    const elsewhere = { inputData: { fullName: 'רחל' }, stepIndex: 1 };
+    store().load('tok', formFixture(), elsewhere, today);
+    expect(store()).toMatchObject({ inputData: { fullName: 'רחל' }, currentStepIndex: 1 });
+    expect(window.sessionStorage.getItem(unsentAnswersKey('tok'))).toBeNull();
   });
 
   it('sends a change made during a save right after it, never two saves at once', async () => {

@@ -9,6 +9,7 @@ import {
 import { createContext, useContext } from 'react';
 import { createStore, useStore, type StoreApi } from 'zustand';
 import { ApiError } from '../../../lib/api-client';
+import { unsentAnswersKey } from '../../../lib/form-storage-keys';
 import { canOutlivePage, saveFormDraft } from '../api/save-form-draft';
 
 /** SPEC § 9: the form opens on its first step. */
@@ -73,6 +74,65 @@ export async function moveLegacyDrafts(except: string): Promise<void> {
       }
     }
   }
+}
+
+/**
+ * Answers the server had not confirmed when the page was hidden or left, kept in this tab until it
+ * does: a reload can render the page before the save sent on leaving has landed (ADR 016, amended).
+ * `base`: the draft the server was known to hold then, to tell whether it has moved on since.
+ */
+interface UnsentAnswers {
+  draft: FormDraft;
+  base: FormDraft | null;
+}
+
+function parseDraft(value: unknown): FormDraft | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { inputData, stepIndex } = value as { inputData?: unknown; stepIndex?: unknown };
+  const parsed = parseInputData(inputData);
+  return parsed && Number.isInteger(stepIndex)
+    ? { inputData: parsed, stepIndex: stepIndex as number }
+    : null;
+}
+
+function readUnsent(token: string): UnsentAnswers | null {
+  try {
+    const raw = window.sessionStorage.getItem(unsentAnswersKey(token));
+    if (raw === null) return null;
+    const saved = JSON.parse(raw) as { draft?: unknown; base?: unknown };
+    const draft = parseDraft(saved.draft);
+    if (!draft) return null;
+    return { draft, base: saved.base === null ? null : parseDraft(saved.base) };
+  } catch {
+    return null;
+  }
+}
+
+function writeUnsent(token: string, unsent: UnsentAnswers): void {
+  try {
+    window.sessionStorage.setItem(unsentAnswersKey(token), JSON.stringify(unsent));
+  } catch {
+    // No room or no storage: the save sent on leaving is all there is, as before.
+  }
+}
+
+function removeUnsent(token: string): void {
+  try {
+    window.sessionStorage.removeItem(unsentAnswersKey(token));
+  } catch {
+    // No storage: nothing was kept.
+  }
+}
+
+/** Whether two drafts hold the same step and answers, whatever their keys' order. */
+function sameDraft(a: FormDraft | null, b: FormDraft | null): boolean {
+  if (a === null || b === null) return a === b;
+  const keys = Object.keys(a.inputData);
+  return (
+    a.stepIndex === b.stepIndex &&
+    keys.length === Object.keys(b.inputData).length &&
+    keys.every((key) => a.inputData[key] === b.inputData[key])
+  );
 }
 
 /**
@@ -172,6 +232,8 @@ export function createFormStore(
     let cuttable = 0;
     let failures = 0;
     let generation = 0;
+    /** The draft the server is known to hold: the link's as loaded, then each one it confirmed. */
+    let confirmed: FormDraft | null = loaded?.draft ?? null;
 
     function schedule(delayMs: number) {
       clearTimeout(timer);
@@ -207,6 +269,7 @@ export function createFormStore(
         if (!keepalive) cuttable -= 1;
       }
       if (mine !== generation) return;
+      if (outcome === 'saved') confirmed = draft;
       if (outcome === 'retry') {
         dirty = true;
         failures += 1;
@@ -216,7 +279,11 @@ export function createFormStore(
       }
       failures = 0;
       if (dirty) schedule(0);
-      else if (inFlight === 0) set({ draftStatus: outcome === 'saved' ? 'saved' : 'idle' });
+      else if (inFlight === 0) {
+        set({ draftStatus: outcome === 'saved' ? 'saved' : 'idle' });
+        // Confirmed, or refused for good (the link is over): nothing is left to keep.
+        removeUnsent(token);
+      }
     }
 
     function changed(delayMs: number) {
@@ -240,10 +307,19 @@ export function createFormStore(
 
       load: (token, formData, draft = null, today = clinicToday()) => {
         stop();
+        confirmed = draft;
         const legacy = takeLegacyProgress(token);
-        set(loadedState({ token, formData, draft }, draft ?? legacy, today));
-        // What an earlier version kept on this device moves to the server at once.
-        if (!draft && legacy) changed(0);
+        const unsent = readUnsent(token);
+        // This tab's unsent answers win while the server still holds what they were based on;
+        // once it holds them, or answers saved since (another device), they go.
+        const resume =
+          unsent && !sameDraft(unsent.draft, draft) && sameDraft(unsent.base, draft)
+            ? unsent.draft
+            : null;
+        if (unsent && !resume) removeUnsent(token);
+        set(loadedState({ token, formData, draft }, resume ?? draft ?? legacy, today));
+        // What only this device holds moves to the server at once.
+        if (resume || (!draft && legacy)) changed(0);
         void moveLegacyDrafts(token);
       },
 
@@ -264,11 +340,21 @@ export function createFormStore(
 
       reset: () => {
         stop();
+        if (get().token) removeUnsent(get().token);
         set(initial);
       },
 
       saveBeforeHiding: () => {
-        const offline = get().draftStatus === 'unsaved';
+        const { token, formData, inputData, currentStepIndex, draftStatus } = get();
+        const offline = draftStatus === 'unsaved';
+        // Kept in this tab until the server confirms them: the page that comes next (a reload)
+        // may be rendered before this save lands.
+        if (token && formData && (draftStatus === 'saving' || offline)) {
+          writeUnsent(token, {
+            draft: { inputData, stepIndex: currentStepIndex },
+            base: confirmed,
+          });
+        }
         // Runs up to the request's dispatch before it returns: a closing page has sent it.
         void flush({ outlivePage: true });
         return !offline && cuttable === 0;
