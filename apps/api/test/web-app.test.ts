@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../src/app.js';
 import {
@@ -633,6 +633,42 @@ describe('rendering the clinic page on the server', () => {
       );
     }
     expect(renders().filter((rendered) => rendered === `/q/${link.token}`)).toHaveLength(2);
+  });
+
+  it('compresses the pages it renders as the client accepts, and says they vary by it', async () => {
+    const templateId = await seedDemoForm(database.current.handle.db);
+    const link = await app.forms.createLink({
+      clinicId: DEMO_CLINIC_ID,
+      templateId,
+      initData: demoFormInitData,
+    });
+    for (const url of ['/clinic/1', `/q/${link.token}`, '/login/1?next=booking']) {
+      const get = (encoding?: string) =>
+        app.inject({
+          method: 'GET',
+          url,
+          headers: { accept: 'text/html', ...(encoding && { 'accept-encoding': encoding }) },
+        });
+      const plain = await get();
+      expect(plain.headers['content-encoding'], url).toBeUndefined();
+      expect(plain.headers.vary, url).toMatch(/Accept-Encoding/);
+      const brotli = await get('gzip, deflate, br, zstd');
+      expect(brotli.headers['content-encoding'], url).toBe('br');
+      expect(brotli.headers.vary, url).toMatch(/Accept-Encoding/);
+      expect(brotli.rawPayload.length).toBeLessThan(plain.rawPayload.length);
+      expect(brotliDecompressSync(brotli.rawPayload).toString(), url).toBe(plain.body);
+      const gzip = await get('gzip');
+      expect(gzip.headers['content-encoding'], url).toBe('gzip');
+      expect(gunzipSync(gzip.rawPayload).toString(), url).toBe(plain.body);
+      expect((await get('identity')).headers['content-encoding'], url).toBeUndefined();
+    }
+    // JSON is left as it was.
+    const api = await app.inject({
+      method: 'GET',
+      url: '/api/clinic/1',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(api.headers['content-encoding']).toBeUndefined();
   });
 
   it('leaves an unknown or ended form link to the page, which goes to the expired page', async () => {

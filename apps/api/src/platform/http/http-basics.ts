@@ -7,6 +7,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { clientKey } from './client-key.js';
+import { registerHtmlCompression } from './compress-html.js';
 import { registerErrorHandler } from './error-handler.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { registerSecurityHeaders } from './security-headers.js';
@@ -15,7 +16,7 @@ import { registerXsrf } from './xsrf.js';
 
 /**
  * What every route relies on, before any module registers one: errors and bodies, cookies,
- * security headers, per-route rate limits, the XSRF check, and the OpenAPI document at /api/docs
+ * security headers, compressed HTML, per-route rate limits, the XSRF check, and the OpenAPI document at /api/docs
  * (which only sees the routes registered after it).
  */
 export async function registerHttpBasics(
@@ -27,6 +28,7 @@ export async function registerHttpBasics(
   refuseLoneSurrogates(app);
   await app.register(cookie);
   registerSecurityHeaders(app, config);
+  registerHtmlCompression(app);
   // Limits are per route (`config: { rateLimit }`), never on static files.
   await app.register(rateLimit, {
     global: false,
