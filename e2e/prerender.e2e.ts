@@ -177,8 +177,38 @@ function scriptsFetched(page: Page): string[] {
   return scripts;
 }
 
-describe('pages that wake on demand (ADR 025)', () => {
-  it.each(['/', '/privacy', '/completed', '/clinic/1', '/login/1', '/booking/1'])(
+/**
+ * Whether the app's code was first asked for after the page had loaded (ADR 035: fetched while
+ * the patient reads, never competing with the first paint).
+ */
+function appCodeAfterLoad(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const [navigation] = performance.getEntriesByType(
+      'navigation',
+    ) as PerformanceNavigationTiming[];
+    const entry = performance
+      .getEntriesByType('resource')
+      .find((resource) => /\/assets\/index-[\w-]+\.js$/.test(resource.name));
+    return (
+      navigation !== undefined && entry !== undefined && entry.startTime >= navigation.loadEventEnd
+    );
+  });
+}
+
+/** Counts the app's takeovers of the page (`marpe:app-ready`), from the page's first script on. */
+async function countAppStarts(page: Page): Promise<() => Promise<number>> {
+  await page.addInitScript(() => {
+    const counted = window as { marpeAppStarts?: number };
+    counted.marpeAppStarts = 0;
+    document.addEventListener('marpe:app-ready', () => {
+      counted.marpeAppStarts = (counted.marpeAppStarts ?? 0) + 1;
+    });
+  });
+  return () => page.evaluate(() => (window as { marpeAppStarts?: number }).marpeAppStarts ?? 0);
+}
+
+describe('pages a patient reads (ADR 025): nothing but the waking script until they act', () => {
+  it.each(['/', '/privacy', '/completed'])(
     '%s loads only its waking script until the patient acts on it',
     async (path) => {
       const { context, page } = await newPage(browser());
@@ -210,25 +240,6 @@ describe('pages that wake on demand (ADR 025)', () => {
     await context.close();
   });
 
-  it('the first click on the clinic page is run again by the app: booking goes on in the same page', async () => {
-    const { context, page } = await newPage(browser());
-    const problems = consoleProblems(page);
-    await page.goto(`${baseUrl}/clinic/1`);
-    await page.waitForLoadState('networkidle');
-    // Set on this document: a full page load would lose it.
-    await page.evaluate(() => {
-      (window as { sameDocument?: boolean }).sameDocument = true;
-    });
-    await page.getByRole('link', { name: 'קביעת תור' }).click();
-    await page.waitForURL(`${baseUrl}/login/1?next=booking`);
-    await page.getByRole('textbox', { name: /תעודת זהות/ }).waitFor();
-    expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(
-      true,
-    );
-    expect(problems).toEqual([]);
-    await context.close();
-  });
-
   it('wakes at once for a patient with a stored session, whose session is checked on load', async () => {
     const { context, page } = await newPage(browser());
     await context.addInitScript(() => window.localStorage.setItem('token', 'not-a-real-session'));
@@ -248,6 +259,57 @@ describe('pages that wake on demand (ADR 025)', () => {
     await page.getByRole('contentinfo').getByRole('link', { name: 'תנאי שימוש' }).click();
     await page.waitForURL(`${baseUrl}/terms`);
     await page.getByRole('heading', { level: 1, name: 'תנאי שימוש' }).waitFor();
+    await context.close();
+  });
+});
+
+describe('pages a patient came to act on (ADR 035): the app starts while they read', () => {
+  it.each(['/clinic/1', '/login/1', '/booking/1'])(
+    '%s paints from its HTML, fetches the app once loaded and starts it without an act',
+    async (path) => {
+      const { context, page } = await newPage(browser());
+      const starts = await countAppStarts(page);
+      const scripts = scriptsFetched(page);
+      await page.goto(`${baseUrl}${path}`);
+      expect(scripts[0]).toMatch(/^wake-on-demand-[\w-]+\.js$/);
+      await expect.poll(starts, { timeout: 20_000 }).toBe(1);
+      expect(await appCodeAfterLoad(page)).toBe(true);
+      // The next pages' code came with it: going on fetches no script.
+      const before = scripts.length;
+      await page.getByRole('button', { name: 'שפה' }).click();
+      await page.getByRole('menuitemradio', { name: 'English' }).waitFor();
+      expect(scripts.length).toBe(before);
+      await context.close();
+    },
+  );
+
+  it('a tap before the app runs shows at once that it works, and is answered once it runs, exactly once', async () => {
+    const { context, page } = await newPage(browser());
+    const problems = consoleProblems(page);
+    const starts = await countAppStarts(page);
+    const release = await holdAppCode(page);
+    await page.goto(`${baseUrl}/clinic/1`);
+    // Set on this document: a full page load would lose it.
+    await page.evaluate(() => {
+      (window as { sameDocument?: boolean }).sameDocument = true;
+    });
+    const book = page.getByRole('link', { name: 'קביעת תור' });
+    await book.click();
+    // Feedback before any code but the waking script has run.
+    expect(await book.getAttribute('aria-busy')).toBe('true');
+    expect(await page.locator('html[data-held]').count()).toBe(1);
+    const entries = await page.evaluate(() => window.history.length);
+    release();
+    await page.waitForURL(`${baseUrl}/login/1?next=booking`);
+    await page.getByRole('textbox', { name: /תעודת זהות/ }).waitFor();
+    expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(
+      true,
+    );
+    // Answered once: one navigation, one start, and the busy marks gone.
+    expect(await page.evaluate(() => window.history.length)).toBe(entries + 1);
+    expect(await starts()).toBe(1);
+    expect(await page.locator('[data-held], [aria-busy="true"]').count()).toBe(0);
+    expect(problems).toEqual([]);
     await context.close();
   });
 });
@@ -274,14 +336,15 @@ describe('the payment page rendered on the server (ADR 021, 025)', () => {
     await context.close();
   });
 
-  it('loads only its waking script until the patient acts on it', async () => {
+  it('paints with its waking script alone, then starts the app while the patient reads (ADR 035)', async () => {
     const path = await demoLinkPath(baseUrl, 'paymentUrl');
     const { context, page } = await newPage(browser());
+    const starts = await countAppStarts(page);
     const scripts = scriptsFetched(page);
     await page.goto(`${baseUrl}${path}`);
-    await page.waitForLoadState('networkidle');
-    expect(scripts).toHaveLength(1);
     expect(scripts[0]).toMatch(/^wake-on-demand-[\w-]+\.js$/);
+    await expect.poll(starts, { timeout: 20_000 }).toBe(1);
+    expect(await appCodeAfterLoad(page)).toBe(true);
     await context.close();
   });
 
@@ -425,20 +488,18 @@ describe('the form page rendered on the server (ADR 021, 025)', () => {
     await context.close();
   });
 
-  it('loads only its waking script until the patient acts on it', async () => {
+  it('paints with its waking script alone, then starts the app while the patient reads (ADR 035)', async () => {
     const path = await formPath();
     const { context, page } = await newPage(browser());
+    const starts = await countAppStarts(page);
     const scripts = scriptsFetched(page);
     await page.goto(`${baseUrl}${path}`);
-    await page.waitForLoadState('networkidle');
-    expect(scripts).toHaveLength(1);
     expect(scripts[0]).toMatch(/^wake-on-demand-[\w-]+\.js$/);
-    // Its first focus wakes it.
-    const appCode = page.waitForRequest((request) =>
-      /\/assets\/index-[\w-]+\.js$/.test(request.url()),
-    );
-    await page.getByRole('textbox', idNumber()).focus();
-    await appCode;
+    await expect.poll(starts, { timeout: 20_000 }).toBe(1);
+    expect(await appCodeAfterLoad(page)).toBe(true);
+    // A submit with nothing filled in is answered by the running app at once.
+    await page.getByRole('button', { name: 'המשך' }).click();
+    await page.getByRole('alert').waitFor();
     await context.close();
   });
 
@@ -631,8 +692,7 @@ describe('the booking and appointments pages of a patient without a session (ADR
       const problems = consoleProblems(page);
       const scripts = scriptsFetched(page);
       await page.goto(`${baseUrl}${path}`);
-      await page.waitForLoadState('networkidle');
-      expect(scripts).toHaveLength(1);
+      expect(scripts[0]).toMatch(/^wake-on-demand-[\w-]+\.js$/);
       await page.getByRole('heading', { level: 1, name: 'הזדהות' }).waitFor();
       const idNumber = withCheckDigit('34567890');
       await page.getByRole('textbox', { name: 'מספר תעודת זהות' }).fill(idNumber);

@@ -1,11 +1,40 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import path from 'node:path';
+import { defineConfig, type Plugin } from 'vite';
 
 const api = { '/api': 'http://127.0.0.1:3000' };
 
+/**
+ * Writes dist/.vite/module-chunks.json: each source module (relative to this folder) → the chunk
+ * that holds it. Vite's manifest names a chunk by its entry module only, and a page's module
+ * merged into a flow's chunk (codeSplitting below) has none: scripts/prerender.mjs finds it here.
+ */
+function moduleChunks(): Plugin {
+  return {
+    name: 'marpe-module-chunks',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const map: Record<string, string> = {};
+      for (const output of Object.values(bundle)) {
+        if (output.type !== 'chunk') continue;
+        for (const id of output.moduleIds) {
+          const relative = path.relative(import.meta.dirname, id);
+          if (!relative.startsWith('..') && !relative.startsWith('\0'))
+            map[relative] = output.fileName;
+        }
+      }
+      this.emitFile({
+        type: 'asset',
+        fileName: '.vite/module-chunks.json',
+        source: JSON.stringify(map),
+      });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), moduleChunks()],
   server: { proxy: api },
   preview: { proxy: api },
   build: {
@@ -24,7 +53,45 @@ export default defineConfig({
           // anyway: 15 requests instead of 2 (the other is Rolldown's runtime), and 10.5 KiB
           // brotli more (the imports and exports between them, each file compressed apart).
           // `$initial` is only what the entry imports statically: no page's own code joins it.
-          groups: [{ name: 'index', tags: ['$initial'] }],
+          //
+          // The pages' own code goes in one file per flow rather than one per page and shared
+          // piece (issue 26): a page painted from HTML fetches its app while the patient reads,
+          // and on a slow mobile connection each file costs a round trip (about 0.6 s) more than
+          // its bytes do, so 30–45 small files took longer to arrive than a patient reads.
+          groups: [
+            { name: 'index', tags: ['$initial'], priority: 30 },
+            {
+              name: 'clinic-flow',
+              test: /\/src\/(features\/(clinic|patient-auth|booking|appointments)|lib\/(patient-auth|clinic))\//,
+              priority: 20,
+              includeDependenciesRecursively: false,
+            },
+            {
+              name: 'form-flow',
+              test: /\/src\/features\/(intake-form|status-pages)\/|\/node_modules\/signature_pad\//,
+              priority: 20,
+              includeDependenciesRecursively: false,
+            },
+            {
+              name: 'payment-flow',
+              test: /\/src\/features\/payment\//,
+              priority: 20,
+              includeDependenciesRecursively: false,
+            },
+            {
+              name: 'legal',
+              test: /\/src\/features\/legal\//,
+              priority: 20,
+              includeDependenciesRecursively: false,
+            },
+            // What the pages share beyond the entry: MUI's dialogs, lists and fields, our lib.
+            {
+              name: 'pages-shared',
+              test: /\/node_modules\/|\/src\/(lib|app)\/|\/packages\/shared\//,
+              priority: 10,
+              includeDependenciesRecursively: false,
+            },
+          ],
         },
       },
     },

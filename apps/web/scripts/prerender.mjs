@@ -45,15 +45,25 @@ const {
   paymentPath,
   intakeFormPath,
   paymentResultPath,
+  appointmentsPath,
+  confirmationPath,
+  completedPath,
+  expiredPath,
 } = await import(pathToFileURL(path.join(ssrDir, 'prerender.js')).href);
 const wakeManifest = JSON.parse(
   await readFile(path.join(distDir, '.vite/wake-manifest.json'), 'utf8'),
 );
 const wakeScript = `/${wakeManifest['src/wake-on-demand.ts'].file}`;
 
+// Modules merged into a flow's chunk (vite.config.ts) are not in the manifest by name.
+const moduleChunks = JSON.parse(
+  await readFile(path.join(distDir, '.vite/module-chunks.json'), 'utf8'),
+);
+const manifestKeyOfFile = new Map(Object.entries(manifest).map(([key, { file }]) => [file, key]));
+
 /** The chunk of a source module and every chunk it imports statically, as URLs. */
 function chunkUrls(source, seen = new Set()) {
-  const entry = manifest[source];
+  const entry = manifest[source] ?? manifest[manifestKeyOfFile.get(moduleChunks[source])];
   if (!entry) throw new Error(`${source} is not in Vite's manifest`);
   if (seen.has(entry.file)) return seen;
   seen.add(entry.file);
@@ -89,6 +99,19 @@ const css = await readFile(path.join(distDir, stylesheet[1]), 'utf8');
 template = template.replace(stylesheet[0], `<style>${css.trim()}</style>`);
 await writeFile(path.join(distDir, 'index.html'), template);
 
+/**
+ * The chunks of a lazy route beyond the entry's: its modules, what they import, and what they load
+ * lazily themselves (a step, a dialog), as URLs.
+ */
+function routeChunks(pattern) {
+  const route = lazyRoutes().find((candidate) => candidate.path === pattern);
+  if (!route) throw new Error(`no lazy route ${pattern}`);
+  const lazyModules = route.modules.flatMap((m) => manifest[m]?.dynamicImports ?? []);
+  return [...new Set([...route.modules, ...lazyModules].flatMap((m) => [...chunkUrls(m)]))]
+    .filter((file) => !entryChunks.has(file))
+    .map((file) => `/${file}`);
+}
+
 /** modulepreload links for the chunks of `modules` that the entry does not already load. */
 function modulePreloads(modules) {
   return [...new Set(modules.flatMap((m) => [...chunkUrls(m)]))]
@@ -101,10 +124,12 @@ function modulePreloads(modules) {
  * A page painted from its HTML (ADR 025): its module script and modulepreload links become the
  * data of the small waking script, which loads them at the patient's first touch, key or focus,
  * or at once when the app must render the page itself, and runs again a click that came before
- * the app. `withoutSession`: the HTML is what a patient without a session sees; `leavesFrame`: the
+ * the app. `next`: a page a patient came to act on, and the routes (patterns) it leads to: its
+ * app starts while the patient reads, with those routes' chunks, so a tap waits on no request
+ * (ADR 035). `withoutSession`: the HTML is what a patient without a session sees; `leavesFrame`: the
  * page moves a frame of ours that holds it to the whole window (AppCode).
  */
-function wakingOnDemand(page, { withoutSession = false, leavesFrame = false } = {}) {
+function wakingOnDemand(page, { withoutSession = false, leavesFrame = false, next = null } = {}) {
   const preload = [];
   const html = page.replace(
     /<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g,
@@ -118,6 +143,10 @@ function wakingOnDemand(page, { withoutSession = false, leavesFrame = false } = 
   const code = JSON.stringify({
     entry: entry[1],
     preload,
+    ...(next && {
+      next: [...new Set(next.flatMap(routeChunks))].filter((file) => !preload.includes(file)),
+      startsWhileReading: true,
+    }),
     ...(withoutSession && { withoutSession }),
     ...(leavesFrame && { leavesFrame }),
   });
@@ -150,7 +179,7 @@ function routeShell(pattern) {
 // shell (ADR 021), wakes on demand too. Its <noscript> notice stays: booking needs JavaScript.
 await writeFile(
   path.join(distDir, 'prerendered', 'shells', 'clinic.html'),
-  wakingOnDemand(routeShell(clinicPath)),
+  wakingOnDemand(routeShell(clinicPath), { next: [loginPath, bookingPath, appointmentsPath] }),
 );
 // The login and booking pages, with the clinic's data like the clinic page, as a patient without a
 // session sees them (the server also sends the login page's for the appointments page); the
@@ -158,20 +187,28 @@ await writeFile(
 // app is handed to it (ADR 025).
 await writeFile(
   path.join(distDir, 'prerendered', 'shells', 'login.html'),
-  wakingOnDemand(routeShell(loginPath), { withoutSession: true }),
+  wakingOnDemand(routeShell(loginPath), {
+    withoutSession: true,
+    next: [loginPath, bookingPath, appointmentsPath],
+  }),
 );
 await writeFile(
   path.join(distDir, 'prerendered', 'shells', 'booking.html'),
-  wakingOnDemand(routeShell(bookingPath), { withoutSession: true }),
+  wakingOnDemand(routeShell(bookingPath), {
+    withoutSession: true,
+    next: [bookingPath, confirmationPath, loginPath, appointmentsPath],
+  }),
 );
 await writeFile(
   path.join(distDir, 'prerendered', 'shells', 'payment.html'),
-  wakingOnDemand(routeShell(paymentPath)),
+  wakingOnDemand(routeShell(paymentPath), { next: [paymentPath, paymentResultPath] }),
 );
 // The form page, per request with the link's form and draft; its signature pad waits for the app.
 await writeFile(
   path.join(distDir, 'prerendered', 'shells', 'intake-form.html'),
-  wakingOnDemand(routeShell(intakeFormPath)),
+  wakingOnDemand(routeShell(intakeFormPath), {
+    next: [intakeFormPath, completedPath, expiredPath],
+  }),
 );
 
 // The payment result, per request with the link's request, where the card frame returns: the

@@ -1,6 +1,6 @@
 import './app/fonts.css';
 import './app/waiting.css';
-import { StrictMode, useEffect, useLayoutEffect, type ReactNode } from 'react';
+import { startTransition, StrictMode, useEffect, useLayoutEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { appConfig } from './app/config';
@@ -93,7 +93,12 @@ if (container.hasChildNodes()) {
   void Promise.all([loadMatchedRoutes(routes, window.location.pathname), i18nReady(i18n)]).then(
     () => {
       if (hydrate) {
-        hydrateRoot(container, app(container, true));
+        // In a transition: hydration yields to the browser every few milliseconds instead of
+        // holding the main thread for the whole page, so a tap or a scroll while the app starts
+        // (it may start while the patient reads, ADR 035) is not kept waiting.
+        startTransition(() => {
+          hydrateRoot(container, app(container, true));
+        });
       } else {
         // Its fields go with the HTML: what was typed in them is read now.
         typed = typedBeforeApp(container);

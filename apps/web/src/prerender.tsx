@@ -30,6 +30,10 @@ export const loginPath = '/login/:clinicId';
 export const bookingPath = '/booking/:clinicId';
 export const intakeFormPath = '/q/:token';
 export const paymentResultPath = '/tranzila/:token';
+export const appointmentsPath = '/appointments/:clinicId';
+export const confirmationPath = '/booking/:clinicId/confirmation';
+export const completedPath = '/completed';
+export const expiredPath = '/expired';
 
 // A form's clinic HTML is parsed as the browser's DOMParser would, which Node lacks.
 setHtmlParser(parseHtmlOnServer);

@@ -8,6 +8,7 @@ import { languageStorageKey, prerenderLanguage, toLanguage } from './app/i18n/la
 import {
   appCodeElementId,
   appReadyEvent,
+  heldAttribute,
   liveAttribute,
   renderAfreshAttribute,
   waitingAttribute,
@@ -42,29 +43,84 @@ let woken: Promise<void> | undefined;
 /** The patient's last act before the app, run again once it has the page: a click, or a form sent. */
 let heldBack: HTMLElement | null = null;
 
+const preloaded = new Map<string, Promise<void>>();
+
+/**
+ * Fetches and compiles modules without running them (each once), low priority unless asked;
+ * settles once they have all arrived (or failed: import() then reports it).
+ */
+function preloadModules(hrefs: string[], { low }: { low: boolean }): Promise<unknown> {
+  return Promise.all(
+    hrefs.map((href) => {
+      let arrived = preloaded.get(href);
+      if (!arrived) {
+        const link = document.createElement('link');
+        link.rel = 'modulepreload';
+        link.crossOrigin = '';
+        if (low) link.fetchPriority = 'low';
+        link.href = href;
+        arrived = new Promise<void>((resolve) => {
+          link.addEventListener('load', () => resolve(), { once: true });
+          link.addEventListener('error', () => resolve(), { once: true });
+        });
+        preloaded.set(href, arrived);
+        document.head.append(link);
+      }
+      return arrived;
+    }),
+  );
+}
+
+/** Runs `task` once the browser is idle (soon, where it cannot say). */
+function whenIdle(task: () => void) {
+  if ('requestIdleCallback' in window) window.requestIdleCallback(task, { timeout: 1000 });
+  else setTimeout(task, 0);
+}
+
+/**
+ * How long after the page has loaded the app may start without the patient: the first paint,
+ * the fonts and the page's own first moments go first; a patient reads longer than this.
+ */
+const readingHeadStartMs = 1_000;
+
+/**
+ * While the patient reads (issue 26, ADR 035): once the page has loaded and the browser is idle,
+ * the app's code and the next pages' are fetched at low priority; once they are in, the patient
+ * has read for a moment and the browser is idle again, the app takes the page over, its
+ * hydration in slices that a tap can interrupt. The first tap then meets a running app instead of
+ * waiting seconds for it; a tap before that is held and answered as before.
+ */
+function startWhileReading() {
+  const start = () => {
+    const headStart = new Promise((resolve) => setTimeout(resolve, readingHeadStartMs));
+    const fetched = preloadModules([code.entry, ...code.preload, ...(code.next ?? [])], {
+      low: true,
+    });
+    void Promise.all([headStart, fetched]).then(() =>
+      whenIdle(() => wake({ soon: true }).catch(stayStatic)),
+    );
+  };
+  if (document.readyState === 'complete') whenIdle(start);
+  else window.addEventListener('load', () => whenIdle(start), { once: true });
+}
+
 /**
  * Loads the app. Woken by the patient, its code is what the page waits for; woken without them
  * (`soon`), it is fetched at low priority, after the fonts and images of the first paint (as the
- * pages of ADR 021 did).
+ * pages of ADR 021 did). The next pages' code follows at low priority either way.
  */
 function wake({ soon = false } = {}): Promise<void> {
   if (woken) return woken;
   woken = new Promise<void>((resolve, reject) => {
     document.addEventListener(appReadyEvent, () => resolve(), { once: true });
     // The entry too, so that it comes at the same priority; import() then finds it fetched.
-    for (const href of [code.entry, ...code.preload]) {
-      const link = document.createElement('link');
-      link.rel = 'modulepreload';
-      link.crossOrigin = '';
-      if (soon) link.fetchPriority = 'low';
-      link.href = href;
-      document.head.append(link);
-    }
+    void preloadModules([code.entry, ...code.preload], { low: soon });
+    void preloadModules(code.next ?? [], { low: true });
     import(/* @vite-ignore */ code.entry).catch(reject);
   }).finally(() => {
     document.removeEventListener('click', holdBack, true);
     document.removeEventListener('submit', holdBackSubmit, true);
-    document.documentElement.style.cursor = '';
+    showHeld(null);
   });
   woken.then(
     () => {
@@ -78,6 +134,24 @@ function wake({ soon = false } = {}): Promise<void> {
     },
   );
   return woken;
+}
+
+/**
+ * The tap held until the app runs, shown at once (issue 26: never a dead tap): the element looks
+ * pressed and busy, and a bar runs along the top of the page (app/waiting.css). Null: none.
+ */
+function showHeld(element: HTMLElement | null) {
+  for (const held of document.querySelectorAll(`[${heldAttribute}]`)) {
+    held.removeAttribute(heldAttribute);
+    held.removeAttribute('aria-busy');
+  }
+  if (element) {
+    element.setAttribute(heldAttribute, '');
+    element.setAttribute('aria-busy', 'true');
+    document.documentElement.setAttribute(heldAttribute, '');
+  } else {
+    document.documentElement.removeAttribute(heldAttribute);
+  }
 }
 
 /** A click the page itself handles without the app: another site, a new tab, an in-page jump. */
@@ -103,7 +177,7 @@ function holdBack(event: MouseEvent) {
   event.preventDefault();
   event.stopImmediatePropagation();
   heldBack = element;
-  document.documentElement.style.cursor = 'progress';
+  showHeld(element);
   wake().catch(stayStatic);
 }
 
@@ -113,6 +187,7 @@ function holdBackSubmit(event: SubmitEvent) {
   event.preventDefault();
   event.stopImmediatePropagation();
   heldBack = event.target;
+  showHeld(event.submitter instanceof HTMLElement ? event.submitter : event.target);
   wake().catch(stayStatic);
 }
 
@@ -168,7 +243,8 @@ function start() {
   } else if (mustWakeNow() || root?.hasAttribute(liveAttribute)) {
     wake({ soon: true }).catch(stayStatic);
   } else {
-    // Intent: the code starts loading at the first touch, key or focus, before any click.
+    // Intent: the app starts at the first touch, key or focus, before any click, unless it has
+    // started while the patient read.
     for (const type of ['pointerdown', 'touchstart', 'keydown', 'focusin']) {
       document.addEventListener(type, () => wake().catch(stayStatic), {
         capture: true,
@@ -176,6 +252,7 @@ function start() {
         passive: true,
       });
     }
+    if (code.startsWhileReading) startWhileReading();
   }
 }
 

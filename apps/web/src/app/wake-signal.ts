@@ -10,6 +10,16 @@ export interface AppCode {
   /** The chunks it and the page's route import, fetched beside it once the page wakes. */
   preload: string[];
   /**
+   * The chunks of the pages this page leads to (and of its own steps and dialogs), fetched with
+   * the page's own while the patient reads, so that a tap waits on none of them.
+   */
+  next?: string[];
+  /**
+   * A page a patient came to act on (a clinic's booking, a form or payment link): the app starts
+   * while they read, once its code is in, rather than at their first act (ADR 035).
+   */
+  startsWhileReading?: true;
+  /**
    * The HTML is what a patient without a session sees (the login and booking pages): with a
    * session or a code on its way the app shows another page or step, so the page's content waits
    * hidden (`waitingAttribute`) until the app has rendered it, rather than offering fields that
@@ -44,3 +54,9 @@ export const liveAttribute = 'data-live';
  * hidden under a spinner (app/waiting.css); removed by the app's first commit.
  */
 export const waitingAttribute = 'data-waiting';
+
+/**
+ * Set by the waking script on the element whose tap it holds until the app runs, and on <html>
+ * meanwhile: app/waiting.css shows it busy at once.
+ */
+export const heldAttribute = 'data-held';
