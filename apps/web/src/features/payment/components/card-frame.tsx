@@ -23,7 +23,8 @@ function contentHeight(frame: HTMLIFrameElement): number | null {
     // frame taller than its page would never shrink.
     const root = frame.contentDocument?.documentElement;
     const measured = root ? Math.ceil(root.getBoundingClientRect().height) : 0;
-    return measured > 0 ? measured : null;
+    // The frame's own border is inside its height (border-box).
+    return measured > 0 ? measured + frame.offsetHeight - frame.clientHeight : null;
   } catch {
     return null;
   }

@@ -1,7 +1,5 @@
 import { formatAmount, splitInstalments } from '@marpe/shared/rules';
 import Box from '@mui/material/Box';
-import Typography from '@mui/material/Typography';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ClinicText, Ltr } from '../../../lib/text-runs';
 
@@ -18,7 +16,11 @@ interface PaymentDetailsProps {
   payments: number;
 }
 
-/** What the payment is for, for whom, and the sum with its split (issue 27). */
+/**
+ * What the payment is for, for whom, and the sum with its split (issue 27). The list's items are
+ * plain elements styled from the list: a styled one would bring its own <style> into the list
+ * when the server renders it, which a <dl> may not hold between its terms.
+ */
 export function PaymentDetails({ purpose, patient, amountAgorot, payments }: PaymentDetailsProps) {
   const { t } = useTranslation();
   return (
@@ -32,29 +34,42 @@ export function PaymentDetails({ purpose, patient, amountAgorot, payments }: Pay
         borderRadius: 1,
         display: 'grid',
         gap: 1.5,
+        '& dt': { typography: 'body1', color: 'text.secondary' },
+        '& dd': { typography: 'body1', m: 0, fontWeight: 500 },
+        '& .payment-amount': { display: 'block', fontSize: '2rem', fontWeight: 700 },
+        '& .payment-split': { display: 'block' },
       }}
     >
       {purpose && (
-        <Detail label={t('payment.purpose')}>
-          <ClinicText>{purpose}</ClinicText>
-        </Detail>
+        <div>
+          <dt>{t('payment.purpose')}</dt>
+          <dd>
+            <ClinicText>{purpose}</ClinicText>
+          </dd>
+        </div>
       )}
       {patient && (
-        <Detail label={t('payment.patient')}>
-          <ClinicText>{patient}</ClinicText>
-        </Detail>
+        <div>
+          <dt>{t('payment.patient')}</dt>
+          <dd>
+            <ClinicText>{patient}</ClinicText>
+          </dd>
+        </div>
       )}
-      <Detail label={t('payment.amount')}>
-        {/* Isolated left to right, so the sign stays before the number in Hebrew too: ₪1,250.50. */}
-        <Typography component="span" sx={{ display: 'block', fontSize: '2rem', fontWeight: 700 }}>
-          <Ltr>{shekels(amountAgorot)}</Ltr>
-        </Typography>
-        {payments > 1 && (
-          <Typography component="span" sx={{ display: 'block' }}>
-            <InstalmentSplit amountAgorot={amountAgorot} payments={payments} />
-          </Typography>
-        )}
-      </Detail>
+      <div>
+        <dt>{t('payment.amount')}</dt>
+        <dd>
+          {/* Isolated left to right, so the sign stays before the number in Hebrew too: ₪1,250.50. */}
+          <span className="payment-amount">
+            <Ltr>{shekels(amountAgorot)}</Ltr>
+          </span>
+          {payments > 1 && (
+            <span className="payment-split">
+              <InstalmentSplit amountAgorot={amountAgorot} payments={payments} />
+            </span>
+          )}
+        </dd>
+      </div>
     </Box>
   );
 }
@@ -80,18 +95,5 @@ export function InstalmentSplit({
         then: t('payment.splitThen', { count: split.npay, later: shekels(split.laterAgorot) }),
       })}
     </>
-  );
-}
-
-function Detail({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Box>
-      <Typography component="dt" color="textSecondary">
-        {label}
-      </Typography>
-      <Typography component="dd" sx={{ m: 0, fontWeight: 500 }}>
-        {children}
-      </Typography>
-    </Box>
   );
 }

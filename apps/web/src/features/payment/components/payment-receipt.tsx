@@ -1,7 +1,6 @@
 import type { PaymentReceipt as Receipt } from '@marpe/shared';
 import { toAgorot } from '@marpe/shared/rules';
 import Box from '@mui/material/Box';
-import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Ltr } from '../../../lib/text-runs';
@@ -32,6 +31,9 @@ export function PaymentReceipt({ receipt }: { receipt: Receipt }) {
         columnGap: 2,
         rowGap: 1,
         textAlign: 'start',
+        // Plain items styled from the list: see PaymentDetails.
+        '& dt': { typography: 'body1', color: 'text.secondary' },
+        '& dd': { typography: 'body1', m: 0, fontWeight: 500, overflowWrap: 'anywhere' },
       }}
     >
       <Row label={t('payment.result.amount')}>
@@ -66,12 +68,8 @@ export function PaymentReceipt({ receipt }: { receipt: Receipt }) {
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
     <>
-      <Typography component="dt" color="textSecondary">
-        {label}
-      </Typography>
-      <Typography component="dd" sx={{ m: 0, fontWeight: 500, overflowWrap: 'anywhere' }}>
-        {children}
-      </Typography>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
     </>
   );
 }
