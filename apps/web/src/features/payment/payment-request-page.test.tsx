@@ -283,13 +283,27 @@ describe('payment request page', () => {
     expect(screen.queryByRole('button')).not.toBeInTheDocument();
   });
 
-  it('an already paid request shows that, not the form', async () => {
+  it('an already paid request shows that and its confirmed charge, not the form', async () => {
+    const receipt = {
+      amount: 1250.5,
+      payments: 1,
+      cardLast4: '4321',
+      confirmationCode: '0123456',
+      email: 'dana@example.com',
+    };
     stubApi({
-      'POST /api/get-payment-request': () => json({ data: request({ status: 'paid' }) }),
+      'POST /api/get-payment-request': () => json({ data: request({ status: 'paid', receipt }) }),
     });
     open();
 
     expect(await screen.findByRole('heading', { level: 1, name: 'הבקשה כבר שולמה' })).toBeVisible();
+    expect(detailsOf(screen.getByLabelText('פרטי התשלום'))).toEqual([
+      ['סכום', '₪1,250.50'],
+      ['תשלומים', 'תשלום אחד'],
+      ['כרטיס', 'מסתיים ב-4321'],
+      ['מספר אישור', '0123456'],
+      ['הקבלה תישלח אל', 'dana@example.com'],
+    ]);
     expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
     expect(screen.queryByRole('button')).not.toBeInTheDocument();
   });

@@ -18,6 +18,7 @@ import { PaymentDetails } from './components/payment-details';
 import { PaymentForm } from './components/payment-form';
 import { PaymentHeader } from './components/payment-header';
 import { PaymentLegalLinks } from './components/payment-legal-links';
+import { PaymentReceipt } from './components/payment-receipt';
 import { PaymentStatus } from './components/payment-status';
 import { SecurePageNote } from './components/secure-page-note';
 
@@ -51,7 +52,9 @@ export function PaymentRequestPage() {
         icon={<CheckCircleOutlineIcon sx={{ fontSize: 72, color: 'success.main' }} />}
         heading={t('payment.paid.heading')}
         text={t('payment.paid.text')}
-      />
+      >
+        {data.receipt && <PaymentReceipt receipt={data.receipt} />}
+      </PaymentStatus>
     );
   }
   if (data.status === 'verifying') {
