@@ -1,6 +1,12 @@
 import type { FrameLocator, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { expectNoAxeViolations, newPage, switchLanguage, useBrowser } from './support/browser';
+import {
+  expectNoAxeViolations,
+  newPage,
+  saveScreenshot,
+  switchLanguage,
+  useBrowser,
+} from './support/browser';
 import { demoLinkPath } from './support/demo-links';
 
 const baseUrl = inject('baseUrl');
@@ -29,6 +35,20 @@ async function axeBothLanguages(page: Page, { he, en }: Heading): Promise<void> 
   await expectNoAxeViolations(page);
   await switchLanguage(page, 'he');
   await heading(page, he);
+}
+
+/** The demo clinic, which asks for the demo payment. */
+const demoClinicName = 'מרפאת שיניים לב העיר';
+
+/** The terms and definitions of the description list that holds `term`, in order. */
+async function details(page: Page, term: string): Promise<string[][]> {
+  const list = page.locator('dl', { has: page.getByText(term, { exact: true }) });
+  return list.evaluate((dl) =>
+    [...dl.querySelectorAll('dt')].map((dt) => [
+      dt.textContent ?? '',
+      dt.nextElementSibling?.textContent ?? '',
+    ]),
+  );
 }
 
 /** The sandbox card page inside the frame, once it has loaded. */
@@ -63,9 +83,27 @@ describe('payment request (/p/:token) and result (/tranzila/:token)', () => {
     await heading(page, requestHeading.he);
     await page.getByRole('img', { name: 'לוגו המרפאה' }).waitFor();
     expect(await page.getByText(/^₪[\d,]+(\.\d\d)?$/).count()).toBe(1);
+    // Who asks, what for and for whom; the clinic's own description never shows.
+    await page.getByText(demoClinicName, { exact: true }).waitFor();
+    expect(await details(page, 'עבור')).toEqual([
+      ['עבור', 'טיפול שורש – שן 36'],
+      ['שם המטופל/ת', 'דנה לוי'],
+      ['סכום לתשלום', '₪1,250.50'],
+    ]);
+    expect(await page.getByText('טיפול שיניים (הדגמה)').count()).toBe(0);
+    // On whose page the card is typed (the demo's sandbox, said plainly), and the legal pages.
+    await page.getByText(/^זהו דף הדגמה: .*אף כרטיס אינו מחויב\.$/).waitFor();
+    const legal = page.getByRole('navigation', { name: 'מידע משפטי' });
+    expect(await legal.getByRole('link').allTextContents()).toEqual([
+      'מדיניות פרטיות (נפתח בכרטיסייה חדשה)',
+      'תנאי שימוש (נפתח בכרטיסייה חדשה)',
+      'הצהרת נגישות (נפתח בכרטיסייה חדשה)',
+    ]);
     await axeBothLanguages(page, requestHeading);
 
     await page.getByRole('combobox', { name: 'מספר תשלומים' }).selectOption('3');
+    // The split before the frame opens, as SPEC § 9 splits it.
+    await page.getByText('3 תשלומים: הראשון ₪416.84, ואחריו 2 × ₪416.83').waitFor();
     await page.getByRole('textbox', { name: 'דוא״ל לקבלה' }).fill('dana@example.com');
     await page.getByRole('button', { name: 'המשך לתשלום' }).click();
 
@@ -92,7 +130,27 @@ describe('payment request (/p/:token) and result (/tranzila/:token)', () => {
     expect(result.pathname).toBe(path.replace(/^\/p\//, '/tranzila/'));
     await heading(page, 'תשלום התקבל');
     await page.getByText('תודה!').waitFor();
+    // The confirmed charge, as the server verified it with the (sandbox) provider's API.
+    const paid = await details(page, 'סכום');
+    expect(paid.slice(0, 3)).toEqual([
+      ['סכום', '₪1,250.50'],
+      ['תשלומים', '3 תשלומים: הראשון ₪416.84, ואחריו 2 × ₪416.83'],
+      ['כרטיס', 'מסתיים ב-1111'],
+    ]);
+    expect(paid[3]?.[0]).toBe('מספר אישור');
+    expect(paid[3]?.[1]).toMatch(/^\d{4,}$/);
+    expect(paid[4]).toEqual(['הקבלה תישלח אל', 'dana@example.com']);
+    await saveScreenshot(page, 'payment-result-success-desktop-he');
     await axeBothLanguages(page, { he: 'תשלום התקבל', en: 'Payment received' });
+    await switchLanguage(page, 'en');
+    await heading(page, 'Payment received');
+    expect((await details(page, 'Amount')).slice(1, 3)).toEqual([
+      ['Payments', '3 payments: first ₪416.84, then 2 × ₪416.83'],
+      ['Card', 'ending in 1111'],
+    ]);
+    await saveScreenshot(page, 'payment-result-success-desktop-en');
+    await switchLanguage(page, 'he');
+    await heading(page, 'תשלום התקבל');
 
     // Loaded again, the confirmed result is the server's HTML: the app's code is not fetched.
     await page.reload();
@@ -117,19 +175,37 @@ describe('payment request (/p/:token) and result (/tranzila/:token)', () => {
     // Eight axe runs on a 2-core machine.
   }, 60_000);
 
-  it('a declined card shows the error with its Hebrew description; try again returns to the form', async () => {
+  it('on a phone the card frame holds its whole page; a declined card says what to do, in both languages', async () => {
     const path = await demoPaymentPath();
     const { context, page } = await newPage(browser());
     await page.goto(`${baseUrl}${path}`);
 
     await heading(page, requestHeading.he);
+    await saveScreenshot(page, 'payment-phone-he');
     await page.getByRole('textbox', { name: 'דוא״ל לקבלה' }).fill('dana@example.com');
     await page.getByRole('button', { name: 'המשך לתשלום' }).click();
-    await payWith(await cardFrame(page), '033');
+    const frame = await cardFrame(page);
 
+    // At 390×844 the frame is as tall as its page: nothing scrolls inside it, and the pay button
+    // is reached by scrolling the page itself.
+    const inner = await page.frame({ url: /iframenew\.php/ })?.evaluate(() => ({
+      scrollable: (document.scrollingElement?.scrollHeight ?? 0) - window.innerHeight,
+      width: window.innerWidth,
+    }));
+    expect(inner?.scrollable).toBeLessThanOrEqual(0);
+    expect(inner?.width).toBeLessThanOrEqual(390);
+    const pay = frame.getByRole('button', { name: 'תשלום' });
+    await pay.scrollIntoViewIfNeeded();
+    const box = await pay.boundingBox();
+    expect(box && box.y >= 0 && box.y + box.height <= 844).toBe(true);
+
+    await payWith(frame, '033');
     await waitForResult(page);
-    const failure = { he: 'שגיאה בתשלום: כרטיס פגום', en: 'Payment error: כרטיס פגום' };
+    // SPEC § 8's line, then what to do; the description translated on the English page.
+    const failure = { he: 'שגיאה בתשלום: כרטיס פגום', en: 'Payment error: faulty card' };
     await heading(page, failure.he);
+    await page.getByText('בדקו את פרטי הכרטיס ונסו שוב, או נסו כרטיס אחר.').waitFor();
+    await saveScreenshot(page, 'payment-result-failure-phone-he');
     await axeBothLanguages(page, failure);
 
     await page.getByRole('button', { name: 'ניסיון נוסף' }).click();

@@ -265,7 +265,11 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
   });
 
   it('makes a link the payment page serves, on the clinic’s terminal, audited', async () => {
-    const created = await createRequest({ description: 'טיפול שורש', expires_in_days: 7 });
+    const created = await createRequest({
+      description: 'טיפול שורש',
+      purpose: 'טיפול שורש – שן 36',
+      expires_in_days: 7,
+    });
     expect(created).toEqual({
       id: created.id,
       url: expect.stringMatching(/^https:\/\/marpe\.example\/p\/[\w-]{43}$/),
@@ -277,6 +281,7 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
       patient_name_remarks: 'דנה לוי',
       patient_email: 'dana@example.com',
       description: 'טיפול שורש',
+      purpose: 'טיפול שורש – שן 36',
       created_at: new Date(START).toISOString(),
       expires_at: new Date(START + 7 * DAY).toISOString(),
       paid_at: null,
@@ -296,6 +301,11 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
         status: 'pending',
         thtk: `thtk_${TERMINAL}`,
         chargeRef: expect.stringMatching(/^[\w-]{16}$/),
+        clinicName: expect.any(String),
+        // What the payment is for, in the patient's words; the clinic's description stays private.
+        purpose: 'טיפול שורש – שן 36',
+        cardProvider: 'sandbox',
+        receipt: null,
       },
     });
 
@@ -362,6 +372,9 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
       [{ patient_name_remarks: 'x'.repeat(201) }, 'patient_name_remarks'],
       [{ patient_email: 'dana@' }, 'patient_email'],
       [{ description: 'a\u0000b' }, 'description'],
+      [{ purpose: 'x'.repeat(201) }, 'purpose'],
+      [{ purpose: 'a\u0000b' }, 'purpose'],
+      [{ purpose: 36 }, 'purpose'],
       [{ expires_in_days: 0 }, 'expires_in_days'],
       [{ expires_in_days: 366 }, 'expires_in_days'],
       [{ send_to_phone: '03-5551234' }, 'send_to_phone'],

@@ -6,7 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildCardFrameUrl, parsePaymentResults } from '@marpe/shared';
 import type { App } from '../src/app.js';
-import { DEMO_CARD_TERMINAL, DEMO_CLINIC_ID } from '../src/demo/demo-clinic.js';
+import { DEMO_CARD_TERMINAL, DEMO_CLINIC_ID, demoClinic } from '../src/demo/demo-clinic.js';
 import {
   DEMO_PROVIDER_CREDENTIALS,
   ensureDemoCardTerminal,
@@ -260,6 +260,8 @@ describe.each(engines)('payment requests (%s)', (engine) => {
       ['patientEmail', { patientEmail: 'not-an-email' }],
       ['patientIdNumber', { patientIdNumber: '03984512<' }],
       ['patientNameRemarks', { patientNameRemarks: 'x'.repeat(201) }],
+      ['purpose', { purpose: 'x'.repeat(201) }],
+      ['purpose', { purpose: 'כתר\u0007' }],
       ['expiresInDays', { expiresInDays: 366 }],
     ] as const)('refuses a bad %s, naming it', async (field, input) => {
       await expect(newLink(input)).rejects.toMatchObject({
@@ -315,12 +317,27 @@ describe.each(engines)('payment requests (%s)', (engine) => {
           status: 'pending',
           thtk: `thtk_${TERMINAL}_1250_50`,
           chargeRef: expect.stringMatching(/^[\w-]{16}$/),
+          clinicName: 'מרפאת הבדיקות',
+          purpose: '',
+          cardProvider: 'sandbox',
+          receipt: null,
         },
       });
       expect(provider.requests.map((r) => [r.path, JSON.parse(r.body)])).toEqual([
         ['/v1/handshake/create', { terminal_name: TERMINAL, sum: '1250.50' }],
       ]);
       expect(authProblems).toEqual([]);
+    });
+
+    it('says what the payment is for when the clinic set a purpose, never its own description', async () => {
+      const link = await newLink({
+        purpose: '  טיפול שורש – שן 36 ',
+        description: 'הערה פנימית: לגבות לפני הטיפול הבא',
+      });
+      const answer = await getRequest(link.token);
+      expect(answer.json()).toMatchObject({ data: { purpose: 'טיפול שורש – שן 36' } });
+      expect(answer.body).not.toContain('הערה פנימית');
+      expect(Object.keys(answer.json().data as object)).not.toContain('description');
     });
 
     it('read for its state alone (the result page rendered on the server): no handshake', async () => {
@@ -370,15 +387,59 @@ describe.each(engines)('payment requests (%s)', (engine) => {
         data: { amount: 1250.5, status: 'paid', patientId: '039845128' },
       });
       now = START + 60 * DAY;
-      // Past its expiry the link still says it is paid, no longer who it was for.
+      // Past its expiry the link still says it is paid, no longer who it was for, nor the card.
       expect((await getRequest(link.token)).json()).toMatchObject({
-        data: { status: 'paid', patientId: '', patientNameRemarks: '', patientEmail: '' },
+        data: {
+          status: 'paid',
+          patientId: '',
+          patientNameRemarks: '',
+          patientEmail: '',
+          purpose: '',
+          receipt: null,
+        },
       });
       expect(await app.payments.getPaymentRequest(link.token, { pinFrame: false })).toMatchObject({
         status: 'paid',
         patientId: '',
         patientNameRemarks: '',
         patientEmail: '',
+      });
+    });
+
+    it('gives a paid request’s confirmed charge: sum, payments, last 4, confirmation, receipt email', async () => {
+      const link = await newLink();
+      // A declined card first, then the approved charge in 3 payments the provider confirms.
+      expect((await notify(link.token, { ...approved('1000'), Response: '033' })).statusCode).toBe(
+        200,
+      );
+      expect((await getRequest(link.token)).json()).toMatchObject({ data: { receipt: null } });
+      charge('2001', { number_of_payments: 3 });
+      await notify(link.token, { ...inThree(), email: 'dana.receipts@example.com' });
+      // Reported, not yet confirmed: nothing to show as a receipt.
+      expect((await getRequest(link.token)).json()).toMatchObject({
+        data: { status: 'verifying', receipt: null },
+      });
+      await settle();
+      expect((await getRequest(link.token)).json()).toMatchObject({
+        data: {
+          status: 'paid',
+          receipt: {
+            amount: 1250.5,
+            payments: 3,
+            cardLast4: '4321',
+            confirmationCode: '0123456',
+            email: 'dana.receipts@example.com',
+          },
+        },
+      });
+    });
+
+    it('gives no receipt for a charge the provider refused', async () => {
+      const link = await newLink();
+      await notify(link.token, approved());
+      await settle();
+      expect((await getRequest(link.token)).json()).toMatchObject({
+        data: { status: 'pending', receipt: null },
       });
     });
 
@@ -1273,6 +1334,10 @@ describe.each(engines)('payments outside demo mode, and demo links (%s)', (engin
       await plain.payments.setProviderCredentials(db, clinicId, CREDENTIALS);
       const link = await plain.payments.createLink(input);
       expect(link.url).toMatch(/\/p\/[\w-]{43}$/);
+      // The page names the clinic's card provider, not the demo's sandbox.
+      expect(await plain.payments.getPaymentRequest(link.token, { pinFrame: false })).toMatchObject(
+        { cardProvider: 'tranzila', clinicName: 'מרפאה בלי ספק' },
+      );
     } finally {
       await plain.close();
     }
@@ -1329,6 +1394,10 @@ describe.each(engines)('payments outside demo mode, and demo links (%s)', (engin
           // The sandbox's handshake: its frame then takes this sum only.
           thtk: expect.stringMatching(/^[\w-]{20,}$/),
           chargeRef: expect.stringMatching(/^[\w-]{16}$/),
+          clinicName: demoClinic.name,
+          purpose: 'טיפול שורש – שן 36',
+          cardProvider: 'sandbox',
+          receipt: null,
         },
       });
     } finally {

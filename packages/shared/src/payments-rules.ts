@@ -10,6 +10,13 @@ import { isEmail } from './email.js';
 /** SPEC § 9: the card provider's success code. */
 export const PAYMENT_SUCCESS_CODE = '000';
 
+/**
+ * Whose page takes the card: Tranzila (the product's card provider), or in demo mode the built-in
+ * sandbox that stands in for it and charges nothing.
+ */
+export const CARD_PROVIDERS = ['tranzila', 'sandbox'] as const;
+export type CardProvider = (typeof CARD_PROVIDERS)[number];
+
 /** The largest number of payments a request may offer (the provider allows up to 36 instalments). */
 export const MAX_PAYMENTS = 36;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAYMENTS } from './payments-rules.js';
+import { CARD_PROVIDERS, MAX_PAYMENTS } from './payments-rules.js';
 
 // The payment request contract (SPEC § 3, § 7); its rules are in payments-rules.ts.
 export * from './payments-rules.js';
@@ -9,6 +9,21 @@ const paymentTokenSchema = z.string().min(1).max(200);
 
 /** `POST /api/get-payment-request`. */
 export const getPaymentRequestBodySchema = z.object({ token: paymentTokenSchema });
+
+/** The confirmed charge of a paid request, as the payment result page shows it. */
+export const paymentReceiptSchema = z.object({
+  /** The sum charged, in shekels. */
+  amount: z.number(),
+  /** The number of payments the patient chose. */
+  payments: z.number().int().min(1).max(MAX_PAYMENTS),
+  /** The card's last 4 digits; null when the provider sent none. */
+  cardLast4: z.string().nullable(),
+  /** The provider's confirmation (authorisation) number; null when it sent none. */
+  confirmationCode: z.string().nullable(),
+  /** Where the provider sends the receipt: the email given with the frame ('' when unknown). */
+  email: z.string(),
+});
+export type PaymentReceipt = z.infer<typeof paymentReceiptSchema>;
 
 /**
  * SPEC § 3 "Payment request". `amount` is in shekels with at most 2 decimals (1250.5 is
@@ -31,6 +46,21 @@ export const paymentRequestDataSchema = z.object({
    * the charge: a charge made for another request never pays this one.
    */
   chargeRef: z.string(),
+  /** The clinic that asks: its name beside its logo. */
+  clinicName: z.string(),
+  /** What the payment is for, in the patient's words ('' when the clinic set none). */
+  purpose: z.string(),
+  /**
+   * Whose page the card is typed on: the clinic's card provider, or (demo mode) the built-in
+   * sandbox standing in for it.
+   */
+  cardProvider: z.enum(CARD_PROVIDERS),
+  /**
+   * A paid request's confirmed charge, for the result page: from the provider callback the
+   * provider's API confirmed. Null until paid, and past the link's expiry (like the patient's
+   * details above).
+   */
+  receipt: paymentReceiptSchema.nullable(),
 });
 export type PaymentRequestData = z.infer<typeof paymentRequestDataSchema>;
 

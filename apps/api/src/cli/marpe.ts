@@ -40,11 +40,12 @@ Commands:
       ${DEFAULT_LINK_DAYS} days unless --days says otherwise (1-${MAX_LINK_DAYS}).
   payment-link --clinic <id> --amount <shekels> [--payments <max>] [--terminal <name>]
                [--patient-id <id>] [--remarks <text>] [--email <addr>] [--description <text>]
-               [--days <n>]
+               [--purpose <text>] [--days <n>]
       Prints a new payment link: --amount in shekels with up to 2 decimals (1250.50), payable
       in 1 to --payments instalments (default 1, at most ${MAX_PAYMENTS}), on the clinic's card
       terminal unless --terminal names another. --patient-id, --remarks (usually the patient's
-      name) and --email go to the card frame; --description is the clinic's own note. The link
+      name) and --email go to the card frame; --description is the clinic's own note, and
+      --purpose what the payment is for, shown to the patient on the payment page. The link
       works until paid, for ${DEFAULT_PAYMENT_LINK_DAYS} days unless --days says otherwise (1-${MAX_PAYMENT_LINK_DAYS}).
   rotate-data-key
       Re-encrypts everything stored encrypted with DATA_KEY, reading what older keys wrote
@@ -129,6 +130,7 @@ async function paymentLink(args: readonly string[]): Promise<void> {
         patientNameRemarks: options.patientNameRemarks,
         patientEmail: options.patientEmail,
         description: options.description,
+        purpose: options.purpose,
         expiresInDays: options.days,
       });
       console.log(link.url);

@@ -42,6 +42,8 @@ describe('payment-link arguments', () => {
         '--email=dana@example.com',
         '--description',
         'כתר',
+        '--purpose',
+        'כתר – שן 14',
         '--days',
         '7',
       ]),
@@ -54,6 +56,7 @@ describe('payment-link arguments', () => {
       patientNameRemarks: 'דנה לוי',
       patientEmail: 'dana@example.com',
       description: 'כתר',
+      purpose: 'כתר – שן 14',
       days: 7,
     });
   });

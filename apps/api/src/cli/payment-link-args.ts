@@ -14,6 +14,7 @@ export interface PaymentLinkArgs {
   patientNameRemarks?: string;
   patientEmail?: string;
   description?: string;
+  purpose?: string;
   days: number;
 }
 
@@ -35,6 +36,7 @@ const textFlags = {
   remarks: 'patientNameRemarks',
   email: 'patientEmail',
   description: 'description',
+  purpose: 'purpose',
 } as const;
 
 export function parsePaymentLinkArgs(args: readonly string[]): PaymentLinkArgs {

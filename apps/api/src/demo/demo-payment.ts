@@ -16,6 +16,7 @@ export const demoPaymentRequest = {
   patientNameRemarks: 'דנה לוי',
   patientEmail: 'dana@example.com',
   description: 'טיפול שיניים (הדגמה)',
+  purpose: 'טיפול שורש – שן 36',
 } as const satisfies CreatePaymentLinkInput;
 
 /**

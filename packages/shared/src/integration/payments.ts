@@ -57,6 +57,12 @@ export const createPaymentRequestBodySchema = z.strictObject({
     .string()
     .optional()
     .describe('What the payment is for: the clinic’s own note, never shown to the patient'),
+  purpose: z
+    .string()
+    .optional()
+    .describe(
+      'What the payment is for, in words for the patient (at most 200 characters): shown on the payment page when set',
+    ),
   expires_in_days: z
     .number()
     .int('Expected a whole number of days')
@@ -98,6 +104,8 @@ export const paymentRequestSchema = z.object({
   patient_name_remarks: z.string(),
   patient_email: z.string(),
   description: z.string(),
+  /** What the payment is for, as the patient's page shows it ('' when not set). */
+  purpose: z.string(),
   created_at: z.string(),
   expires_at: z.string(),
   paid_at: z.string().nullable(),

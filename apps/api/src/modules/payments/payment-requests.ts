@@ -63,6 +63,7 @@ const bodyFieldOf: Readonly<Record<string, keyof CreatePaymentRequestBody>> = {
   patientNameRemarks: 'patient_name_remarks',
   patientEmail: 'patient_email',
   description: 'description',
+  purpose: 'purpose',
   expiresInDays: 'expires_in_days',
 };
 
@@ -111,6 +112,7 @@ export function createPaymentRequests(deps: PaymentRequestsDeps) {
       patient_name_remarks: request.patientNameRemarks,
       patient_email: request.patientEmail,
       description: request.description,
+      purpose: request.purpose,
       created_at: request.createdAt.toISOString(),
       expires_at: request.expiresAt.toISOString(),
       paid_at: request.paidAt?.toISOString() ?? null,
@@ -142,6 +144,7 @@ export function createPaymentRequests(deps: PaymentRequestsDeps) {
         patientNameRemarks: body.patient_name_remarks,
         patientEmail: body.patient_email,
         description: body.description,
+        purpose: body.purpose,
         expiresInDays: body.expires_in_days,
       };
       type Outcome = { refused: MessageCapRefusal } | { created: CreatedPaymentRequest };

@@ -20,6 +20,18 @@ declare module 'fastify' {
   }
 }
 
+/** Whether the card frame is the demo sandbox on our own origin rather than the provider's. */
+function isSandboxFrame(
+  config: Pick<Config, 'demo' | 'cardFrameBaseUrl' | 'publicOrigin'>,
+): boolean {
+  const base = new URL(config.cardFrameBaseUrl);
+  return (
+    config.demo &&
+    base.origin === new URL(config.publicOrigin).origin &&
+    base.pathname.startsWith('/api/sandbox')
+  );
+}
+
 /**
  * Payments: the verification's outbox topic (so before `ready()`), the patient's payment page and
  * the provider's callbacks, and the clinic's payment requests (after registerIntegration). The
@@ -28,7 +40,7 @@ declare module 'fastify' {
 export async function registerPayments(
   app: FastifyInstance,
   deps: {
-    config: Pick<Config, 'demo' | 'providerApiBaseUrl' | 'publicOrigin'>;
+    config: Pick<Config, 'demo' | 'providerApiBaseUrl' | 'publicOrigin' | 'cardFrameBaseUrl'>;
     db: Database;
     clock: () => number;
     dataKeys: DataKeys;
@@ -43,6 +55,7 @@ export async function registerPayments(
     clock,
     publicOrigin: config.publicOrigin,
     webhooks: deps.webhooks,
+    cardProvider: isSandboxFrame(config) ? 'sandbox' : 'tranzila',
     requireProviderCredentials: !config.demo,
     provider: {
       api: createTranzilaApi(

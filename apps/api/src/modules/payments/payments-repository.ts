@@ -45,10 +45,10 @@ export function createPaymentsRepository(db: Database) {
       return row.id;
     },
 
-    /** The request of a link token hash, with its clinic's logo; null if unknown. */
+    /** The request of a link token hash, with its clinic's name and logo; null if unknown. */
     async findRequestByTokenHash(tokenHash: string) {
       const [row] = await db
-        .select({ request: paymentRequests, logoUrl: clinics.logoUrl })
+        .select({ request: paymentRequests, clinicName: clinics.name, logoUrl: clinics.logoUrl })
         .from(paymentRequests)
         .innerJoin(clinics, eq(clinics.id, paymentRequests.clinicId))
         .where(eq(paymentRequests.tokenHash, tokenHash));
@@ -202,6 +202,26 @@ export function createPaymentsRepository(db: Database) {
         .onConflictDoNothing()
         .returning({ requestId: paymentCharges.requestId });
       return rows.length > 0;
+    },
+
+    /**
+     * The callback whose charge paid the request (the first charge claimed for it, confirmed by
+     * the provider's API); null when none did.
+     */
+    async findPayingTransaction(requestId: number): Promise<PaymentTransactionRow | null> {
+      const [row] = await db
+        .select({ transaction: paymentTransactions })
+        .from(paymentCharges)
+        .innerJoin(paymentTransactions, eq(paymentTransactions.id, paymentCharges.transactionId))
+        .where(
+          and(
+            eq(paymentCharges.requestId, requestId),
+            eq(paymentTransactions.verification, 'confirmed'),
+          ),
+        )
+        .orderBy(asc(paymentCharges.confirmedAt), asc(paymentTransactions.id))
+        .limit(1);
+      return row?.transaction ?? null;
     },
 
     /** Approved callbacks of a request the provider has not answered on yet. */

@@ -4,6 +4,7 @@ import {
   MAX_PAYMENTS,
   PAYMENT_SUCCESS_CODE,
   toShekels,
+  type CardProvider,
   type PaymentRequestData,
 } from '@marpe/shared';
 import {
@@ -75,6 +76,9 @@ function confirms(
 export const DEFAULT_PAYMENT_LINK_DAYS = 30;
 export const MAX_PAYMENT_LINK_DAYS = 365;
 
+/** The longest `purpose`: a line on the payment page, not a letter. */
+export const MAX_PURPOSE_LENGTH = 200;
+
 /** A card provider terminal name. */
 export const TERMINAL_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -88,6 +92,11 @@ export interface PaymentsServiceDeps {
    * where no callback is taken (the CLI, which mints links).
    */
   webhooks?: Pick<Webhooks, 'emit' | 'kick'>;
+  /**
+   * Whose page the card frame is: the provider's (default), or the demo sandbox standing in for it
+   * (CARD_FRAME_BASE_URL on our own origin). The payment page names it.
+   */
+  cardProvider?: CardProvider;
   /**
    * Outside demo mode: a link is made only for a clinic whose charges can be confirmed (it has
    * provider API credentials), since an unconfirmable charge can never pay.
@@ -116,8 +125,10 @@ export interface CreatePaymentLinkInput {
   patientIdNumber?: string;
   patientNameRemarks?: string;
   patientEmail?: string;
-  /** What the payment is for (the clinic's own note; not shown to the patient). */
+  /** The clinic's own note on the payment; never shown to the patient. */
   description?: string;
+  /** What the payment is for, in words for the patient: shown on the payment page when set. */
+  purpose?: string;
   /** Default DEFAULT_PAYMENT_LINK_DAYS. */
   expiresInDays?: number;
 }
@@ -152,6 +163,7 @@ function summaryOf(request: PaymentRequestRow): PaymentRequestSummary {
     patientEmail: request.patientEmail,
     maxPayments: request.maxPayments,
     description: request.description,
+    purpose: request.purpose,
     status: request.status,
     createdAt: request.createdAt,
     expiresAt: request.expiresAt,
@@ -235,6 +247,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         throw invalid('patientEmail', 'must be an email address');
       }
       const description = text('description', input.description, 500);
+      const purpose = text('purpose', input.purpose, MAX_PURPOSE_LENGTH);
       if (deps.requireProviderCredentials) {
         const credentials = await repository.findProviderCredentials(
           ex ?? repository.db,
@@ -265,6 +278,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
           patientEmail,
           maxPayments,
           description,
+          purpose,
           tokenHash: sha256Hex(token),
           chargeRef: randomToken(12),
           status: 'pending',
@@ -310,8 +324,13 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
           }
         }
       }
-      // A settled link past its expiry still says so, but no longer who it was for (issue 25).
+      // A settled link past its expiry still says so, but no longer who it was for, what for, or
+      // with which card (issue 25).
       const anonymous = settled && request.expiresAt.getTime() <= clock();
+      const paying =
+        request.status === 'paid' && !anonymous
+          ? await repository.findPayingTransaction(request.id)
+          : null;
       return {
         amount: toShekels(request.amountAgorot),
         terminal: request.terminal,
@@ -323,6 +342,16 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         status: request.status === 'cancelled' ? 'pending' : request.status,
         thtk,
         chargeRef: request.chargeRef,
+        clinicName: row.clinicName,
+        purpose: anonymous ? '' : request.purpose,
+        cardProvider: deps.cardProvider ?? 'tranzila',
+        receipt: paying && {
+          amount: toShekels(request.amountAgorot),
+          payments: paying.payments,
+          cardLast4: paying.cardLast4,
+          confirmationCode: paying.confirmationCode,
+          email: paying.payload.email?.trim() ?? '',
+        },
       };
     },
 

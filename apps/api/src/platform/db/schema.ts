@@ -770,6 +770,8 @@ export const paymentRequests = pgTable(
     maxPayments: smallint('max_payments').notNull().default(1),
     /** What the payment is for, shown to the clinic only. */
     description: text('description').notNull().default(''),
+    /** What the payment is for, in the patient's words: shown on the payment page when set. */
+    purpose: text('purpose').notNull().default(''),
     /** SHA-256 (hex) of the link token. */
     tokenHash: text('token_hash').notNull(),
     /**

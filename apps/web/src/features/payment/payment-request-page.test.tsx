@@ -27,6 +27,14 @@ function open(options: { token?: string; language?: 'he' | 'en' } = {}) {
 
 const frame = () => document.querySelector('iframe');
 
+/** A description list's terms and their definitions, in order. */
+function detailsOf(list: Element | null): [string, string][] {
+  return [...(list?.querySelectorAll('dt') ?? [])].map((term) => [
+    term.textContent ?? '',
+    term.nextElementSibling?.textContent ?? '',
+  ]);
+}
+
 describe('payment request page', () => {
   it('shows the logo, the amount with ₪, the prefilled email and the payments selector', async () => {
     const api = stubApi({ 'POST /api/get-payment-request': () => json({ data: request() }) });
@@ -37,7 +45,7 @@ describe('payment request page', () => {
     // Isolated left to right, so the sign stays before the number in the Hebrew page.
     const amount = screen.getByText('₪1,250.50');
     expect(amount).toHaveAttribute('dir', 'ltr');
-    expect(amount.closest('p')).toHaveTextContent('סכום לתשלום₪1,250.50');
+    expect(amount.closest('dd')?.previousElementSibling).toHaveTextContent('סכום לתשלום');
     const email = screen.getByRole('textbox', { name: 'דוא״ל לקבלה' });
     expect(email).toHaveValue('dana@example.com');
     expect(email).toHaveAttribute('type', 'email');
@@ -52,6 +60,95 @@ describe('payment request page', () => {
     expect(screen.getByRole('button', { name: 'המשך לתשלום' })).toBeVisible();
     expect(frame()).toBeNull();
     expect(api.callsTo('POST /api/get-payment-request')[0]?.body).toEqual({ token: 'tok' });
+  });
+
+  it('says who asks, what for and for whom, and never the clinic’s own description', async () => {
+    stubApi({
+      'POST /api/get-payment-request': () =>
+        json({ data: { ...request(), description: 'הערה פנימית' } }),
+    });
+    open();
+
+    await screen.findByRole('heading', { level: 1, name: 'בקשת תשלום' });
+    // The clinic's name beside its logo.
+    const name = screen.getByText('מרפאת השן הלבנה');
+    expect(name.closest('div')).toContainElement(screen.getByRole('img', { name: 'לוגו המרפאה' }));
+    expect(detailsOf(screen.getByText('עבור').closest('dl'))).toEqual([
+      ['עבור', 'טיפול שורש – שן 36'],
+      ['שם המטופל/ת', 'דנה לוי'],
+      ['סכום לתשלום', '₪1,250.50'],
+    ]);
+    expect(document.body).not.toHaveTextContent('הערה פנימית');
+  });
+
+  it('leaves out what the clinic did not set', async () => {
+    stubApi({
+      'POST /api/get-payment-request': () =>
+        json({ data: request({ purpose: '', patientNameRemarks: '', clinicName: '' }) }),
+    });
+    open();
+
+    await screen.findByRole('heading', { level: 1, name: 'בקשת תשלום' });
+    expect(detailsOf(screen.getByText('סכום לתשלום').closest('dl'))).toEqual([
+      ['סכום לתשלום', '₪1,250.50'],
+    ]);
+  });
+
+  it('says the split before the frame opens, as the frame will charge it', async () => {
+    stubApi({ 'POST /api/get-payment-request': () => json({ data: request() }) });
+    const { user } = open();
+
+    const count = await screen.findByRole('combobox', { name: 'מספר תשלומים' });
+    // One payment: the spec's label, and nothing to split.
+    expect(count).not.toHaveAccessibleDescription();
+    await user.selectOptions(count, '3');
+    expect(count).toHaveAccessibleDescription('3 תשלומים: הראשון ₪416.84, ואחריו 2 × ₪416.83');
+    await user.selectOptions(count, '2');
+    expect(count).toHaveAccessibleDescription('2 תשלומים: הראשון ₪625.25, והשני ₪625.25');
+
+    // With the frame open, the details above it keep the split.
+    await user.click(screen.getByRole('button', { name: 'המשך לתשלום' }));
+    expect(screen.getByText('2 תשלומים: הראשון ₪625.25, והשני ₪625.25')).toBeVisible();
+  });
+
+  it('says the split in English', async () => {
+    stubApi({ 'POST /api/get-payment-request': () => json({ data: request() }) });
+    const { user } = open({ language: 'en' });
+
+    const count = await screen.findByRole('combobox', { name: 'Number of payments' });
+    await user.selectOptions(count, '3');
+    expect(count).toHaveAccessibleDescription('3 payments: first ₪416.84, then 2 × ₪416.83');
+  });
+
+  it('names the card provider whose secure page takes the card, and links the legal pages', async () => {
+    stubApi({ 'POST /api/get-payment-request': () => json({ data: request() }) });
+    open();
+
+    expect(
+      await screen.findByText(
+        'בשלב הבא מזינים את פרטי הכרטיס בדף התשלום המאובטח של טרנזילה (Tranzila), חברת הסליקה של המרפאה.',
+      ),
+    ).toBeVisible();
+    const legal = screen.getByRole('navigation', { name: 'מידע משפטי' });
+    expect(
+      within(legal)
+        .getAllByRole('link')
+        .map((link) => [link.textContent, link.getAttribute('href'), link.getAttribute('target')]),
+    ).toEqual([
+      ['מדיניות פרטיות (נפתח בכרטיסייה חדשה)', '/privacy', '_blank'],
+      ['תנאי שימוש (נפתח בכרטיסייה חדשה)', '/terms', '_blank'],
+      ['הצהרת נגישות (נפתח בכרטיסייה חדשה)', '/accessibility', '_blank'],
+    ]);
+  });
+
+  it('in demo mode says plainly that the card page is a test that charges nothing', async () => {
+    stubApi({
+      'POST /api/get-payment-request': () => json({ data: request({ cardProvider: 'sandbox' }) }),
+    });
+    open({ language: 'en' });
+
+    expect(await screen.findByText(/^This is a demo: .* No card is charged\.$/)).toBeVisible();
+    expect(screen.queryByText(/secure payment page of Tranzila/)).not.toBeInTheDocument();
   });
 
   it('labels the payments in English', async () => {
@@ -161,7 +258,8 @@ describe('payment request page', () => {
     expect(screen.getByRole('textbox', { name: 'דוא״ל לקבלה' })).toHaveValue('new@example.com');
     expect(screen.getByRole('combobox', { name: 'מספר תשלומים' })).toHaveValue('3');
     await waitFor(() => expect(screen.getByRole('button', { name: 'המשך לתשלום' })).toHaveFocus());
-  });
+    // Typed key by key, twice through the form: over 5 s on a busy 2-core machine.
+  }, 15_000);
 
   it('opens the frame with the handshake token that pins the sum, when the server has one', async () => {
     stubApi({
@@ -185,13 +283,27 @@ describe('payment request page', () => {
     expect(screen.queryByRole('button')).not.toBeInTheDocument();
   });
 
-  it('an already paid request shows that, not the form', async () => {
+  it('an already paid request shows that and its confirmed charge, not the form', async () => {
+    const receipt = {
+      amount: 1250.5,
+      payments: 1,
+      cardLast4: '4321',
+      confirmationCode: '0123456',
+      email: 'dana@example.com',
+    };
     stubApi({
-      'POST /api/get-payment-request': () => json({ data: request({ status: 'paid' }) }),
+      'POST /api/get-payment-request': () => json({ data: request({ status: 'paid', receipt }) }),
     });
     open();
 
     expect(await screen.findByRole('heading', { level: 1, name: 'הבקשה כבר שולמה' })).toBeVisible();
+    expect(detailsOf(screen.getByLabelText('פרטי התשלום'))).toEqual([
+      ['סכום', '₪1,250.50'],
+      ['תשלומים', 'תשלום אחד'],
+      ['כרטיס', 'מסתיים ב-4321'],
+      ['מספר אישור', '0123456'],
+      ['הקבלה תישלח אל', 'dana@example.com'],
+    ]);
     expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
     expect(screen.queryByRole('button')).not.toBeInTheDocument();
   });

@@ -10,14 +10,17 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import { appConfig } from '../../app/config';
 import { ApiError } from '../../lib/api-client';
-import { ClinicLogo } from '../../lib/clinic-logo';
 import { ErrorView } from '../../lib/error-view';
 import { LoadingView } from '../../lib/loading-view';
 import { getPaymentRequest, paymentRequestQueryKey } from './api/get-payment-request';
-import { AmountDisplay } from './components/amount-display';
 import { CardFrame } from './components/card-frame';
+import { PaymentDetails } from './components/payment-details';
 import { PaymentForm } from './components/payment-form';
+import { PaymentHeader } from './components/payment-header';
+import { PaymentLegalLinks } from './components/payment-legal-links';
+import { PaymentReceipt } from './components/payment-receipt';
 import { PaymentStatus } from './components/payment-status';
+import { SecurePageNote } from './components/secure-page-note';
 
 /** SPEC § 2 "Payment request page" (/p/:token); states as in SPEC § 4 "Payment request". */
 export function PaymentRequestPage() {
@@ -49,7 +52,9 @@ export function PaymentRequestPage() {
         icon={<CheckCircleOutlineIcon sx={{ fontSize: 72, color: 'success.main' }} />}
         heading={t('payment.paid.heading')}
         text={t('payment.paid.text')}
-      />
+      >
+        {data.receipt && <PaymentReceipt receipt={data.receipt} />}
+      </PaymentStatus>
     );
   }
   if (data.status === 'verifying') {
@@ -70,7 +75,10 @@ interface PaymentRequestProps {
   amountAgorot: number;
 }
 
-/** The loaded request: the form, then (after a valid email) the card frame in its place. */
+/**
+ * The loaded request: who asks, what for and for whom, the sum; the form, then (after a valid
+ * email) the card frame in its place; and the legal links.
+ */
 function PaymentRequest({ token, data, amountAgorot }: PaymentRequestProps) {
   const { t } = useTranslation();
   const [email, setEmail] = useState(data.patientEmail);
@@ -110,24 +118,34 @@ function PaymentRequest({ token, data, amountAgorot }: PaymentRequestProps) {
 
   return (
     <Box sx={{ maxWidth: 560, mx: 'auto', display: 'flex', flexDirection: 'column', gap: 3 }}>
-      {data.clinicLogo && <ClinicLogo src={data.clinicLogo} alt={t('payment.logoAlt')} />}
+      <PaymentHeader clinicName={data.clinicName} clinicLogo={data.clinicLogo} />
       <Typography component="h1" variant="h4">
         {t('payment.title')}
       </Typography>
-      <AmountDisplay agorot={amountAgorot} />
+      <PaymentDetails
+        purpose={data.purpose}
+        patient={data.patientNameRemarks}
+        amountAgorot={amountAgorot}
+        // The form shows the split under its selector; with the frame open, the details do.
+        payments={frameUrl ? payments : 1}
+      />
       {frameUrl ? (
         <CardFrame src={frameUrl} onBack={back} />
       ) : (
         <PaymentForm
           numPayments={data.numPayments}
+          amountAgorot={amountAgorot}
           email={email}
           payments={payments}
           onEmailChange={setEmail}
           onPaymentsChange={setPayments}
           onPay={pay}
           focusSubmit={returned}
-        />
+        >
+          <SecurePageNote provider={data.cardProvider} />
+        </PaymentForm>
       )}
+      <PaymentLegalLinks />
     </Box>
   );
 }

@@ -19,6 +19,23 @@ function open(results: string | null, language: 'he' | 'en' = 'he') {
   return renderRoutes(routes, { initialEntries: [`/tranzila/tok${query}`], language });
 }
 
+/** A confirmed charge in 3 payments, as get-payment-request gives it once paid. */
+const receipt = {
+  amount: 1250.5,
+  payments: 3,
+  cardLast4: '4321',
+  confirmationCode: '0123456',
+  email: 'dana@example.com',
+};
+
+/** A description list's terms and their definitions, in order. */
+function detailsOf(list: HTMLElement): [string, string][] {
+  return [...list.querySelectorAll('dt')].map((term) => [
+    term.textContent ?? '',
+    term.nextElementSibling?.textContent ?? '',
+  ]);
+}
+
 /** get-payment-request answering the server's state of the request, in turn. */
 function serverSays(...statuses: ('pending' | 'verifying' | 'paid')[]) {
   return stubApi({
@@ -89,21 +106,68 @@ describe('payment result view', () => {
     expect(screen.getByText('Thank you!')).toBeVisible();
   });
 
-  it('a failure code: the error with its Hebrew description, and try again', async () => {
+  it('once confirmed, shows the confirmed charge: sum, payments, last 4, confirmation, receipt email', async () => {
+    stubApi({
+      'POST /api/get-payment-request': () =>
+        json({ data: paymentRequestFixture({ status: 'paid', receipt }) }),
+    });
+    open('Response=000&ConfirmationCode=9999999&ccno=0000');
+
+    const list = await screen.findByLabelText('פרטי התשלום');
+    expect(detailsOf(list)).toEqual([
+      ['סכום', '₪1,250.50'],
+      ['תשלומים', '3 תשלומים: הראשון ₪416.84, ואחריו 2 × ₪416.83'],
+      ['כרטיס', 'מסתיים ב-4321'],
+      // The server's, confirmed with the provider: not what the address says.
+      ['מספר אישור', '0123456'],
+      ['הקבלה תישלח אל', 'dana@example.com'],
+    ]);
+  });
+
+  it('the confirmed charge in English, a single payment, without what the provider left out', async () => {
+    stubApi({
+      'POST /api/get-payment-request': () =>
+        json({
+          data: paymentRequestFixture({
+            status: 'paid',
+            amount: 300,
+            receipt: { ...receipt, amount: 300, payments: 1, confirmationCode: null, email: '' },
+          }),
+        }),
+    });
+    open('Response=000', 'en');
+
+    expect(detailsOf(await screen.findByLabelText('Payment details'))).toEqual([
+      ['Amount', '₪300'],
+      ['Payments', '1 payment'],
+      ['Card', 'ending in 4321'],
+    ]);
+  });
+
+  it('a failure code: the error with its Hebrew description, what to do, and try again', async () => {
     const { user, router } = open('Response=033&index=18');
 
     const heading = screen.getByRole('heading', { level: 1, name: 'שגיאה בתשלום: כרטיס פגום' });
     expect(heading).toBeVisible();
+    expect(screen.getByText('בדקו את פרטי הכרטיס ונסו שוב, או נסו כרטיס אחר.')).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'ניסיון נוסף' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/p/tok'));
     expect(await screen.findByRole('heading', { name: 'payment request' })).toBeVisible();
   });
 
-  it('in English the description stays Hebrew, marked as such', () => {
-    open('Response=006', 'en');
+  it.each([
+    ['036', 'Payment error: card expired'],
+    ['006', 'Payment error: wrong CVV'],
+    // SPEC § 8's group of terminal and card restrictions, and a code listed apart inside it.
+    ['140', 'Payment error: no permission on the terminal, or a restriction on the card'],
+    ['173', 'Payment error: duplicate transaction'],
+  ])('in English the description of %s is translated', (code, name) => {
+    open(`Response=${code}`, 'en');
 
-    const heading = screen.getByRole('heading', { level: 1, name: 'Payment error: מספר CVV שגוי' });
-    expect(heading.querySelector('bdi')).toHaveAttribute('lang', 'he');
+    expect(screen.getByRole('heading', { level: 1, name })).toBeVisible();
+    expect(
+      screen.getByText('Check the card details and try again, or try another card.'),
+    ).toBeVisible();
     expect(screen.getByRole('button', { name: 'Try again' })).toBeVisible();
   });
 
@@ -111,6 +175,11 @@ describe('payment result view', () => {
     open('Response=999');
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(/^שגיאה בתשלום$/);
     expect(screen.getByRole('button', { name: 'ניסיון נוסף' })).toBeVisible();
+  });
+
+  it('an unknown code in English: the error without a description either', () => {
+    open('Response=999', 'en');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(/^Payment error$/);
   });
 
   it('no results at all is a failure', () => {

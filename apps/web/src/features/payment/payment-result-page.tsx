@@ -1,4 +1,4 @@
-import { describeResponseCode, PAYMENT_SUCCESS_CODE } from '@marpe/shared/rules';
+import { PAYMENT_SUCCESS_CODE } from '@marpe/shared/rules';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlined';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlined';
 import HourglassTopIcon from '@mui/icons-material/HourglassTop';
@@ -11,9 +11,11 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { LoadingView } from '../../lib/loading-view';
 import { usePageTitle } from '../../lib/page-title';
 import { getPaymentResult, paymentResultQueryKey } from './api/get-payment-request';
+import { PaymentReceipt } from './components/payment-receipt';
 import { PaymentStatus } from './components/payment-status';
 import { sameOriginTop } from './frame-escape';
 import { outcomeTitleKey, paymentOutcome, reportedCode } from './payment-outcome';
+import { describeResponse } from './response-description';
 
 /** How often, and how many times, the page asks whether the payment was confirmed. */
 const POLL_MS = 2000;
@@ -25,7 +27,7 @@ const MAX_POLLS = 30;
  * to itself and shows the result there.
  */
 export function PaymentResultPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const { token = '' } = useParams();
   const [searchParams] = useSearchParams();
@@ -75,7 +77,9 @@ export function PaymentResultPage() {
         icon={<CheckCircleOutlineIcon sx={{ fontSize: 72, color: 'success.main' }} />}
         heading={t('payment.result.success')}
         text={t('payment.result.thanks')}
-      />
+      >
+        {data?.receipt && <PaymentReceipt receipt={data.receipt} />}
+      </PaymentStatus>
     );
   }
   if (outcome === 'processing') {
@@ -98,10 +102,10 @@ export function PaymentResultPage() {
       />
     );
   }
-  // SPEC § 8 gives the descriptions in Hebrew only, so the English page shows the Hebrew one
-  // too, marked as Hebrew and isolated: "Payment error: כרטיס פגום". An unknown code has no
-  // description (SPEC: empty), and then the heading stops at the word error, without a colon.
-  const reason = describeResponseCode(reportedCode(results));
+  // SPEC § 8's line: 'שגיאה בתשלום: ' and the code's description, translated on the English
+  // page ("Payment error: card expired"). An unknown code has no description (SPEC: empty), and
+  // then the heading stops at the word error, without a colon. Then what to do about it.
+  const reason = describeResponse(reportedCode(results), t, (key) => i18n.exists(key));
   return (
     <PaymentStatus
       icon={<ErrorOutlineIcon sx={{ fontSize: 72, color: 'error.main' }} />}
@@ -111,11 +115,12 @@ export function PaymentResultPage() {
           {reason && (
             <>
               {': '}
-              <bdi lang="he">{reason}</bdi>
+              <bdi>{reason}</bdi>
             </>
           )}
         </>
       }
+      text={t('payment.result.whatToDo')}
       action={tryAgain}
     />
   );

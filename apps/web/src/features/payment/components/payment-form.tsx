@@ -1,13 +1,16 @@
 import { isReceiptEmail } from '@marpe/shared/rules';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TextField } from '../../../lib/text-field';
+import { InstalmentSplit } from './payment-details';
 
 interface PaymentFormProps {
   /** The most payments the clinic offers; the selector shows only above 1 (SPEC § 9). */
   numPayments: number;
+  /** The sum, split under the selector as the frame will charge it. */
+  amountAgorot: number;
   email: string;
   payments: number;
   onEmailChange: (email: string) => void;
@@ -16,6 +19,8 @@ interface PaymentFormProps {
   onPay: (email: string) => void;
   /** Back from the frame: the submit button takes the focus again. */
   focusSubmit?: boolean;
+  /** Said just before the submit button (where the card will be typed). */
+  children?: ReactNode;
 }
 
 const emailId = 'payment-email';
@@ -23,12 +28,14 @@ const emailId = 'payment-email';
 /** Receipt email, number of payments and submit (SPEC § 2 "Payment request page", § 5). */
 export function PaymentForm({
   numPayments,
+  amountAgorot,
   email,
   payments,
   onEmailChange,
   onPaymentsChange,
   onPay,
   focusSubmit = false,
+  children,
 }: PaymentFormProps) {
   const { t } = useTranslation();
   const [invalid, setInvalid] = useState(false);
@@ -89,6 +96,12 @@ export function PaymentForm({
           label={t('payment.payments')}
           value={String(payments)}
           fullWidth
+          // The split before the frame opens, not only inside it (issue 27): it describes the choice.
+          helperText={
+            payments > 1 ? (
+              <InstalmentSplit amountAgorot={amountAgorot} payments={payments} />
+            ) : undefined
+          }
           onChange={(event) => onPaymentsChange(Number(event.target.value))}
           slotProps={{ inputLabel: { shrink: true } }}
         >
@@ -99,6 +112,7 @@ export function PaymentForm({
           ))}
         </TextField>
       )}
+      {children}
       <Button
         ref={submitRef}
         type="submit"

@@ -2,16 +2,18 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 
-/** The centred icon, heading, text and action of the paid state and the result view. */
+/** The centred icon, heading, text, details and action of the paid state and the result view. */
 export function PaymentStatus({
   icon,
   heading,
   text,
+  children,
   action,
 }: {
   icon: ReactNode;
   heading: ReactNode;
   text?: string;
+  children?: ReactNode;
   action?: ReactNode;
 }) {
   return (
@@ -30,6 +32,7 @@ export function PaymentStatus({
         {heading}
       </Typography>
       {text && <Typography sx={{ maxWidth: '36em', textWrap: 'balance' }}>{text}</Typography>}
+      {children}
       {action}
     </Box>
   );

@@ -15,6 +15,10 @@ export function paymentRequestFixture(
     status: 'pending',
     thtk: null,
     chargeRef: 'ref_abc123',
+    clinicName: 'מרפאת השן הלבנה',
+    purpose: 'טיפול שורש – שן 36',
+    cardProvider: 'tranzila',
+    receipt: null,
     ...overrides,
   };
 }

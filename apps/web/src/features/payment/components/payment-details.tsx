@@ -1,0 +1,99 @@
+import { formatAmount, splitInstalments } from '@marpe/shared/rules';
+import Box from '@mui/material/Box';
+import { useTranslation } from 'react-i18next';
+import { ClinicText, Ltr } from '../../../lib/text-runs';
+
+/** ₪ and the sum, as SPEC § 9 displays amounts (the digits read left to right in Hebrew too). */
+export const shekels = (agorot: number): string => `₪${formatAmount(agorot)}`;
+
+interface PaymentDetailsProps {
+  /** What the payment is for, in the clinic's words for the patient ('' when not set). */
+  purpose: string;
+  /** Whom it is for (`patientNameRemarks`; '' when not set). */
+  patient: string;
+  amountAgorot: number;
+  /** The payments chosen, once the frame is open: above 1, the split is shown under the sum. */
+  payments: number;
+}
+
+/**
+ * What the payment is for, for whom, and the sum with its split (issue 27). The list's items are
+ * plain elements styled from the list: a styled one would bring its own <style> into the list
+ * when the server renders it, which a <dl> may not hold between its terms.
+ */
+export function PaymentDetails({ purpose, patient, amountAgorot, payments }: PaymentDetailsProps) {
+  const { t } = useTranslation();
+  return (
+    <Box
+      component="dl"
+      sx={{
+        m: 0,
+        p: 2,
+        border: 1,
+        borderColor: 'divider',
+        borderRadius: 1,
+        display: 'grid',
+        gap: 1.5,
+        '& dt': { typography: 'body1', color: 'text.secondary' },
+        '& dd': { typography: 'body1', m: 0, fontWeight: 500 },
+        '& .payment-amount': { display: 'block', fontSize: '2rem', fontWeight: 700 },
+        '& .payment-split': { display: 'block' },
+      }}
+    >
+      {purpose && (
+        <div>
+          <dt>{t('payment.purpose')}</dt>
+          <dd>
+            <ClinicText>{purpose}</ClinicText>
+          </dd>
+        </div>
+      )}
+      {patient && (
+        <div>
+          <dt>{t('payment.patient')}</dt>
+          <dd>
+            <ClinicText>{patient}</ClinicText>
+          </dd>
+        </div>
+      )}
+      <div>
+        <dt>{t('payment.amount')}</dt>
+        <dd>
+          {/* Isolated left to right, so the sign stays before the number in Hebrew too: ₪1,250.50. */}
+          <span className="payment-amount">
+            <Ltr>{shekels(amountAgorot)}</Ltr>
+          </span>
+          {payments > 1 && (
+            <span className="payment-split">
+              <InstalmentSplit amountAgorot={amountAgorot} payments={payments} />
+            </span>
+          )}
+        </dd>
+      </div>
+    </Box>
+  );
+}
+
+/**
+ * SPEC § 9's split in words, before the frame opens: "3 payments: first ₪416.84, then 2 ×
+ * ₪416.83". The split itself is the shared rule the frame's parameters are built with.
+ */
+export function InstalmentSplit({
+  amountAgorot,
+  payments,
+}: {
+  amountAgorot: number;
+  payments: number;
+}) {
+  const { t } = useTranslation();
+  const split = splitInstalments(amountAgorot, payments);
+  return (
+    <>
+      {t('payment.split', {
+        payments: t('payment.paymentsCount', { count: payments }),
+        first: shekels(split.firstAgorot),
+        then: t('payment.splitThen', { count: split.npay, later: shekels(split.laterAgorot) }),
+      })}
+    </>
+  );
+}
