@@ -171,12 +171,18 @@ describe('my appointments page', () => {
     expect(info).toHaveFocus();
   });
 
-  it('no appointments: says so', async () => {
+  it('no appointments: says so, and offers to book one', async () => {
     signedIn([]);
     load({ language: 'en' });
 
     expect(await screen.findByText('You have no upcoming appointments')).toBeVisible();
     expect(screen.queryByRole('article')).not.toBeInTheDocument();
+    // Not a dead end: a way on, under the message.
+    const upcoming = screen.getByRole('region', { name: 'Upcoming appointments' });
+    expect(within(upcoming).getByRole('link', { name: 'Book an appointment' })).toHaveAttribute(
+      'href',
+      '/booking/1',
+    );
   });
 
   it('cancelling: confirm, the call, the success snackbar and the list reloaded', async () => {
