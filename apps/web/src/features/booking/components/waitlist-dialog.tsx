@@ -118,7 +118,7 @@ export function WaitlistDialog(props: WaitlistDialogProps) {
           : undefined;
       if (path === 'fromDate' || path === 'toDate') setFieldError(path);
       else if (code === 'waitlist_full') {
-        setFailure(t('errors.waitlist_full', { max: WAITLIST_MAX_ACTIVE }));
+        setFailure(t('errors.waitlist_full', { count: WAITLIST_MAX_ACTIVE }));
       } else setFailure(t('waitlist.errors.failed'));
     } finally {
       setPending(false);
