@@ -123,9 +123,12 @@ describe('my appointments (appointments/:clinicId)', () => {
     expect(await page.title()).toBe('התורים שלי');
     await page.getByText(`שלום, ${newPatient.firstName}`).waitFor();
     await page.getByText('אין לך תורים קרובים').waitFor();
-    expect(await page.getByRole('link', { name: 'קביעת תור' }).getAttribute('href')).toBe(
-      '/booking/1',
-    );
+    // The page's book button, and the empty list's own way on (issue 27).
+    const bookLinks = page.getByRole('link', { name: 'קביעת תור' });
+    expect(await bookLinks.count()).toBe(2);
+    for (const link of await bookLinks.all()) {
+      expect(await link.getAttribute('href')).toBe('/booking/1');
+    }
     expect(await page.getByRole('link', { name: 'חזרה למרפאה' }).getAttribute('href')).toBe(
       '/clinic/1',
     );
@@ -209,6 +212,11 @@ describe('my appointments (appointments/:clinicId)', () => {
     await page.waitForURL(/\/booking\/1\?.*reschedule=\d+/);
     await page.getByRole('heading', { level: 1, name: 'שינוי מועד התור' }).waitFor();
     await page.getByText('בחרו מועד חדש. התור הנוכחי נשמר עד שתאשרו את השינוי.').waitFor();
+    // The appointment being moved is shown (issue 27), on the clinic's clock.
+    const [bookedDate = '', bookedTime = ''] = booked.start.split('T');
+    const oldWhen = `${bookedDate.split('-').reverse().join('-')} ${bookedTime.slice(0, 5)}`;
+    const current = page.getByRole('region', { name: 'התור הנוכחי' });
+    await current.getByText(oldWhen).waitFor();
     // The appointment's caregiver and type are chosen: the times are offered at once.
     const times = page.getByRole('radiogroup', { name: 'שעות פנויות' });
     await times.getByRole('radio').first().check();
@@ -217,6 +225,29 @@ describe('my appointments (appointments/:clinicId)', () => {
     await page.getByRole('heading', { level: 1, name: 'Change the appointment time' }).waitFor();
     await page.getByRole('radiogroup', { name: 'Available times' }).waitFor();
     await expectNoAxeViolations(page);
+    await switchLanguage(page, 'he');
+
+    // The confirm dialog compares: current → new, in both languages.
+    await page.getByRole('button', { name: 'אישור התור' }).click();
+    await settled(page, '[role="dialog"]');
+    const dialog = page.getByRole('dialog');
+    expect(await dialog.getByRole('term').allTextContents()).toEqual(
+      expect.arrayContaining(['התור הנוכחי', 'המועד החדש']),
+    );
+    const [oldValue, newValue] = await dialog.getByRole('definition').allTextContents();
+    expect(oldValue).toBe(oldWhen);
+    expect(newValue).not.toBe(oldWhen);
+    await expectNoAxeViolations(page);
+    await dialog.getByRole('button', { name: 'ביטול' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await switchLanguage(page, 'en');
+    await page.getByRole('button', { name: 'Confirm appointment' }).click();
+    await settled(page, '[role="dialog"]');
+    await dialog.getByRole('term').filter({ hasText: 'Current appointment' }).waitFor();
+    await dialog.getByRole('term').filter({ hasText: 'New time' }).waitFor();
+    await expectNoAxeViolations(page);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
     await switchLanguage(page, 'he');
 
     await page.getByRole('button', { name: 'אישור התור' }).click();
@@ -239,6 +270,19 @@ describe('my appointments (appointments/:clinicId)', () => {
     ).json()) as { start_date: string }[];
     expect(list).toHaveLength(1);
     expect(list[0]?.start_date).not.toBe(booked.start);
+
+    // Logged in, the clinic page leads to my appointments (issue 27), axe-clean in both languages.
+    await page.goto(`${baseUrl}/clinic/1`);
+    const mine = page.getByRole('link', { name: 'התורים שלי' });
+    await mine.waitFor();
+    await expectNoAxeViolations(page);
+    await switchLanguage(page, 'en');
+    await page.getByRole('link', { name: 'My appointments' }).waitFor();
+    await expectNoAxeViolations(page);
+    await switchLanguage(page, 'he');
+    await page.getByRole('link', { name: 'התורים שלי' }).click();
+    await page.waitForURL(`${baseUrl}/appointments/1`);
+    await page.getByRole('article').waitFor();
     await context.close();
   }, 120_000);
 });

@@ -76,6 +76,13 @@ describe('clinic page', () => {
     expect(await cohen.locator('bdi').last().innerText()).toMatch(slotFormat);
     const peretz = caregivers.filter({ hasText: 'ד"ר נועה פרץ' });
     expect(await peretz.innerText()).toContain('אין כרגע תורים פנויים');
+    // Issue 27: the licence number never breaks; a photo-less avatar shows the name's initial,
+    // not the title's ("ד" of ד"ר), as on the booking page.
+    for (const licence of await caregivers.getByText(/^\d-\d+$/).all()) {
+      expect(await licence.evaluate((el) => getComputedStyle(el).whiteSpace)).toBe('nowrap');
+    }
+    const avraham = caregivers.filter({ hasText: 'ד"ר מיכל אברהם' });
+    expect(await avraham.locator('.MuiAvatar-root').innerText()).toBe('מ');
 
     const contact = page.getByRole('region', { name: 'פרטי התקשרות' });
     expect(
@@ -129,8 +136,8 @@ describe('clinic page', () => {
       'Appointment types',
       'Caregivers',
       'Contact details',
-      // The clinic's own title for its hours.
-      'שעות פעילות',
+      // The clinic's title for its hours is the default heading's Hebrew: translated (issue 27).
+      'Opening hours',
     ]);
     expect(await page.getByRole('link', { name: 'Book an appointment' }).getAttribute('href')).toBe(
       '/login/1?next=booking',

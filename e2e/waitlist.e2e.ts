@@ -38,6 +38,8 @@ const TZ = 'Asia/Jerusalem';
 /** A clinic-local YYYY-MM-DD `days` from now. */
 const clinicDate = (days: number) =>
   new Intl.DateTimeFormat('en-CA', { timeZone: TZ }).format(Date.now() + days * 86_400_000);
+/** The same date as the waitlist dialog shows and takes it: DD/MM/YYYY, whatever the locale. */
+const typedDate = (days: number) => clinicDate(days).split('-').reverse().join('/');
 
 async function integration<T>(method: string, path: string, body: object): Promise<T> {
   const response = await fetch(`${server.url}/api/integration${path}`, {
@@ -124,7 +126,12 @@ describe('the waitlist', () => {
     await confirmBooking(b.page);
 
     // A finds only the afternoon and asks for a morning, from the quiet link under the times.
-    const a = await newPage(browser(), { viewport: 'mobile' });
+    // A's phone is set to American English: the dialog's dates still read DD/MM/YYYY.
+    const aContext = await browser().newContext({
+      viewport: { width: 390, height: 844 },
+      locale: 'en-US',
+    });
+    const a = { context: aContext, page: await aContext.newPage() };
     const aPhone = '0547000502';
     await a.page.goto(bookingUrl);
     await signUpHere(a.page, { idBase: '31415926', phone: aPhone, firstName: 'Ayelet' });
@@ -136,14 +143,14 @@ describe('the waitlist', () => {
     await quiet.click();
     const join = a.page.getByRole('dialog', { name: 'הודעה כשמתפנה תור' });
     await settled(a.page, '[role="dialog"]');
-    expect(await join.getByLabel('מתאריך').inputValue()).toBe(clinicDate(0));
-    expect(await join.getByLabel('עד תאריך').inputValue()).toBe(clinicDate(13));
+    expect(await join.getByLabel('מתאריך').inputValue()).toBe(typedDate(0));
+    expect(await join.getByLabel('עד תאריך').inputValue()).toBe(typedDate(13));
     await expectNoAxeViolations(a.page);
     // A range past 14 days is refused on the spot, naming the field.
-    await join.getByLabel('עד תאריך').fill(clinicDate(14));
+    await join.getByLabel('עד תאריך').fill(typedDate(14));
     await join.getByRole('button', { name: 'להודיע לי' }).click();
     await join.getByText('יש לבחור תאריך סיום שאינו לפני תאריך ההתחלה, עד 14 ימים').waitFor();
-    await join.getByLabel('עד תאריך').fill(clinicDate(13));
+    await join.getByLabel('עד תאריך').fill(typedDate(13));
     await join.getByRole('radio', { name: 'בוקר (עד 12:00)' }).check();
     await join.getByRole('button', { name: 'להודיע לי' }).click();
     await a.page.getByRole('alert').filter({ hasText: 'נשלח לך הודעה אם יתפנה תור' }).waitFor();

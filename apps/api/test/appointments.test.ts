@@ -5,6 +5,7 @@ import {
   type BookedAppointment,
   type ClinicData,
   type PatientAppointment,
+  type UpcomingCap,
   type Slot,
 } from '@marpe/shared';
 import type { App } from '../src/app.js';
@@ -689,6 +690,39 @@ describe.each(engines)('appointments (%s)', (engine) => {
       // Another phone is not held back.
       const other = await onePatient();
       expect((await book(other.token, slot(`${dates[4]} 09:00`))).statusCode).toBe(201);
+    });
+
+    it("answers the cap and what counts against it: the patient's own, or the phone's when more", async () => {
+      const cap = async (token: string) => {
+        const response = await app.inject({
+          method: 'GET',
+          url: '/api/appointment/upcoming-cap',
+          headers: bearer(token),
+        });
+        expect(response.headers['cache-control']).toBe('no-store');
+        return response.json<UpcomingCap>();
+      };
+      const [patient, sibling] = await twoPatients();
+      expect(await cap(patient.token)).toEqual({ max: 3, held: 0 });
+      await insertAppointment(patient.id, '2027-03-23 09:00'); // past
+      await insertAppointment(patient.id, '2027-03-29 09:00', { status: 'cancelled' });
+      expect((await book(patient.token, slot(`${dates[0]} 09:00`))).statusCode).toBe(201);
+      expect(await cap(patient.token)).toEqual({ max: 3, held: 1 });
+      // The sibling on the same phone: the phone's count, which the booking checks too.
+      await db.update(patients).set({ phone: patient.phone }).where(eq(patients.id, sibling.id));
+      expect((await book(sibling.token, slot(`${dates[1]} 09:00`))).statusCode).toBe(201);
+      expect((await book(sibling.token, slot(`${dates[2]} 09:00`))).statusCode).toBe(201);
+      expect(await cap(patient.token)).toEqual({ max: 3, held: 3 });
+      expect((await book(patient.token, slot(`${dates[3]} 09:00`))).json()).toMatchObject({
+        code: 'too_many_upcoming',
+      });
+      await db
+        .update(clinics)
+        .set({ maxUpcomingAppointments: 5 })
+        .where(eq(clinics.id, f.clinicId));
+      expect(await cap(sibling.token)).toEqual({ max: 5, held: 3 });
+      const anonymous = await app.inject({ method: 'GET', url: '/api/appointment/upcoming-cap' });
+      expect(anonymous.statusCode).toBe(401);
     });
 
     it('takes 10 bookings and 10 cancellations a day from one patient, then 429', async () => {

@@ -74,6 +74,18 @@ export type PatientAppointment = z.infer<typeof patientAppointmentSchema>;
 /** The patient's upcoming booked appointments, by start. */
 export const patientAppointmentsSchema = z.array(patientAppointmentSchema);
 
+/**
+ * `GET /api/appointment/upcoming-cap`: the clinic's cap on a patient's upcoming appointments and
+ * how many of them count against it now — the patient's own or, when more, those of every ID
+ * number on the patient's phone (the cap holds per phone too). The booking page tells a patient
+ * at the cap before the steps rather than after the final confirm.
+ */
+export const upcomingCapSchema = z.object({
+  max: z.number().int(),
+  held: z.number().int(),
+});
+export type UpcomingCap = z.infer<typeof upcomingCapSchema>;
+
 /** `PUT /api/appointment/patient-appointments`: cancels one of the patient's appointments. */
 export const cancelAppointmentBodySchema = z.object({
   appointmentId: idSchema('an appointment id'),

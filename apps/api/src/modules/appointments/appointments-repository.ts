@@ -106,6 +106,28 @@ const detailsColumns = {
 };
 
 export function createAppointmentsRepository(db: Database) {
+  /** Booked, not yet ended appointments of every patient of the clinic with this phone. */
+  async function countUpcomingOfPhone(
+    ex: Executor,
+    clinicId: number,
+    phone: string,
+    now: Date,
+  ): Promise<number> {
+    const [row] = await ex
+      .select({ count: count() })
+      .from(appointments)
+      .innerJoin(patients, eq(patients.id, appointments.patientId))
+      .where(
+        and(
+          eq(patients.clinicId, clinicId),
+          eq(patients.phone, phone),
+          eq(appointments.status, 'booked'),
+          gt(appointments.endAt, now),
+        ),
+      );
+    return row?.count ?? 0;
+  }
+
   return {
     db,
 
@@ -217,19 +239,18 @@ export function createAppointmentsRepository(db: Database) {
       await tx.execute(
         sql`SELECT pg_advisory_xact_lock(hashtext(${`upcoming:${clinicId}:${phone}`}))`,
       );
-      const [row] = await tx
-        .select({ count: count() })
-        .from(appointments)
-        .innerJoin(patients, eq(patients.id, appointments.patientId))
-        .where(
-          and(
-            eq(patients.clinicId, clinicId),
-            eq(patients.phone, phone),
-            eq(appointments.status, 'booked'),
-            gt(appointments.endAt, now),
-          ),
-        );
-      return row?.count ?? 0;
+      return countUpcomingOfPhone(tx, clinicId, phone, now);
+    },
+
+    countUpcomingOfPhone,
+
+    /** The clinic's cap on a patient's upcoming appointments; null when there is no clinic. */
+    async findMaxUpcoming(clinicId: number): Promise<number | null> {
+      const [row] = await db
+        .select({ max: clinics.maxUpcomingAppointments })
+        .from(clinics)
+        .where(eq(clinics.id, clinicId));
+      return row?.max ?? null;
     },
 
     /** The patient's booked appointment on that date (clinic time), if any: one per date. */

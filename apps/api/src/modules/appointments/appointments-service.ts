@@ -8,6 +8,7 @@ import {
   type BookedAppointment,
   type PatientAppointment,
   type SendAppointmentSmsBody,
+  type UpcomingCap,
 } from '@marpe/shared';
 import { audit } from '../../platform/audit.js';
 import type { Transaction } from '../../platform/db/client.js';
@@ -50,6 +51,8 @@ export interface AppointmentsServiceDeps {
     | 'findBookingOnDate'
     | 'countUpcoming'
     | 'lockAndCountUpcomingOfPhone'
+    | 'countUpcomingOfPhone'
+    | 'findMaxUpcoming'
     | 'lockCaregiverBookings'
     | 'findOverlapping'
     | 'insertAppointment'
@@ -668,6 +671,21 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
         end_date: formatZonedIso(row.endAt.getTime(), row.timezone),
         is_marpe_cancellable: isCancellable(row.startAt.getTime(), row.cancelNoticeMinutes, now),
       }));
+    },
+
+    /**
+     * `GET /api/appointment/upcoming-cap`: the count the booking's cap check compares (the
+     * patient's own, or the phone's when more), without its lock: the booking still decides.
+     */
+    async upcomingCap(patient: SessionPatient): Promise<UpcomingCap> {
+      const now = new Date(clock());
+      const [max, own, ofPhone] = await Promise.all([
+        repository.findMaxUpcoming(patient.clinicId),
+        repository.countUpcoming(repository.db, patient.id, now),
+        repository.countUpcomingOfPhone(repository.db, patient.clinicId, patient.phone, now),
+      ]);
+      if (max === null) throw clinicNotFound(patient.clinicId);
+      return { max, held: Math.max(own, ofPhone) };
     },
 
     /** `PUT /api/appointment/patient-appointments`: the slot is free again once this returns. */

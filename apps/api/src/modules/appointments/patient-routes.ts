@@ -8,6 +8,7 @@ import {
   rescheduleAppointmentBodySchema,
   rescheduleAppointmentParamsSchema,
   sendAppointmentSmsBodySchema,
+  upcomingCapSchema,
 } from '@marpe/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { messageLanguageOf } from '../../platform/http/message-language.js';
@@ -15,7 +16,10 @@ import { sessionOf } from '../patient-auth/authenticate.js';
 import type { AppointmentsService } from './appointments-service.js';
 
 export interface AppointmentsRoutesOptions {
-  service: Pick<AppointmentsService, 'book' | 'reschedule' | 'listUpcoming' | 'cancel' | 'sendSms'>;
+  service: Pick<
+    AppointmentsService,
+    'book' | 'reschedule' | 'listUpcoming' | 'upcomingCap' | 'cancel' | 'sendSms'
+  >;
 }
 
 // 401 without a live session; 403 also for a missing X-XSRF-TOKEN on the writes.
@@ -119,6 +123,23 @@ export const appointmentsRoutes: FastifyPluginAsyncZod<AppointmentsRoutesOptions
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return service.listUpcoming(sessionOf(request).patient);
+    },
+  );
+
+  app.get(
+    '/appointment/upcoming-cap',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['appointments'],
+        summary:
+          "The clinic's cap on upcoming appointments and how many count against it now (the patient's, or the phone's when more): the booking page's early notice",
+        response: { 200: upcomingCapSchema, 401: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return service.upcomingCap(sessionOf(request).patient);
     },
   );
 

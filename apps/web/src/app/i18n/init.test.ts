@@ -67,7 +67,20 @@ describe('initI18n', () => {
     expect(i18n.t('app.title')).toBe('Smart Clinic');
   });
 
-  it('has the same keys in Hebrew and English', () => {
-    expect(keys(en).sort()).toEqual(keys(he).sort());
+  it('has the same keys in Hebrew and English, but for the plural forms each language has', () => {
+    // Hebrew has a dual ("יומיים", key_two) that English has not.
+    const base = (all: string[]) =>
+      [...new Set(all.map((key) => key.replace(/_(zero|one|two|few|many|other)$/, '')))].sort();
+    expect(base(keys(en))).toEqual(base(keys(he)));
+  });
+
+  it('has the plural forms of each language: _one, _other, and _two in Hebrew', () => {
+    const plurals = (all: string[], form: string) =>
+      all.filter((key) => key.endsWith(`_${form}`)).map((key) => key.replace(/_\w+$/, ''));
+    const heOther = plurals(keys(he), 'other');
+    expect(plurals(keys(he), 'one')).toEqual(heOther);
+    expect(plurals(keys(he), 'two')).toEqual(heOther);
+    expect(plurals(keys(en), 'other').sort()).toEqual([...heOther].sort());
+    expect(plurals(keys(en), 'one').sort()).toEqual([...heOther].sort());
   });
 });

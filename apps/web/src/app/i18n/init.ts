@@ -1,4 +1,5 @@
 import i18next, { type BackendModule, type i18n as I18n } from 'i18next';
+import type en from './en.json';
 import he from './he.json';
 import {
   directionOf,
@@ -10,7 +11,8 @@ import {
   type Language,
 } from './languages';
 
-type Texts = typeof he;
+// English has no dual: its plurals lack Hebrew's `_two` forms (init.test.ts checks the rest).
+type Texts = typeof he | typeof en;
 
 /**
  * Hebrew, the default, comes with the app's entry; English is its own chunk, fetched when a page

@@ -171,12 +171,18 @@ describe('my appointments page', () => {
     expect(info).toHaveFocus();
   });
 
-  it('no appointments: says so', async () => {
+  it('no appointments: says so, and offers to book one', async () => {
     signedIn([]);
     load({ language: 'en' });
 
     expect(await screen.findByText('You have no upcoming appointments')).toBeVisible();
     expect(screen.queryByRole('article')).not.toBeInTheDocument();
+    // Not a dead end: a way on, under the message.
+    const upcoming = screen.getByRole('region', { name: 'Upcoming appointments' });
+    expect(within(upcoming).getByRole('link', { name: 'Book an appointment' })).toHaveAttribute(
+      'href',
+      '/booking/1',
+    );
   });
 
   it('cancelling: confirm, the call, the success snackbar and the list reloaded', async () => {
@@ -270,9 +276,11 @@ describe('my appointments page', () => {
 
     await user.click(await screen.findByRole('button', { name: 'Cancel appointment' }));
     const dialog = await screen.findByRole('dialog', { name: 'Cancel this appointment?' });
+    // One line each, no "·" to dangle at a line's end.
     expect(dialog).toHaveAccessibleDescription(
-      'ניקוי אבנית · ד״ר רונית כהן · 04/01/2027 09:00 – 09:30',
+      /^ניקוי אבנית\s+ד״ר רונית כהן\s+04\/01\/2027 09:00 – 09:30$/,
     );
+    expect(dialog).not.toHaveTextContent('·');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel appointment' }));
 
     await waitFor(() =>

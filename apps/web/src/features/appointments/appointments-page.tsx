@@ -21,7 +21,7 @@ import { useAuthStore } from '../../lib/patient-auth/auth-store';
 import { useCheckedSession } from '../../lib/patient-auth/use-checked-session';
 import { snackbarDefaultMs } from '../../lib/snackbar';
 import { useCancelAppointment } from './api/cancel-appointment';
-import { usePatientAppointments, type PatientAppointment } from './api/get-patient-appointments';
+import { usePatientAppointments, type PatientAppointment } from '../../lib/patient-appointments';
 import { AppointmentCard } from './components/appointment-card';
 import { ClinicInfoToggletip } from './components/clinic-info-toggletip';
 import { WaitlistSection } from './components/waitlist-section';
@@ -46,7 +46,20 @@ function AppointmentList({ patient, clinic, onCancel, headingRef }: AppointmentL
 
   let content;
   if (data && data.length === 0) {
-    content = <Typography color="textSecondary">{t('appointments.empty')}</Typography>;
+    // Not a dead end: the way on is to book one.
+    content = (
+      <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: 1.5 }}>
+        <Typography color="textSecondary">{t('appointments.empty')}</Typography>
+        <Button
+          component={RouterLink}
+          to={`/booking/${clinic.id}`}
+          variant="outlined"
+          startIcon={<AddIcon />}
+        >
+          {t('appointments.book')}
+        </Button>
+      </Box>
+    );
   } else if (data) {
     content = (
       <Box

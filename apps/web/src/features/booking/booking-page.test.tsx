@@ -38,8 +38,23 @@ function clinic(): ClinicData {
   return data;
 }
 
-function stub() {
+/** The patient's appointment that "change time" moves, on the first offered date. */
+const ownAppointment = {
+  id: 5,
+  caregiver_id: 11,
+  appointment_type_id: 1,
+  caregiver_name: 'ד"ר יעל כהן',
+  type_name: 'בדיקה תקופתית',
+  start_date: '2027-03-28T11:00:00+03:00',
+  end_date: '2027-03-28T11:20:00+03:00',
+  is_marpe_cancellable: true,
+};
+
+function stub(overrides: Parameters<typeof stubApi>[0] = {}) {
   return stubApi({
+    'GET /api/appointment/patient-appointments': () => json([]),
+    'GET /api/appointment/upcoming-cap': () => json({ max: 3, held: 0 }),
+    ...overrides,
     'GET /api/clinic/1': () => json(clinic()),
     'GET /api/appointment/available-dates': () => json(['2027-03-28', '2027-03-29']),
     'GET /api/appointment/available-slots': () => json(slots),
@@ -56,6 +71,7 @@ function stub() {
         },
         201,
       ),
+    ...overrides,
   });
 }
 
@@ -162,6 +178,114 @@ describe('booking page', () => {
   });
 });
 
+describe('what the rules allow, told early (issue 27)', () => {
+  it('disabled caregiver cards look it; a photo-less avatar shows the name, not the title', async () => {
+    stub();
+    const { user } = renderRoutes(routes, { initialEntries: ['/booking/1'] });
+    const cohen = await screen.findByRole('button', { name: /^ד"ר יעל כהן/ });
+    const peretz = screen.getByRole('button', { name: /^ד"ר נועה פרץ/ });
+    expect(within(peretz).getByText('נ')).toBeInTheDocument();
+    await user.click(cohen);
+    expect(peretz).toBeDisabled();
+    const card = peretz.closest('.MuiCard-root');
+    expect(card && getComputedStyle(card).borderStyle).toBe('dashed');
+  });
+
+  it("marks the dates of the patient's appointments, starts on a free one, and says why a marked one has no times", async () => {
+    stub({ 'GET /api/appointment/patient-appointments': () => json([ownAppointment]) });
+    const { user } = renderRoutes(routes, {
+      initialEntries: ['/booking/1?caregiverId=11&appointmentTypeId=1'],
+    });
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: /29-03-2027/ })).toHaveAttribute(
+        'aria-pressed',
+        'true',
+      ),
+    );
+    const marked = screen.getByRole('button', { name: /28-03-2027/ });
+    expect(marked).toHaveAccessibleName(/28-03-2027.*יש לך כבר תור בתאריך הזה/);
+    expect(within(marked).getByText('יש לך תור')).toBeVisible();
+    expect(screen.getByRole('button', { name: /29-03-2027/ })).not.toHaveAccessibleName(
+      /יש לך כבר תור/,
+    );
+    await user.click(marked);
+    expect(await screen.findByText(/אפשר לקבוע רק תור אחד בכל תאריך/)).toBeVisible();
+    expect(screen.queryByRole('radiogroup', { name: 'שעות פנויות' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'התורים שלי' })).toHaveAttribute(
+      'href',
+      '/appointments/1',
+    );
+    expect(screen.getByRole('button', { name: 'אישור התור' })).toBeDisabled();
+  });
+
+  it('tells a patient at the cap on arrival, with a link to my appointments', async () => {
+    stub({ 'GET /api/appointment/upcoming-cap': () => json({ max: 3, held: 3 }) });
+    renderRoutes(routes, { initialEntries: ['/booking/1'], language: 'en' });
+    const text = await screen.findByText(/You already have 3 upcoming appointments/);
+    const note = text.closest('[role="note"]') as HTMLElement;
+    expect(within(note).getByRole('link', { name: 'My appointments' })).toHaveAttribute(
+      'href',
+      '/appointments/1',
+    );
+  });
+
+  it('Hebrew plurals: one and two have their own words', async () => {
+    stub({ 'GET /api/appointment/upcoming-cap': () => json({ max: 2, held: 2 }) });
+    renderRoutes(routes, { initialEntries: ['/booking/1'] });
+    expect(await screen.findByText(/יש לך כבר שני תורים עתידיים/)).toBeVisible();
+  });
+
+  it('failed times: a retry beside the message, the dates stay', async () => {
+    stub({
+      'GET /api/appointment/available-slots': [
+        () => json({ code: 'error', message: 'down' }, 500),
+        () => json(slots),
+      ],
+    });
+    const { user } = renderRoutes(routes, {
+      initialEntries: ['/booking/1?caregiverId=11&appointmentTypeId=1'],
+    });
+    const failed = await screen.findByText('טעינת השעות הפנויות נכשלה');
+    expect(screen.getByRole('button', { name: /28-03-2027/ })).toBeVisible();
+    expect(screen.getByRole('button', { name: /29-03-2027/ })).toBeVisible();
+    await user.click(
+      within(failed.closest('.MuiAlert-root') as HTMLElement).getByRole('button', {
+        name: 'לנסות שוב',
+      }),
+    );
+    const times = await screen.findByRole('radiogroup', { name: 'שעות פנויות' });
+    expect(within(times).getAllByRole('radio')).toHaveLength(2);
+  });
+
+  it('change time: the current appointment, and old → new in the confirm dialog', async () => {
+    stub({ 'GET /api/appointment/patient-appointments': () => json([ownAppointment]) });
+    const { user } = renderRoutes(routes, {
+      initialEntries: ['/booking/1?caregiverId=11&appointmentTypeId=1&reschedule=5'],
+    });
+    const current = await screen.findByRole('region', { name: 'התור הנוכחי' });
+    expect(current).toHaveTextContent('28-03-2027 11:00');
+    // Its own date is not marked: the moved appointment counts as itself.
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: /28-03-2027/ })).toHaveAttribute(
+        'aria-pressed',
+        'true',
+      ),
+    );
+    const times = await screen.findByRole('radiogroup', { name: 'שעות פנויות' });
+    await user.click(within(times).getByRole('radio', { name: '09:30' }));
+    await user.click(screen.getByRole('button', { name: 'אישור התור' }));
+    const dialog = await screen.findByRole('dialog', { name: 'אישור התור' });
+    const terms = within(dialog)
+      .getAllByRole('term')
+      .map((el) => el.textContent);
+    expect(terms.slice(0, 2)).toEqual(['התור הנוכחי', 'המועד החדש']);
+    const values = within(dialog)
+      .getAllByRole('definition')
+      .map((el) => el.textContent);
+    expect(values.slice(0, 2)).toEqual(['28-03-2027 11:00', '28-03-2027 09:30']);
+  }, 30_000);
+});
+
 describe('a fully booked caregiver', () => {
   it('is left out of step 1 and offered the waitlist, for a type of its own', async () => {
     const data = clinic();
@@ -170,6 +294,8 @@ describe('a fully booked caregiver', () => {
     );
     const api = stubApi({
       'GET /api/clinic/1': () => json(data),
+      'GET /api/appointment/patient-appointments': () => json([]),
+      'GET /api/appointment/upcoming-cap': () => json({ max: 3, held: 0 }),
       'POST /api/waitlist': () =>
         json(
           {
@@ -195,6 +321,18 @@ describe('a fully booked caregiver', () => {
     );
 
     const dialog = await screen.findByRole('dialog', { name: /כשמתפנה תור/ });
+    // DD/MM/YYYY whatever the device's locale: text fields, not the browser's date input.
+    const from = within(dialog).getByRole('textbox', { name: /מתאריך/ });
+    expect((from as HTMLInputElement).value).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
+    await user.clear(from);
+    await user.type(from, '31/02/2027');
+    await user.click(within(dialog).getByRole('button', { name: 'להודיע לי' }));
+    expect(await within(dialog).findByText(/יש להזין תאריך מהיום והלאה/)).toBeVisible();
+    await user.clear(from);
+    await user.type(from, '1/4/2027');
+    const to = within(dialog).getByRole('textbox', { name: /עד תאריך/ });
+    await user.clear(to);
+    await user.type(to, '10.04.2027');
     const kind = within(dialog).getByRole('radiogroup', { name: 'סוג התור' });
     await user.click(within(kind).getByRole('radio', { name: /ניקוי אבנית/ }));
     await user.click(within(dialog).getByRole('button', { name: 'להודיע לי' }));
@@ -204,6 +342,8 @@ describe('a fully booked caregiver', () => {
       caregiverId: 12,
       appointmentTypeId: 2,
       partOfDay: 'any',
+      fromDate: '2027-04-01',
+      toDate: '2027-04-10',
     });
   }, 30_000);
 });

@@ -1,4 +1,4 @@
-import type { AppointmentType, Caregiver, ClinicData } from '@marpe/shared';
+import type { AppointmentType, Caregiver, ClinicData, PatientAppointment } from '@marpe/shared';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -9,10 +9,12 @@ import Snackbar from '@mui/material/Snackbar';
 import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
+import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../lib/api-client';
+import { formatClinicTime } from '../../lib/clinic-time';
 import { ClinicNotFound } from '../../lib/clinic/clinic-not-found';
 import { parseClinicId } from '../../lib/clinic/get-clinic';
 import { BackToClinic, ClinicBadge } from '../../lib/clinic/clinic-page-header';
@@ -20,11 +22,18 @@ import { useSelectedClinic } from '../../lib/clinic/use-selected-clinic';
 import { ErrorView } from '../../lib/error-view';
 import { lazyOnOpen } from '../../lib/lazy-on-open';
 import { LoadingView } from '../../lib/loading-view';
+import {
+  patientAppointmentsKey,
+  patientAppointmentsQueryOptions,
+  usePatientAppointments,
+  useUpcomingCap,
+} from '../../lib/patient-appointments';
 import { useCheckedSession } from '../../lib/patient-auth/use-checked-session';
 import { VerificationForm } from '../../lib/patient-auth/verification-form';
 import { snackbarDefaultMs } from '../../lib/snackbar';
 import { CaregiverStep } from './components/caregiver-step';
 import { FullyBookedList } from './components/fully-booked-list';
+import { CurrentAppointment } from './components/current-appointment';
 import { formatTime } from './format';
 import { SummaryList } from './components/summary-list';
 import { TypeStep } from './components/type-step';
@@ -101,19 +110,46 @@ export function presetTimeOf(value: string | null): string | null {
   return value !== null && /^([01]\d|2[0-3]):[0-5]\d$/.test(value) ? value : null;
 }
 
+/** The dates (clinic time) of the patient's appointments, but for the one being moved. */
+function bookedDatesOf(
+  appointments: readonly PatientAppointment[] | undefined,
+  rescheduleId: number | null,
+  timeZone: string,
+): Set<string> {
+  return new Set(
+    (appointments ?? [])
+      // The moved appointment's own date is free to it (the API counts it as itself).
+      .filter((a) => a.id !== rescheduleId)
+      .map((a) => formatClinicTime(a.start_date, timeZone, 'YYYY-MM-DD')),
+  );
+}
+
+/** The link to "my appointments", where an appointment is changed or cancelled. */
+function MyAppointmentsLink({ clinicId }: { clinicId: number }) {
+  const { t } = useTranslation();
+  return (
+    <Link component={RouterLink} to={`/appointments/${clinicId}`} color="inherit">
+      {t('booking.myAppointments')}
+    </Link>
+  );
+}
+
 /** The steps of an authenticated patient (SPEC § 2 "Booking page"). */
 function BookingSteps({
   data,
   clinicId,
+  patientId,
   rescheduleId,
 }: {
   data: ClinicData;
   clinicId: number;
+  patientId: number;
   /** Moving this appointment of the patient's rather than booking a new one. */
   rescheduleId: number | null;
 }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const theme = useTheme();
   const isDesktop = useMediaQuery(theme.breakpoints.up('md'));
   const [searchParams, setSearchParams] = useSearchParams();
@@ -152,6 +188,17 @@ function BookingSteps({
     selectedSlot,
   } = store;
   const timeZone = data.clinic.timezone;
+
+  // What the rules allow, told before the last step: one appointment per date, and the clinic's
+  // cap on upcoming ones (the booking's 409 answers stay for races).
+  const { data: ownAppointments } = usePatientAppointments(patientId);
+  const { data: cap } = useUpcomingCap(patientId);
+  const moving = ownAppointments?.find((a) => a.id === rescheduleId) ?? null;
+  const bookedDates = useMemo(
+    () => bookedDatesOf(ownAppointments, rescheduleId, timeZone),
+    [ownAppointments, rescheduleId, timeZone],
+  );
+  const atCap = rescheduleId === null && cap !== undefined && cap.held >= cap.max;
 
   const bookable = useMemo(
     () => data.caregivers.filter((c) => c.first_available_slot !== null),
@@ -204,6 +251,7 @@ function BookingSteps({
   // Both chosen: the dates, then the first (or the address's) date and its times.
   const caregiverId = caregiver?.id;
   const typeId = type?.id;
+  const [datesAttempt, setDatesAttempt] = useState(0);
   useEffect(() => {
     if (caregiverId === undefined || typeId === undefined) return;
     let cancelled = false;
@@ -213,7 +261,15 @@ function BookingSteps({
       if (cancelled || now.selectedCaregiver?.id !== caregiverId) return;
       if (now.selectedAppointmentType?.id !== typeId) return;
       const offered = presetDate !== null && now.availableDates.includes(presetDate);
-      const date = offered ? presetDate : (now.availableDates[0] ?? null);
+      // The first date the patient can book on, not one that already holds their appointment
+      // (the list as it is now: it may have arrived after the render that started this).
+      const booked = bookedDatesOf(
+        queryClient.getQueryData(patientAppointmentsQueryOptions(patientId).queryKey),
+        rescheduleId,
+        timeZone,
+      );
+      const firstFree = now.availableDates.find((d) => !booked.has(d)) ?? now.availableDates[0];
+      const date = offered ? presetDate : (firstFree ?? null);
       setPresetDate(null);
       setPresetTime(null);
       now.selectDate(date);
@@ -234,11 +290,12 @@ function BookingSteps({
     return () => {
       cancelled = true;
     };
-    // The preset date is read once, when the dates arrive.
+    // The preset date is read once, when the dates arrive; a retry (datesAttempt) loads again.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [caregiverId, typeId]);
+  }, [caregiverId, typeId, datesAttempt]);
 
-  const allowed = canConfirm(store);
+  const selectedDateBooked = selectedDate !== null && bookedDates.has(selectedDate);
+  const allowed = canConfirm(store) && !atCap && !selectedDateBooked;
   const openWaitlist = () => {
     if (!caregiver || !type) return;
     setWaitlistFor({ caregiver, types: [type] });
@@ -254,11 +311,16 @@ function BookingSteps({
     setWaitlistOpen(true);
   };
   const fetchError = store.error && fetchErrors.has(store.error) ? store.error : null;
+  // A failure with dates on screen is the times': the dates stay and the times offer a retry.
+  const datesFailed = fetchError !== null && store.availableDates.length === 0;
+  const slotsFailed = store.error === 'booking.errors.fetchFailed' && !datesFailed;
   const datesLoaded = !store.loading || store.availableDates.length > 0;
 
   async function confirm() {
     const ok = await useBookingStore.getState().confirmAppointment(rescheduleId);
     setDialogOpen(false);
+    // Booked, moved or refused: the list, its dates and the cap may have changed.
+    void queryClient.invalidateQueries({ queryKey: patientAppointmentsKey });
     if (ok) {
       void navigate(`/booking/${clinicId}/confirmation`);
     } else {
@@ -278,6 +340,13 @@ function BookingSteps({
 
   return (
     <>
+      {atCap && cap && (
+        // On arrival, not after the last step: the booking would be refused (too_many_upcoming).
+        <Alert severity="warning" role="note" sx={{ mb: 3 }}>
+          {t('booking.atCap', { count: cap.held })} <MyAppointmentsLink clinicId={clinicId} />
+        </Alert>
+      )}
+      {moving && <CurrentAppointment appointment={moving} timeZone={timeZone} />}
       <Box
         sx={{
           display: 'grid',
@@ -305,8 +374,21 @@ function BookingSteps({
                   {t(offer === 'taken' ? 'waitlist.offerTaken' : 'waitlist.offerSelected')}
                 </Alert>
               )}
-              {fetchError ? (
-                <Alert severity="error">{t(fetchError as 'booking.errors.fetchFailed')}</Alert>
+              {datesFailed ? (
+                <Alert
+                  severity="error"
+                  action={
+                    <Button
+                      color="inherit"
+                      size="small"
+                      onClick={() => setDatesAttempt((n) => n + 1)}
+                    >
+                      {t('booking.retry')}
+                    </Button>
+                  }
+                >
+                  {t(fetchError as 'booking.errors.fetchFailed')}
+                </Alert>
               ) : datesLoaded && store.availableDates.length === 0 && !store.loading ? (
                 <Alert
                   severity="info"
@@ -327,10 +409,22 @@ function BookingSteps({
                     slots={store.availableSlots}
                     selectedSlot={selectedSlot}
                     loading={store.loading}
+                    slotsFailed={slotsFailed}
+                    onRetrySlots={() => void store.fetchAvailableSlots(selectedDate)}
+                    bookedDates={bookedDates}
+                    bookedDateNote={
+                      <>
+                        {t('booking.bookedDateNote')} <MyAppointmentsLink clinicId={clinicId} />
+                      </>
+                    }
                     timeZone={timeZone}
                     onSelectDate={(date) => {
                       store.selectDate(date);
-                      void store.fetchAvailableSlots(date);
+                      // One per date: a date of the patient's own appointment has no times here.
+                      if (bookedDates.has(date)) {
+                        store.clearError();
+                        store.selectSlot(null);
+                      } else void store.fetchAvailableSlots(date);
                     }}
                     onSelectSlot={store.selectSlot}
                   />
@@ -353,7 +447,8 @@ function BookingSteps({
             component="aside"
             variant="outlined"
             aria-labelledby="booking-summary-title"
-            sx={{ position: 'sticky', top: 16 }}
+            // Row 1 of its column, beside step 1, however long the steps grow.
+            sx={{ position: 'sticky', top: 16, alignSelf: 'start', gridRow: 1, gridColumn: 2 }}
           >
             <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
               <Typography id="booking-summary-title" component="h2" variant="h6">
@@ -368,15 +463,29 @@ function BookingSteps({
             </CardContent>
           </Card>
         ) : (
-          <Button
-            variant="contained"
-            size="large"
-            fullWidth
-            disabled={!allowed}
-            onClick={() => setDialogOpen(true)}
+          // Sticky at the bottom of the screen, as the desktop's summary card is at the top: the
+          // confirm stays in reach below a long list of dates and times.
+          <Box
+            sx={{
+              position: 'sticky',
+              bottom: 0,
+              zIndex: 1,
+              py: 1.5,
+              bgcolor: 'background.default',
+              borderTop: 1,
+              borderColor: 'divider',
+            }}
           >
-            {t('booking.confirm')}
-          </Button>
+            <Button
+              variant="contained"
+              size="large"
+              fullWidth
+              disabled={!allowed}
+              onClick={() => setDialogOpen(true)}
+            >
+              {t('booking.confirm')}
+            </Button>
+          </Box>
         )}
       </Box>
       <ConfirmDialog
@@ -388,6 +497,7 @@ function BookingSteps({
         appointmentType={type}
         slot={selectedSlot}
         timeZone={timeZone}
+        current={moving}
       />
       {waitlistFor && (
         <WaitlistDialog
@@ -465,7 +575,12 @@ export function BookingPage() {
         <Typography color="textSecondary">{t('booking.rescheduleIntro')}</Typography>
       )}
       {patient ? (
-        <BookingSteps data={data} clinicId={clinicId} rescheduleId={rescheduleId} />
+        <BookingSteps
+          data={data}
+          clinicId={clinicId}
+          patientId={patient.id}
+          rescheduleId={rescheduleId}
+        />
       ) : (
         <Box sx={{ maxWidth: 520, display: 'flex', flexDirection: 'column', gap: 2 }}>
           <Typography color="textSecondary">{t('booking.verifyIntro')}</Typography>

@@ -2,6 +2,7 @@ import { clinicPagePath } from '@marpe/shared/rules';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlined';
 import DownloadIcon from '@mui/icons-material/Download';
 import EventIcon from '@mui/icons-material/Event';
+import EventNoteOutlinedIcon from '@mui/icons-material/EventNoteOutlined';
 import SmsOutlinedIcon from '@mui/icons-material/SmsOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -10,7 +11,7 @@ import Snackbar from '@mui/material/Snackbar';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate, useParams } from 'react-router';
+import { Navigate, Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { parseClinicId } from '../../lib/clinic/get-clinic';
 import { useSelectedClinic } from '../../lib/clinic/use-selected-clinic';
 import { LoadingView } from '../../lib/loading-view';
@@ -142,8 +143,17 @@ export function ConfirmationPage() {
           {` ${t('booking.confirmation.opensInNewTab')}`}
         </Box>
       </Button>
-      <Button variant="text" startIcon={<DownloadIcon />} onClick={downloadIcs}>
+      {/* Apple Calendar, Outlook and the rest: the same event as a file. */}
+      <Button variant="outlined" startIcon={<DownloadIcon />} onClick={downloadIcs}>
         {t('booking.confirmation.downloadIcs')}
+      </Button>
+      <Button
+        component={RouterLink}
+        to={`/appointments/${clinic.id}`}
+        variant="outlined"
+        startIcon={<EventNoteOutlinedIcon />}
+      >
+        {t('booking.confirmation.myAppointments')}
       </Button>
       <Button variant="contained" size="large" onClick={backToClinic}>
         {t('booking.confirmation.backToClinic')}

@@ -6,6 +6,7 @@ import { createRoutes } from '../../app/router';
 import { configureApiClient } from '../../lib/api-client';
 import { useBookingConfirmation } from '../../lib/booking-confirmation';
 import { useClinicStore } from '../../lib/clinic/clinic-store';
+import { useAuthStore } from '../../lib/patient-auth/auth-store';
 import { clinicFixture } from '../../test/clinic-fixture';
 import { renderRoutes } from '../../test/render';
 import { ClinicPage } from './clinic-page';
@@ -177,6 +178,44 @@ describe('clinic page', () => {
     expect(state.appointmentTypes.map((t) => t.id)).toEqual([1, 2]);
     expect(state.isAcceptNewPatients).toBe(true);
     expect(state.loading).toBe(false);
+  });
+
+  it('issue 27: the title-less initial in avatars, an unbroken licence, the default title translated, my appointments once logged in', async () => {
+    const data = clinicFixture();
+    // The clinic's title is the default heading in Hebrew: translated on the English page.
+    data.clinic.opening_hours.title = 'שעות פעילות';
+    data.caregivers = data.caregivers.map((c) => ({ ...c, image: null }));
+    useAuthStore.setState({
+      patient: { id: 7, id_number: '039845125', first_name: 'דנה', last_name: 'לוי', phone: '' },
+      session: 'checked',
+      token: 't',
+      authenticatedBy: 'session',
+    });
+    try {
+      renderClinic(data, { language: 'en' });
+      await screen.findByRole('heading', { level: 1, name: clinicName });
+      expect(screen.getByRole('table', { name: 'Opening hours' })).toBeInTheDocument();
+      const [cohen] = within(screen.getByRole('list', { name: 'Caregivers' })).getAllByRole(
+        'listitem',
+      ) as [HTMLElement];
+      expect(within(cohen).getByText('י')).toBeInTheDocument();
+      expect(within(cohen).getByText('1-23456')).toHaveStyle({ whiteSpace: 'nowrap' });
+      expect(screen.getByRole('link', { name: 'My appointments' })).toHaveAttribute(
+        'href',
+        '/appointments/1',
+      );
+    } finally {
+      useAuthStore.setState({ patient: null, token: null, authenticatedBy: null });
+    }
+  });
+
+  it('a custom opening-hours title is the clinic’s own words, kept in English; no my appointments logged out', async () => {
+    const data = clinicFixture();
+    data.clinic.opening_hours.title = 'שעות קבלה';
+    renderClinic(data, { language: 'en' });
+    await screen.findByRole('heading', { level: 1, name: clinicName });
+    expect(screen.getByRole('table', { name: 'שעות קבלה' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'My appointments' })).toBeNull();
   });
 
   it('speaks English, with the default opening-hours title', async () => {

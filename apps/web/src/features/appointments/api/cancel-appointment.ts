@@ -1,7 +1,7 @@
 import type { AppointmentActionResponse, CancelAppointmentBody } from '@marpe/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
-import { patientAppointmentsKey } from './get-patient-appointments';
+import { patientAppointmentsKey } from '../../../lib/patient-appointments';
 
 /**
  * `PUT /api/appointment/patient-appointments` (SPEC § 7). 404 appointment_not_found, 409

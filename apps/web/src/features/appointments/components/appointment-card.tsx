@@ -8,7 +8,7 @@ import Typography from '@mui/material/Typography';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import type { PatientAppointment } from '../api/get-patient-appointments';
+import type { PatientAppointment } from '../../../lib/patient-appointments';
 import { formatAppointmentDate, formatAppointmentTimes } from '../format';
 import { Ltr, VisuallyHidden } from '../../../lib/text-runs';
 

@@ -1,5 +1,6 @@
+import Box from '@mui/material/Box';
 import { useTranslation } from 'react-i18next';
-import type { PatientAppointment } from '../api/get-patient-appointments';
+import type { PatientAppointment } from '../../../lib/patient-appointments';
 import { formatAppointmentDate, formatAppointmentTimes } from '../format';
 import { Ltr } from '../../../lib/text-runs';
 import { ConfirmDialog, type ConfirmDialogControls } from './confirm-dialog';
@@ -19,17 +20,19 @@ export function CancelDialog({ appointment, timeZone, onConfirm, ...controls }: 
       {...controls}
       title={t('appointments.confirmTitle')}
       text={
+        // One line each, not joined by "·": a separator left at a line's end reads as a stray
+        // dot. Line breaks, not blocks: the dialog's description reads as words with spaces.
         appointment && (
-          <>
+          <Box component="span" sx={{ whiteSpace: 'pre-line' }}>
             <bdi>{appointment.type_name}</bdi>
-            {' · '}
+            {'\n'}
             <bdi>{appointment.caregiver_name}</bdi>
-            {' · '}
+            {'\n'}
             <Ltr>{formatAppointmentDate(appointment.start_date, timeZone)}</Ltr>{' '}
             <Ltr>
               {formatAppointmentTimes(appointment.start_date, appointment.end_date, timeZone)}
             </Ltr>
-          </>
+          </Box>
         )
       }
       returnLabel={t('appointments.return')}

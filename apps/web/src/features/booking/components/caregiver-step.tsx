@@ -7,6 +7,7 @@ import CardActionArea from '@mui/material/CardActionArea';
 import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { nameInitial } from '../../../lib/name-initial';
 
 export interface CaregiverStepProps {
   caregivers: Caregiver[];
@@ -34,6 +35,7 @@ export function CaregiverStep({ caregivers, selected, onSelect }: CaregiverStepP
     >
       {caregivers.map((caregiver) => {
         const isSelected = selected?.id === caregiver.id;
+        const isDisabled = selected !== null && !isSelected;
         return (
           <li key={caregiver.id}>
             <Card
@@ -43,25 +45,37 @@ export function CaregiverStep({ caregivers, selected, onSelect }: CaregiverStepP
                 alignItems: 'center',
                 borderColor: isSelected ? 'primary.main' : 'divider',
                 borderWidth: isSelected ? 2 : 1,
+                // Disabled while another is chosen (SPEC § 2): it must look it, not only be it.
+                ...(isDisabled && {
+                  bgcolor: 'action.disabledBackground',
+                  borderStyle: 'dashed',
+                  color: 'text.disabled',
+                  '& .MuiTypography-root': { color: 'text.disabled' },
+                  '& .MuiAvatar-root': { filter: 'grayscale(1)', opacity: 0.5 },
+                }),
               }}
             >
               <CardActionArea
                 aria-pressed={isSelected}
-                disabled={selected !== null && !isSelected}
+                disabled={isDisabled}
                 onClick={() => {
                   if (!isSelected) onSelect(caregiver);
                 }}
                 sx={{ flex: 1, display: 'flex', justifyContent: 'flex-start', gap: 1.5, p: 1.5 }}
               >
                 <Avatar src={caregiver.image ?? undefined} alt="">
-                  <span aria-hidden="true">{caregiver.name.slice(0, 1)}</span>
+                  <span aria-hidden="true">{nameInitial(caregiver.name)}</span>
                 </Avatar>
                 <Box>
                   <Typography sx={{ fontWeight: 500 }}>
                     <bdi>{caregiver.name}</bdi>
                   </Typography>
                   <Typography variant="body2" color="textSecondary">
-                    {t('clinic.licenseNumber')} <bdi>{caregiver.license_number}</bdi>
+                    {t('clinic.licenseNumber')}{' '}
+                    {/* Isolated left to right and unbroken: never "1-" on one line, "23456" below. */}
+                    <Box component="bdi" dir="ltr" sx={{ whiteSpace: 'nowrap' }}>
+                      {caregiver.license_number}
+                    </Box>
                   </Typography>
                 </Box>
               </CardActionArea>

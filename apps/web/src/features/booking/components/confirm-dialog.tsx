@@ -1,3 +1,6 @@
+import type { PatientAppointment } from '@marpe/shared';
+import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -5,6 +8,8 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Ltr } from '../../../lib/text-runs';
+import { formatDate, formatTime } from '../format';
 import { SummaryList, type SummaryListProps } from './summary-list';
 
 export interface ConfirmDialogProps extends SummaryListProps {
@@ -12,10 +17,28 @@ export interface ConfirmDialogProps extends SummaryListProps {
   busy: boolean;
   onCancel: () => void;
   onConfirm: () => void;
+  /** "Change time": the appointment being moved, shown as old → new above the new details. */
+  current?: PatientAppointment | null;
+}
+
+/** When, on the clinic's clock: DD-MM-YYYY HH:mm. */
+function When({ start, timeZone }: { start: string; timeZone: string }) {
+  return (
+    <>
+      <Ltr>{formatDate(start, timeZone)}</Ltr> <Ltr>{formatTime(start, timeZone)}</Ltr>
+    </>
+  );
 }
 
 /** SPEC § 2: the summary with cancel and confirm, at most 400 px wide. */
-export function ConfirmDialog({ open, busy, onCancel, onConfirm, ...summary }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  busy,
+  onCancel,
+  onConfirm,
+  current = null,
+  ...summary
+}: ConfirmDialogProps) {
   const { t } = useTranslation();
   const titleId = useId();
   return (
@@ -27,7 +50,38 @@ export function ConfirmDialog({ open, busy, onCancel, onConfirm, ...summary }: C
       slotProps={{ paper: { sx: { maxWidth: 400 } } }}
     >
       <DialogTitle id={titleId}>{t('booking.dialogTitle')}</DialogTitle>
-      <DialogContent>
+      <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+        {current && summary.slot && (
+          <Box
+            component="dl"
+            sx={{
+              m: 0,
+              p: 1.5,
+              borderRadius: 1,
+              bgcolor: 'action.hover',
+              display: 'grid',
+              gridTemplateColumns: 'auto 1fr',
+              columnGap: 2,
+              rowGap: 0.5,
+              alignItems: 'center',
+            }}
+          >
+            <dt>{t('booking.currentAppointment')}</dt>
+            <Box component="dd" sx={{ m: 0, color: 'text.secondary' }}>
+              <When start={current.start_date} timeZone={summary.timeZone} />
+            </Box>
+            <Box
+              aria-hidden="true"
+              sx={{ gridColumn: '1 / -1', display: 'flex', justifyContent: 'center' }}
+            >
+              <ArrowDownwardIcon fontSize="small" />
+            </Box>
+            <dt>{t('booking.newTime')}</dt>
+            <Box component="dd" sx={{ m: 0, fontWeight: 700 }}>
+              <When start={summary.slot.start} timeZone={summary.timeZone} />
+            </Box>
+          </Box>
+        )}
         <SummaryList {...summary} />
       </DialogContent>
       <DialogActions>

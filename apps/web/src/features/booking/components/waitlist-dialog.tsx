@@ -38,7 +38,29 @@ export interface WaitlistDialogProps {
 
 type FieldError = 'fromDate' | 'toDate' | null;
 
+/** A date typed as DD/MM/YYYY (digits and slashes read in order in a Hebrew field too). */
+const dateInput = { placeholder: 'DD/MM/YYYY', autoComplete: 'off' } as const;
+
 const addDays = (date: string, days: number) => dayjs(date).add(days, 'day').format('YYYY-MM-DD');
+
+/** `YYYY-MM-DD` as the patient reads and types it: DD/MM/YYYY (SPEC § 9), whatever the device. */
+export function toDayMonthYear(date: string): string {
+  const [y, m, d] = date.split('-');
+  return `${d}/${m}/${y}`;
+}
+
+/**
+ * What the patient typed (DD/MM/YYYY; dots, dashes or one-digit days and months too) as
+ * `YYYY-MM-DD`, or null when it is no calendar date.
+ */
+export function fromDayMonthYear(text: string): string | null {
+  const match = /^\s*(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})\s*$/.exec(text);
+  if (!match) return null;
+  const [, d = '', m = '', y = ''] = match;
+  const date = `${y}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`;
+  // 31/02 rolls over to March: not a date.
+  return dayjs(date).format('YYYY-MM-DD') === date ? date : null;
+}
 
 /** "Notify me if a time frees up": a range of at most 14 days from today and a part of day. */
 export function WaitlistDialog(props: WaitlistDialogProps) {
@@ -53,16 +75,20 @@ export function WaitlistDialog(props: WaitlistDialogProps) {
   const [today] = useState(() =>
     formatClinicTime(new Date().toISOString(), timeZone, 'YYYY-MM-DD'),
   );
-  const [fromDate, setFromDate] = useState(today);
-  const [toDate, setToDate] = useState(() => addDays(today, WAITLIST_MAX_DAYS - 1));
+  // Text fields, not <input type="date">: a date input shows the device's format (MM/DD/YYYY on
+  // an American phone), and the app's dates read DD/MM/YYYY everywhere.
+  const [fromText, setFromText] = useState(() => toDayMonthYear(today));
+  const [toText, setToText] = useState(() => toDayMonthYear(addDays(today, WAITLIST_MAX_DAYS - 1)));
+  const fromDate = fromDayMonthYear(fromText);
+  const toDate = fromDayMonthYear(toText);
   const [partOfDay, setPartOfDay] = useState<PartOfDay>('any');
   const [fieldError, setFieldError] = useState<FieldError>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
   function checkRange(): FieldError {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(fromDate) || fromDate < today) return 'fromDate';
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(toDate)) return 'toDate';
+    if (fromDate === null || fromDate < today) return 'fromDate';
+    if (toDate === null) return 'toDate';
     const days = daysBetween(fromDate, toDate);
     return days < 0 || days >= WAITLIST_MAX_DAYS ? 'toDate' : null;
   }
@@ -72,7 +98,7 @@ export function WaitlistDialog(props: WaitlistDialogProps) {
     const error = checkRange();
     setFieldError(error);
     setFailure(null);
-    if (error || !appointmentType) return;
+    if (error || !appointmentType || fromDate === null || toDate === null) return;
     setPending(true);
     try {
       await joinWaitlist({
@@ -92,7 +118,7 @@ export function WaitlistDialog(props: WaitlistDialogProps) {
           : undefined;
       if (path === 'fromDate' || path === 'toDate') setFieldError(path);
       else if (code === 'waitlist_full') {
-        setFailure(t('errors.waitlist_full', { max: WAITLIST_MAX_ACTIVE }));
+        setFailure(t('errors.waitlist_full', { count: WAITLIST_MAX_ACTIVE }));
       } else setFailure(t('waitlist.errors.failed'));
     } finally {
       setPending(false);
@@ -138,30 +164,29 @@ export function WaitlistDialog(props: WaitlistDialogProps) {
             </FormControl>
           )}
           <TextField
-            type="date"
             label={t('waitlist.fromDate')}
-            value={fromDate}
-            onChange={(event) => setFromDate(event.target.value)}
+            value={fromText}
+            onChange={(event) => setFromText(event.target.value)}
             error={fieldError === 'fromDate'}
             helperText={
               fieldError === 'fromDate'
                 ? t('waitlist.errors.fromDate')
-                : t('waitlist.rangeHint', { days })
+                : t('waitlist.rangeHint', { count: days })
             }
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: today } }}
+            slotProps={{ inputLabel: { shrink: true }, htmlInput: dateInput }}
             required
           />
           <TextField
-            type="date"
             label={t('waitlist.toDate')}
-            value={toDate}
-            onChange={(event) => setToDate(event.target.value)}
+            value={toText}
+            onChange={(event) => setToText(event.target.value)}
             error={fieldError === 'toDate'}
-            helperText={fieldError === 'toDate' ? t('waitlist.errors.toDate', { days }) : undefined}
-            slotProps={{
-              inputLabel: { shrink: true },
-              htmlInput: { min: fromDate, max: addDays(fromDate, days - 1) },
-            }}
+            helperText={
+              fieldError === 'toDate'
+                ? t('waitlist.errors.toDate', { count: days })
+                : t('waitlist.dateFormat')
+            }
+            slotProps={{ inputLabel: { shrink: true }, htmlInput: dateInput }}
             required
           />
           <FormControl>

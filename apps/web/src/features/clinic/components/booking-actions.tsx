@@ -1,4 +1,5 @@
 import type { Caregiver, Clinic } from '@marpe/shared';
+import EventNoteOutlinedIcon from '@mui/icons-material/EventNoteOutlined';
 import EventOutlinedIcon from '@mui/icons-material/EventOutlined';
 import PhoneOutlinedIcon from '@mui/icons-material/PhoneOutlined';
 import Alert from '@mui/material/Alert';
@@ -7,6 +8,7 @@ import Stack from '@mui/material/Stack';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { telHref } from '../../../lib/clinic/tel-href';
+import { useCheckedSession } from '../../../lib/patient-auth/use-checked-session';
 
 export function BookingActions({
   clinic,
@@ -17,6 +19,8 @@ export function BookingActions({
 }) {
   const { t } = useTranslation();
   const canBook = caregivers.some((caregiver) => caregiver.first_available_slot !== null);
+  // A logged-in patient finds their appointments from here too (changing or cancelling one).
+  const { patient } = useCheckedSession();
   return (
     <Stack spacing={1.5}>
       {canBook ? (
@@ -37,6 +41,17 @@ export function BookingActions({
         <Alert severity="info" role="note">
           {t('clinic.noAppointments')}
         </Alert>
+      )}
+      {patient && (
+        <Button
+          component={RouterLink}
+          to={`/appointments/${clinic.id}`}
+          variant="outlined"
+          fullWidth
+          startIcon={<EventNoteOutlinedIcon />}
+        >
+          {t('clinic.myAppointments')}
+        </Button>
       )}
       <Button
         href={telHref(clinic.phone)}

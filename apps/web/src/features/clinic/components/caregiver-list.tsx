@@ -1,6 +1,5 @@
 import type { Caregiver } from '@marpe/shared';
 import EventAvailableOutlinedIcon from '@mui/icons-material/EventAvailableOutlined';
-import PersonIcon from '@mui/icons-material/Person';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import List from '@mui/material/List';
@@ -9,6 +8,7 @@ import ListItemAvatar from '@mui/material/ListItemAvatar';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { formatSlotStart } from '../format';
+import { nameInitial } from '../../../lib/name-initial';
 import { ClinicText, Ltr } from '../../../lib/text-runs';
 
 function CaregiverItem({
@@ -25,9 +25,9 @@ function CaregiverItem({
   return (
     <ListItem alignItems="flex-start" divider={!last} sx={{ px: 2, py: 1.5 }}>
       <ListItemAvatar sx={{ minWidth: 0, marginInlineEnd: 2 }}>
-        {/* The name follows, so the picture is decorative. */}
+        {/* The name follows, so the picture (or its initial, as on the booking page) is decorative. */}
         <Avatar src={caregiver.image ?? undefined} alt="" sx={{ width: 48, height: 48 }}>
-          <PersonIcon />
+          <span aria-hidden="true">{nameInitial(caregiver.name)}</span>
         </Avatar>
       </ListItemAvatar>
       <Box sx={{ minWidth: 0 }}>
@@ -35,7 +35,10 @@ function CaregiverItem({
           <ClinicText>{caregiver.name}</ClinicText>
         </Typography>
         <Typography variant="body2" color="textSecondary">
-          {t('clinic.licenseNumber')}: <Ltr>{caregiver.license_number}</Ltr>
+          {t('clinic.licenseNumber')}:{' '}
+          <Box component="bdi" dir="ltr" sx={{ whiteSpace: 'nowrap' }}>
+            {caregiver.license_number}
+          </Box>
         </Typography>
         {slot ? (
           <Typography

@@ -7,16 +7,14 @@ import { ClinicText, Ltr } from '../../../lib/text-runs';
 
 export function OpeningHoursCard({ openingHours }: { openingHours: OpeningHours }) {
   const { t } = useTranslation();
+  // The clinic's own title is its words (Hebrew on every page), but a title that is just the
+  // default heading reads as the page's own: translated, not "שעות פעילות" on the English page.
+  const ownTitle =
+    openingHours.title && openingHours.title.trim() !== t('clinic.openingHours', { lng: 'he' })
+      ? openingHours.title
+      : null;
   return (
-    <SideCard
-      title={
-        openingHours.title ? (
-          <ClinicText>{openingHours.title}</ClinicText>
-        ) : (
-          t('clinic.openingHours')
-        )
-      }
-    >
+    <SideCard title={ownTitle ? <ClinicText>{ownTitle}</ClinicText> : t('clinic.openingHours')}>
       {(headingId) => (
         <Box
           component="table"
