@@ -10,6 +10,9 @@ function keys(value: unknown, prefix = ''): string[] {
   );
 }
 
+/** i18next's plural keys: `key_one`, `key_two`, `key_other`… (CLDR's categories). */
+const pluralSuffix = /_(zero|one|two|few|many|other)$/;
+
 describe('initI18n', () => {
   it('starts in Hebrew, right to left, when nothing is stored', () => {
     const i18n = initI18n();
@@ -67,7 +70,27 @@ describe('initI18n', () => {
     expect(i18n.t('app.title')).toBe('Smart Clinic');
   });
 
-  it('has the same keys in Hebrew and English', () => {
-    expect(keys(en).sort()).toEqual(keys(he).sort());
+  it('has the same keys in Hebrew and English, plural forms aside', () => {
+    const base = (all: string[]) => [...new Set(all.map((key) => key.replace(pluralSuffix, '')))];
+    expect(base(keys(en)).sort()).toEqual(base(keys(he)).sort());
+  });
+
+  it("has every plural form a language needs (Hebrew's dual: one, two, other)", () => {
+    for (const [lang, texts] of [
+      ['he', he],
+      ['en', en],
+    ] as const) {
+      const all = keys(texts);
+      const forms = new Intl.PluralRules(lang).resolvedOptions().pluralCategories;
+      const plurals = new Set(
+        all.filter((k) => pluralSuffix.test(k)).map((k) => k.replace(pluralSuffix, '')),
+      );
+      for (const key of plurals) {
+        expect(
+          all.filter((k) => k.replace(pluralSuffix, '') === key).sort(),
+          `${lang} ${key}`,
+        ).toEqual(forms.map((form) => `${key}_${form}`).sort());
+      }
+    }
   });
 });

@@ -10,7 +10,16 @@ import {
   type Language,
 } from './languages';
 
-type Texts = typeof he;
+/**
+ * A language's texts: Hebrew's keys, except plural forms only Hebrew has (its dual, `_two`),
+ * which English, with one and other alone, leaves out (i18next picks by CLDR's categories).
+ */
+type Texts = WithoutDual<typeof he>;
+type WithoutDual<T> = {
+  [K in keyof T as K extends `${string}_two` ? never : K]: T[K] extends string
+    ? T[K]
+    : WithoutDual<T[K]>;
+};
 
 /**
  * Hebrew, the default, comes with the app's entry; English is its own chunk, fetched when a page
