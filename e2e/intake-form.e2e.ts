@@ -216,12 +216,14 @@ describe('intake form (/q/:token)', () => {
     );
     await group.getByRole('button', { name: 'ניקוי' }).click();
     expect(await pad.getAttribute('aria-label')).toMatch(/ריק/);
-    // Locked, the pad ignores the pointer; unlocked, it draws again.
-    const lock = group.getByRole('button', { name: 'נעילת החתימה' });
-    await lock.click();
+    // The empty pad says where to sign, on it and in its description.
+    await group.getByText('חתמו כאן').waitFor();
+    expect(await pad.getAttribute('aria-describedby')).toBeTruthy();
+    // Locked, the pad ignores the pointer; unlocked, it draws again. The button says which.
+    await group.getByRole('button', { name: 'נעילת החתימה מפני שינויים' }).click();
     await drawStroke(page, pad, [0.2, 0.5], [0.8, 0.5]);
     expect(await pad.getAttribute('aria-label')).toMatch(/ריק/);
-    await lock.click();
+    await group.getByRole('button', { name: 'ביטול הנעילה לשינוי החתימה' }).click();
     await drawStroke(page, pad, [0.2, 0.5], [0.8, 0.5]);
     expect(await pad.getAttribute('aria-label')).toBe('משטח חתימה, חתום');
     // A narrower window redraws the signature at the new size.

@@ -1,5 +1,7 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { useBrowser, newPage } from './support/browser';
+import { demoLinkPath } from './support/demo-links';
 
 const baseUrl = inject('baseUrl');
 const browser = useBrowser();
@@ -41,6 +43,99 @@ describe.each(legalPages)('legal page $path', ({ path, title, updated, en }) => 
     expect(await page.title()).toBe(en);
     expect(await page.locator('html').getAttribute('dir')).toBe('ltr');
     await page.getByRole('link', { name: 'Back' }).waitFor();
+    await context.close();
+  });
+});
+
+/** The most characters on one line of the article's text, as laid out. */
+function longestLine(page: Page): Promise<number> {
+  return page.locator('article').evaluate((article) => {
+    const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    let longest = 0;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      let top: number | null = null;
+      let count = 0;
+      for (let i = 0; i < text.length; i++) {
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rect = range.getClientRects()[0];
+        if (!rect) continue;
+        if (top === null || Math.abs(rect.top - top) > rect.height / 2) {
+          top = rect.top;
+          count = 0;
+        }
+        longest = Math.max(longest, ++count);
+      }
+    }
+    return longest;
+  });
+}
+
+describe.each(legalPages)('legal page $path on a desktop', ({ path, title }) => {
+  it('keeps its lines to 75 characters or fewer', async () => {
+    const { context, page } = await newPage(browser(), { viewport: 'desktop' });
+    await page.goto(`${baseUrl}${path}`);
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    const longest = await longestLine(page);
+    expect(longest).toBeLessThanOrEqual(75);
+    // Still a reading width, not a narrow column.
+    expect(longest).toBeGreaterThan(50);
+    await context.close();
+  });
+});
+
+describe('the legal links', () => {
+  it('are in the footer of every patient page, one step from the accessibility statement', async () => {
+    const form = await demoLinkPath(baseUrl, 'formUrl');
+    const paths = [
+      '/',
+      '/clinic/1',
+      '/login/1',
+      '/booking/1',
+      '/appointments/1',
+      form,
+      '/completed',
+      '/expired',
+      '/privacy',
+      '/terms',
+      '/accessibility',
+    ];
+    const { context, page } = await newPage(browser());
+    for (const path of paths) {
+      await page.goto(`${baseUrl}${path}`);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      const footer = page.getByRole('contentinfo');
+      expect(await footer.getByRole('link').allInnerTexts(), path).toEqual([
+        'מדיניות פרטיות',
+        'תנאי שימוש',
+        'הצהרת נגישות',
+      ]);
+    }
+    await page.goto(`${baseUrl}/clinic/1`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.getByRole('contentinfo').getByRole('link', { name: 'הצהרת נגישות' }).click();
+    await page.waitForURL(`${baseUrl}/accessibility`);
+    await page.getByRole('heading', { level: 1, name: 'הצהרת נגישות' }).waitFor();
+    expect(
+      await page
+        .getByRole('contentinfo')
+        .getByRole('link', { name: 'הצהרת נגישות' })
+        .getAttribute('aria-current'),
+    ).toBe('page');
+    await context.close();
+  });
+
+  it('read in English on an English page', async () => {
+    const { context, page } = await newPage(browser(), { lang: 'en', viewport: 'desktop' });
+    await page.goto(`${baseUrl}/login/1`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(await page.getByRole('contentinfo').getByRole('link').allInnerTexts()).toEqual([
+      'Privacy policy',
+      'Terms of use',
+      'Accessibility statement',
+    ]);
     await context.close();
   });
 });

@@ -58,7 +58,8 @@ export function LegalPage({ content }: { content: LegalDocument }) {
           {t('legal.hebrewOnly')}
         </Typography>
       )}
-      <article lang="he" dir="rtl">
+      {/* Lines of at most 75 characters read comfortably (Hebrew letters are narrower than '0'). */}
+      <Box component="article" lang="he" dir="rtl" sx={{ maxWidth: '66ch' }}>
         <Typography component="h1" variant="h4" sx={{ mb: 1 }}>
           {content.title}
         </Typography>
@@ -75,7 +76,7 @@ export function LegalPage({ content }: { content: LegalDocument }) {
             ))}
           </Box>
         ))}
-      </article>
+      </Box>
     </>
   );
 }
