@@ -86,6 +86,7 @@ export function IdentityStep({
       canSubmit={canSubmit && wait === null}
       busy={busy}
       onSubmit={onSubmit}
+      errorSeverity={wait ? 'warning' : 'error'}
       error={message}
     >
       <TextField

@@ -49,6 +49,7 @@ export function NamesStep({
       canSubmit={canSubmit && wait === null}
       busy={busy}
       onSubmit={onSubmit}
+      errorSeverity={wait ? 'warning' : 'error'}
       onBack={onBack}
       error={wait ? <WaitMessage {...wait} /> : error ? t(error) : null}
     >
