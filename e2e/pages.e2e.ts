@@ -130,7 +130,9 @@ describe('the legal links', () => {
   it('read in English on an English page', async () => {
     const { context, page } = await newPage(browser(), { lang: 'en', viewport: 'desktop' });
     await page.goto(`${baseUrl}/login/1`);
-    await page.getByRole('heading', { level: 1 }).waitFor();
+    // The page is sent in Hebrew and turns English once its texts have come.
+    await page.locator('html[lang="en"]').waitFor();
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Privacy policy' }).waitFor();
     expect(await page.getByRole('contentinfo').getByRole('link').allInnerTexts()).toEqual([
       'Privacy policy',
       'Terms of use',
