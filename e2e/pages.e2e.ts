@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { useBrowser, newPage } from './support/browser';
+import { expectNoAxeViolations, useBrowser, newPage } from './support/browser';
 import { demoLinkPath } from './support/demo-links';
 
 const baseUrl = inject('baseUrl');
@@ -173,4 +173,23 @@ describe('status pages', () => {
     await page.getByText('אנא פנו למרפאה לקבלת קישור חדש').waitFor();
     await context.close();
   });
+
+  it.each(['/completed', '/expired'])(
+    "%s?clinic=1 names the link's clinic with a tap-to-call button (axe in he and en)",
+    async (path) => {
+      for (const lang of ['he', 'en'] as const) {
+        const { context, page } = await newPage(browser(), { lang });
+        await page.goto(`${baseUrl}${path}?clinic=1`);
+        await page.locator(`html[lang="${lang}"]`).waitFor();
+        const call = page.getByRole('link', {
+          name: lang === 'he' ? /^התקשרו למרפאה/ : /^Call the clinic/,
+        });
+        await call.waitFor();
+        expect(await call.getAttribute('href')).toMatch(/^tel:[\d+]+$/);
+        await page.getByText('מרפאת שיניים לב העיר').waitFor();
+        await expectNoAxeViolations(page);
+        await context.close();
+      }
+    },
+  );
 });

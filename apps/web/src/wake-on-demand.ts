@@ -131,8 +131,12 @@ function holdsSession(): boolean {
   }
 }
 
-/** Whether the app must render the page now: the patient reads it in another language. */
+/**
+ * Whether the app must render the page now: the patient reads it in another language, or the
+ * address names what the HTML cannot show (a status page's `?clinic=`: the link's clinic).
+ */
 function mustWakeNow(): boolean {
+  if (new URLSearchParams(window.location.search).has('clinic')) return true;
   try {
     return toLanguage(window.localStorage.getItem(languageStorageKey)) !== prerenderLanguage;
   } catch {
