@@ -1,6 +1,13 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { expectNoAxeViolations, newPage, switchLanguage, useBrowser } from './support/browser';
+import {
+  expectNoAxeViolations,
+  newPage,
+  saveScreenshot,
+  switchLanguage,
+  useBrowser,
+  type Viewport,
+} from './support/browser';
 import { demoLinkPath } from './support/demo-links';
 
 const baseUrl = inject('baseUrl');
@@ -36,6 +43,75 @@ async function drawStroke(page: Page, pad: Locator, from: [number, number], to: 
     await page.mouse.move(x1 + ((x2 - x1) * i) / 12, y1 + ((y2 - y1) * i) / 12 + Math.sin(i) * 10);
   }
   await page.mouse.up();
+}
+
+/** The demo form's first step with `is_ltr` set: the same Hebrew fields, laid out left to right. */
+async function routeAsLeftToRight(page: Page, path: string): Promise<void> {
+  // The page the server sends when it cannot render the form with its data (an unknown link's):
+  // the app then asks for the form itself.
+  await page.route(`${baseUrl}${path}`, async (route) => {
+    await route.fulfill({
+      response: await route.fetch({ url: `${baseUrl}/q/not-a-real-token` }),
+    });
+  });
+  await page.route('**/api/get-form', async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as {
+      data: { schema: { is_ltr?: boolean; title: string }[] };
+    };
+    const [first] = body.data.schema;
+    if (first) Object.assign(first, { is_ltr: true, title: 'Personal details' });
+    await route.fulfill({ response, json: body });
+  });
+}
+
+interface FieldLayout {
+  label: string;
+  kind: string;
+  direction: string;
+  overlaps: boolean;
+}
+
+/**
+ * Each text field's and select's label against the box its text is drawn in (the control's
+ * content box: placeholder, value or chosen option), for every field where something shows.
+ */
+function fieldLayouts(page: Page): Promise<FieldLayout[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('.MuiTextField-root')].flatMap((root) => {
+      const label = root.querySelector('label');
+      const control = root.querySelector<HTMLInputElement | HTMLSelectElement>('input, select');
+      if (!label || !control) return [];
+      const shows = control instanceof HTMLSelectElement || control.placeholder || control.value;
+      if (!shows) return [];
+      const box = control.getBoundingClientRect();
+      const style = getComputedStyle(control);
+      const px = (value: string) => parseFloat(value) || 0;
+      const text = {
+        left: box.left + px(style.borderLeftWidth) + px(style.paddingLeft),
+        right: box.right - px(style.borderRightWidth) - px(style.paddingRight),
+        top: box.top + px(style.borderTopWidth) + px(style.paddingTop),
+        bottom: box.bottom - px(style.borderBottomWidth) - px(style.paddingBottom),
+      };
+      const l = label.getBoundingClientRect();
+      return [
+        {
+          label: label.textContent ?? '',
+          kind:
+            control instanceof HTMLSelectElement
+              ? 'select'
+              : `${control.type}${control.placeholder ? ` placeholder ${control.placeholder}` : ''}`,
+          // The field's, not the control's: an email address reads left to right in any form.
+          direction: getComputedStyle(root).direction,
+          overlaps:
+            l.left < text.right &&
+            l.right > text.left &&
+            l.top < text.bottom &&
+            l.bottom > text.top,
+        },
+      ];
+    }),
+  );
 }
 
 describe('intake form (/q/:token)', () => {
@@ -140,12 +216,14 @@ describe('intake form (/q/:token)', () => {
     );
     await group.getByRole('button', { name: 'ניקוי' }).click();
     expect(await pad.getAttribute('aria-label')).toMatch(/ריק/);
-    // Locked, the pad ignores the pointer; unlocked, it draws again.
-    const lock = group.getByRole('button', { name: 'נעילת החתימה' });
-    await lock.click();
+    // The empty pad says where to sign, on it and in its description.
+    await group.getByText('חתמו כאן').waitFor();
+    expect(await pad.getAttribute('aria-describedby')).toBeTruthy();
+    // Locked, the pad ignores the pointer; unlocked, it draws again. The button says which.
+    await group.getByRole('button', { name: 'נעילת החתימה מפני שינויים' }).click();
     await drawStroke(page, pad, [0.2, 0.5], [0.8, 0.5]);
     expect(await pad.getAttribute('aria-label')).toMatch(/ריק/);
-    await lock.click();
+    await group.getByRole('button', { name: 'ביטול הנעילה לשינוי החתימה' }).click();
     await drawStroke(page, pad, [0.2, 0.5], [0.8, 0.5]);
     expect(await pad.getAttribute('aria-label')).toBe('משטח חתימה, חתום');
     // A narrower window redraws the signature at the new size.
@@ -225,26 +303,53 @@ describe('intake form (/q/:token)', () => {
     await context.close();
   });
 
+  it("every label on the first step reads clear of the field's placeholder or value, right to left and left to right", async () => {
+    const path = await demoFormPath();
+    const cases = (['he', 'en'] as const).flatMap((lang) =>
+      (['mobile', 'desktop'] as const satisfies readonly Viewport[]).flatMap((viewport) =>
+        [false, true].map((ltr) => ({ lang, viewport, ltr })),
+      ),
+    );
+    for (const { lang, viewport, ltr } of cases) {
+      const { context, page } = await newPage(browser(), { viewport, lang });
+      if (ltr) await routeAsLeftToRight(page, path);
+      await page.goto(`${baseUrl}${path}`);
+      await stepHeading(page, ltr ? 'Personal details' : 'פרטים אישיים');
+      await page.evaluate(() =>
+        Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))),
+      );
+      const fields = await fieldLayouts(page);
+      const where = `${lang} ${viewport} ${ltr ? 'ltr' : 'rtl'}`;
+      // Filled text, masked date and phone, ID and email placeholders, and the select.
+      expect(fields.map((f) => f.kind).sort(), where).toEqual([
+        'email placeholder name@example.com',
+        'select',
+        'text',
+        'text',
+        'text placeholder 050-1234567',
+        'text placeholder 9 ספרות',
+        'text placeholder DD/MM/YYYY',
+      ]);
+      expect(new Set(fields.map((f) => f.direction)), where).toEqual(
+        new Set([ltr ? 'ltr' : 'rtl']),
+      );
+      expect(
+        fields.filter((f) => f.overlaps),
+        where,
+      ).toEqual([]);
+      if (!ltr) {
+        const name = `form-step1-${viewport === 'mobile' ? 'phone' : 'desktop'}-${lang}`;
+        await saveScreenshot(page, name);
+      }
+      await context.close();
+    }
+  }, 60_000);
+
   it('a form whose first step has is_ltr reads left to right', async () => {
     const path = await demoFormPath();
     const { context, page } = await newPage(browser());
-    // The page the server sends when it cannot render the form with its data (an unknown link's):
-    // the app then asks for the form itself.
-    await page.route(`${baseUrl}${path}`, async (route) => {
-      await route.fulfill({
-        response: await route.fetch({ url: `${baseUrl}/q/not-a-real-token` }),
-      });
-    });
     // The demo form is Hebrew; the same form with is_ltr on its first step.
-    await page.route('**/api/get-form', async (route) => {
-      const response = await route.fetch();
-      const body = (await response.json()) as {
-        data: { schema: { is_ltr?: boolean; title: string }[] };
-      };
-      const [first] = body.data.schema;
-      if (first) Object.assign(first, { is_ltr: true, title: 'Personal details' });
-      await route.fulfill({ response, json: body });
-    });
+    await routeAsLeftToRight(page, path);
     await page.goto(`${baseUrl}${path}`);
     await stepHeading(page, 'Personal details');
     const dir = await page

@@ -224,7 +224,7 @@ describe('patient verification (login/:clinicId)', () => {
     await context.close();
   }, 150_000);
 
-  it('an ID number known with another phone hints at its last 3 digits', async () => {
+  it('an ID number known with another phone hints at its last 3 digits; a second code within 60 s counts down', async () => {
     const idNumber = withCheckDigit(uri.idBase);
     const { context, page } = await newPage(browser());
     await page.goto(`${baseUrl}/login/1`);
@@ -266,6 +266,40 @@ describe('patient verification (login/:clinicId)', () => {
     await page.getByRole('textbox', { name: label.he.idNumber }).fill(withCheckDigit('31415927'));
     expect(await page.getByText(hint).count()).toBe(0);
     expect(await next.isEnabled()).toBe(true);
+
+    // A second code within 60 s: the page says how many seconds are left, counts them down and
+    // lets the patient ask again once they are over (no code is sent meanwhile).
+    await page.getByRole('textbox', { name: label.he.idNumber }).fill(idNumber);
+    await phoneField.fill(uri.phone);
+    await next.click();
+    const alert = page.getByRole('alert');
+    const ticking = alert.locator('span[aria-hidden="true"]');
+    await alert
+      .getByText(/^כבר נשלח קוד לפני רגע\. אפשר לבקש קוד חדש בעוד/)
+      .first()
+      .waitFor();
+    const secondsShown = async () => Number(/(\d+)/.exec(await ticking.innerText())?.[1] ?? NaN);
+    const first = await secondsShown();
+    expect(first).toBeGreaterThan(1);
+    expect(first).toBeLessThanOrEqual(60);
+    expect(await next.isDisabled()).toBe(true);
+    await page.waitForFunction(
+      ([el, start]) => Number(/(\d+)/.exec(el?.textContent ?? '')?.[1]) < start,
+      [await ticking.elementHandle(), first] as const,
+    );
+    await page.mouse.move(0, 0);
+    await expectNoAxeViolations(page);
+    await switchLanguage(page, 'en');
+    await alert
+      .getByText(/^A code was sent a moment ago\. You can ask for a new one in \d+ seconds?\.$/)
+      .first()
+      .waitFor();
+    await expectNoAxeViolations(page);
+    await switchLanguage(page, 'he');
+    await alert.waitFor({ state: 'detached', timeout: (first + 5) * 1000 });
+    const continueHe = page.getByRole('button', { name: label.he.continue });
+    expect(await continueHe.isEnabled()).toBe(true);
+    expect(await messagesTo(uri.phone)).toHaveLength(before + 1);
     await context.close();
-  }, 60_000);
+  }, 150_000);
 });

@@ -146,11 +146,14 @@ describe.each(engines)('database (%s)', (engine) => {
         expect(isValidIsraeliId(patient.idNumber)).toBe(true);
         expect(patient.phone).toMatch(/^05\d{8}$/);
       }
+      // Upcoming ones within the next week (one per patient); the rest two weeks earlier.
       const booked = await db().select().from(appointments);
+      const upcoming = booked.filter((a) => a.startAt.getTime() > now);
+      expect(upcoming.length).toBeGreaterThanOrEqual(3);
       expect(booked.length).toBeGreaterThanOrEqual(5);
       for (const appointment of booked) {
         expect(appointment.status).toBe('booked');
-        expect(appointment.startAt.getTime()).toBeGreaterThan(now);
+        expect(appointment.startAt.getTime()).toBeGreaterThan(now - 14 * 86_400_000);
         expect(appointment.startAt.getTime()).toBeLessThan(now + 8 * 86_400_000);
         expect(appointment.localDate).toBe(
           zonedDate(appointment.startAt.getTime(), 'Asia/Jerusalem'),
@@ -160,7 +163,8 @@ describe.each(engines)('database (%s)', (engine) => {
       const later = now + 30 * 86_400_000;
       await seedDemoClinic(db(), { now: later });
       const moved = await db().select().from(appointments);
-      expect(moved.every((a) => a.startAt.getTime() > later)).toBe(true);
+      expect(moved.every((a) => a.startAt.getTime() > later - 14 * 86_400_000)).toBe(true);
+      expect(moved.filter((a) => a.startAt.getTime() > later)).toHaveLength(upcoming.length);
     });
 
     it('leaves the identity sequence past the explicit id 1', async () => {

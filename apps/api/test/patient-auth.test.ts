@@ -557,6 +557,11 @@ describe.each(engines)('patient verification (%s)', (engine) => {
       const early = await login(DANA);
       expect(early.statusCode).toBe(429);
       expect(early.headers['retry-after']).toBe('15');
+      // The login page counts down from the body's seconds.
+      expect(early.json()).toMatchObject({
+        code: 'too_many_requests',
+        details: { retryAfterSeconds: 15 },
+      });
       // Through sign-up as well: the cooldown is the phone's.
       expect((await signUp(DANA)).statusCode).toBe(429);
       now += 15_000;

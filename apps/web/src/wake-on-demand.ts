@@ -208,10 +208,12 @@ function holdsSession(): boolean {
 }
 
 /**
- * Whether the app must render the page now: the patient reads it in another language, or this
- * tab holds a form's answers the server may not have yet (the HTML shows its older draft).
+ * Whether the app must render the page now: the patient reads it in another language, the
+ * address names what the HTML cannot show (a status page's `?clinic=`: the link's clinic), or
+ * this tab holds a form's answers the server may not have yet (the HTML shows its older draft).
  */
 function mustWakeNow(): boolean {
+  if (new URLSearchParams(window.location.search).has('clinic')) return true;
   try {
     const token = formTokenOfPath(window.location.pathname);
     return (

@@ -16,7 +16,9 @@ export function demoBanner(
       `No SMS is sent: every login code is printed below and shown at ${origin}/api/dev/messages`,
     );
   }
-  lines.push(`Intake-form and payment links can be minted at ${origin}/api/dev/demo-links`);
+  lines.push(
+    `Fresh intake-form and payment links: POST ${origin}/api/dev/demo-links (XSRF cookie + header: README)`,
+  );
   // A reverse proxy on this host would otherwise publish the codes (dev-routes.ts).
   lines.push(
     '/api/dev/* answers this machine only: a loopback Host and no X-Forwarded-*/Forwarded header.',

@@ -158,6 +158,13 @@ export const demoPatients = [
 /** Booked appointments are placed on this many days after the seed day (tomorrow onward). */
 export const DEMO_BOOKING_DAYS = 7;
 
+/**
+ * Upcoming appointments each demo patient holds after seeding; their other bookings lie two weeks
+ * earlier, in the past. Below the clinic's cap (3), so a demo patient logging in can book: the
+ * README's דנה לוי among them.
+ */
+export const DEMO_UPCOMING_PER_PATIENT = 1;
+
 export const demoSetupClinic = {
   id: DEMO_SETUP_CLINIC_ID,
   name: 'מרפאת השיניים הכרמל',

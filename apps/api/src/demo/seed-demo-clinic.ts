@@ -28,6 +28,7 @@ import {
   DEMO_CLINIC_ID,
   DEMO_SETUP_CLINIC_ID,
   demoAppointmentTypes,
+  DEMO_UPCOMING_PER_PATIENT,
   demoCaregivers,
   demoClinic,
   demoPatients,
@@ -229,7 +230,10 @@ async function seedMainClinic(tx: Tx, now: number): Promise<void> {
   // One booking per working caregiver per day, from tomorrow: an hour later each day within the
   // first working interval (on the slot grid of every demo caregiver), a different patient for
   // each caregiver of a date (one booking per patient per date), rotating through their types.
+  // A patient's bookings past DEMO_UPCOMING_PER_PATIENT move two weeks back (the same weekday and
+  // hours, so the same rules hold), where they are history rather than upcoming.
   const bookings: (typeof appointments.$inferInsert)[] = [];
+  const upcomingOf = new Map<number, number>();
   for (let d = 1; d <= DEMO_BOOKING_DAYS; d++) {
     const date = addDaysToLocalDate(today, d);
     let patientIndex = d;
@@ -240,8 +244,11 @@ async function seedMainClinic(tx: Tx, now: number): Promise<void> {
       const type = key && typeByKey.get(key);
       const patient = patientRows[patientIndex++ % patientRows.length];
       if (!type || !patient) continue;
+      const upcoming = upcomingOf.get(patient.id) ?? 0;
+      const day = upcoming < DEMO_UPCOMING_PER_PATIENT ? date : addDaysToLocalDate(date, -14);
+      if (day === date) upcomingOf.set(patient.id, upcoming + 1);
       const hour = Number(first.start.slice(0, 2)) + (d % 3);
-      const startAt = zonedToEpoch(`${date} ${String(hour).padStart(2, '0')}:00`, timezone);
+      const startAt = zonedToEpoch(`${day} ${String(hour).padStart(2, '0')}:00`, timezone);
       bookings.push({
         clinicId: DEMO_CLINIC_ID,
         caregiverId: ids[i] as number,
@@ -249,7 +256,7 @@ async function seedMainClinic(tx: Tx, now: number): Promise<void> {
         appointmentTypeId: type.id,
         startAt: new Date(startAt),
         endAt: new Date(startAt + type.durationMinutes * 60_000),
-        localDate: date,
+        localDate: day,
       });
     }
   }
@@ -270,15 +277,17 @@ async function seedMainClinic(tx: Tx, now: number): Promise<void> {
     timezone,
     cancelNoticeMinutes: rules?.cancelNoticeMinutes ?? 0,
   });
-  const reminders = booked.flatMap((b) =>
-    planReminders(b.startAt.getTime(), policy, now).map((r) => ({
-      appointmentId: b.id,
-      clinicId: DEMO_CLINIC_ID,
-      leadMinutes: r.leadMinutes,
-      appointmentStartAt: b.startAt,
-      dueAt: new Date(r.dueAt),
-    })),
-  );
+  const reminders = booked
+    .filter((b) => b.startAt.getTime() > now)
+    .flatMap((b) =>
+      planReminders(b.startAt.getTime(), policy, now).map((r) => ({
+        appointmentId: b.id,
+        clinicId: DEMO_CLINIC_ID,
+        leadMinutes: r.leadMinutes,
+        appointmentStartAt: b.startAt,
+        dueAt: new Date(r.dueAt),
+      })),
+    );
   if (reminders.length > 0) await tx.insert(appointmentReminders).values(reminders);
 }
 

@@ -38,7 +38,8 @@ describe('loadConfig', () => {
       publicOriginIsDefault: true,
       isHttps: false,
       parentSiteUrl: 'http://localhost:3000/',
-      logLevel: 'info',
+      // Request lines would bury the login codes the demo prints.
+      logLevel: 'warn',
       trustProxy: false,
       sms: { provider: 'log' },
     });
@@ -121,6 +122,10 @@ describe('loadConfig', () => {
 
   it('defaults DEMO off in production', () => {
     expect(loadConfig({ NODE_ENV: 'production', DATA_KEY: hexKey, ...httpSms }).demo).toBe(false);
+    // Outside a demo, a line per request by default.
+    expect(loadConfig({ NODE_ENV: 'production', DATA_KEY: hexKey, ...httpSms }).logLevel).toBe(
+      'info',
+    );
   });
 
   it.each([

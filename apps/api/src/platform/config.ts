@@ -574,7 +574,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     publicOriginIsDefault: publicOrigin === null,
     isHttps: origin.startsWith('https:'),
     parentSiteUrl: e.PARENT_SITE_URL ?? `${origin}/`,
-    logLevel: e.LOG_LEVEL ?? 'info',
+    // A demo prints login codes on standard output: request lines (info) would bury them.
+    logLevel: e.LOG_LEVEL ?? (demo ? 'warn' : 'info'),
     trustProxy: e.TRUST_PROXY ?? false,
     drainSeconds: e.DRAIN_SECONDS ?? 0,
     metrics: Object.freeze({ port: e.METRICS_PORT ?? null, token: e.METRICS_TOKEN ?? null }),

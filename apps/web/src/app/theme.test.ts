@@ -1,6 +1,6 @@
 import { getContrastRatio } from '@mui/material/styles';
 import { describe, expect, it } from 'vitest';
-import { createAppTheme, textCyan, textCyanOnTint } from './theme';
+import { createAppTheme, successGreen, textCyan, textCyanOnTint, waitingAmber } from './theme';
 
 describe('theme colours', () => {
   const theme = createAppTheme('rtl');
@@ -17,6 +17,17 @@ describe('theme colours', () => {
     expect(getContrastRatio(primary.contrastText, primary.dark)).toBeGreaterThanOrEqual(4.5);
     expect(getContrastRatio(secondary.contrastText, secondary.main)).toBeGreaterThanOrEqual(4.5);
     expect(getContrastRatio(text.secondary, background.paper)).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('has one colour for success and one for waiting, AA as text on white and under white text', () => {
+    const { success, warning, background } = theme.palette;
+    expect(success.main).toBe(successGreen);
+    expect(warning.main).toBe(waitingAmber);
+    for (const colour of [success.main, success.dark, warning.main, warning.dark]) {
+      expect(getContrastRatio(colour, background.paper), colour).toBeGreaterThanOrEqual(4.5);
+    }
+    expect(getContrastRatio(success.contrastText, success.main)).toBeGreaterThanOrEqual(4.5);
+    expect(getContrastRatio(warning.contrastText, warning.main)).toBeGreaterThanOrEqual(4.5);
   });
 
   it('keeps hovered text buttons at 4.5:1 on their 6 % cyan tint', () => {

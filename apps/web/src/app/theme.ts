@@ -6,6 +6,13 @@ export const brandCyan = '#00BCD4';
 export const textCyan = '#00838F';
 /** A darker shade for cyan text on a light cyan tint (hovered buttons): 5.5:1 on the tint. */
 export const textCyanOnTint = '#006F79';
+/**
+ * The one colour of success (done, paid, booked) and the one of waiting (a wait before trying
+ * again, a place on the waiting list, answers not yet saved), on every page: as text or an icon on
+ * white, and under white text in a filled alert, each at least 4.5:1.
+ */
+export const successGreen = '#2E7D32';
+export const waitingAmber = '#A64B00';
 /** Near-black teal: visible on white and on the cyan app bar alike. */
 const focusRing = '#00363A';
 
@@ -18,6 +25,8 @@ export function createAppTheme(direction: Direction): Theme {
       primary: { main: brandCyan, dark: '#00ACC1', contrastText: 'rgba(0, 0, 0, 0.87)' },
       // A fill only: text on it is dark.
       secondary: { main: '#B2EBF2', contrastText: 'rgba(0, 0, 0, 0.87)' },
+      success: { main: successGreen, dark: '#1B5E20', contrastText: '#FFFFFF' },
+      warning: { main: waitingAmber, dark: '#7A3700', contrastText: '#FFFFFF' },
     },
     typography: {
       fontFamily: '"Heebo", "Arial", sans-serif',

@@ -30,6 +30,35 @@ export type TextFieldProps = Pick<
   };
 };
 
+/** Input types for which the browser draws its own placeholder (dd/mm/yyyy, --:--) when empty. */
+const typesWithBuiltInPlaceholder = new Set(['date', 'time', 'datetime-local', 'month', 'week']);
+
+/**
+ * Whether the label sits shrunk above the field whatever its value: `undefined` leaves it to the
+ * form control (shrunk once focused or filled). MUI hides an empty field's placeholder under the
+ * resting label with a `label + .MuiInputBase-formControl` CSS rule, but the server-rendered page
+ * puts Emotion's <style> elements between the two, so the rule never matches and the label is
+ * drawn over the placeholder. Shrinking it whenever something shows inside the empty field (a
+ * placeholder, the browser's date mask, a select's chosen option) is correct on every render.
+ */
+export function labelShrinks({
+  shrink,
+  placeholder,
+  type,
+  select,
+}: {
+  shrink?: boolean;
+  placeholder?: string;
+  type?: string;
+  select?: boolean;
+}): boolean | undefined {
+  if (shrink !== undefined) return shrink;
+  if (select || (placeholder ?? '') !== '' || typesWithBuiltInPlaceholder.has(type ?? '')) {
+    return true;
+  }
+  return undefined;
+}
+
 /**
  * MUI's outlined TextField, with the same DOM, classes and ids, for the props Marpe uses. MUI's
  * own imports its menu-based Select, and with it Menu, Popover, Modal and focus trapping, into
@@ -56,7 +85,12 @@ export function TextField({
   const id = idProp ?? generatedId;
   const labelled = label != null && label !== '';
   const helperTextId = helperText ? `${id}-helper-text` : undefined;
-  const shrink = slotProps.inputLabel?.shrink;
+  const shrink = labelShrinks({
+    shrink: slotProps.inputLabel?.shrink,
+    placeholder: inputProps.placeholder,
+    type: inputProps.type,
+    select,
+  });
   const input = (
     <OutlinedInput
       {...inputProps}

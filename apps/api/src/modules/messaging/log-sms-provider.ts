@@ -22,6 +22,35 @@ export function createDevMessageLog(capacity = DEV_MESSAGE_LOG_CAPACITY): DevMes
   };
 }
 
+// The one-time code's WebOTP line (patient-auth's otp-message.ts): `@host #code`, last.
+const webOtpLine = /^@\S+ #(\w+)\s*$/m;
+
+/** Colours only for a terminal that takes them (Node's check honours NO_COLOR and FORCE_COLOR). */
+function useColour(): boolean {
+  return process.stdout.isTTY && process.stdout.hasColors();
+}
+
+/**
+ * A message as the demo prints it: in a box that stands out of the server's other output, with a
+ * one-time code on a line of its own at the top (bold yellow on a terminal) so whoever tries the
+ * demo finds it at a glance.
+ */
+export function demoMessageBox(
+  { channel, to, body }: { channel: string; to: string; body: string },
+  colour = useColour(),
+): string {
+  const code = webOtpLine.exec(body)?.[1];
+  const highlight = (text: string) => (colour ? `\x1b[1;33m${text}\x1b[0m` : text);
+  const lines = [
+    `${channel} to ${to} (demo: not sent; also at GET /api/dev/messages)`,
+    ...(code ? [highlight(`LOGIN CODE: ${code}`)] : []),
+    '',
+    ...body.split('\n'),
+  ];
+  const rule = '═'.repeat(72);
+  return [`╔${rule}`, ...lines.map((line) => `║ ${line}`), `╚${rule}`].join('\n');
+}
+
 /**
  * The demo provider: sends nothing, records the message and prints it on stdout, which is how
  * someone trying the demo reads a code. Config refuses it outside demo mode. It prints with
@@ -39,13 +68,7 @@ export function createLogSmsProvider({
   return {
     async send({ to, body }) {
       messages.record({ to, body, channel: 'sms', created_at: new Date(clock()).toISOString() });
-      print(
-        [
-          `----- SMS to ${to} (demo: not sent; also at GET /api/dev/messages) -----`,
-          body,
-          '-----',
-        ].join('\n'),
-      );
+      print(demoMessageBox({ channel: 'SMS', to, body }));
     },
   };
 }
@@ -68,13 +91,7 @@ export function createLogWhatsAppProvider({
         channel: 'whatsapp',
         created_at: new Date(clock()).toISOString(),
       });
-      print(
-        [
-          `----- WhatsApp to ${to} (demo: not sent; also at GET /api/dev/messages) -----`,
-          body,
-          '-----',
-        ].join('\n'),
-      );
+      print(demoMessageBox({ channel: 'WhatsApp', to, body }));
     },
   };
 }

@@ -41,7 +41,7 @@ export const patientAuthRoutes: FastifyPluginAsyncZod<PatientAuthRoutesOptions> 
       schema: {
         tags: ['patient-auth'],
         summary:
-          'Sends a one-time code to a known patient; 400 invalid_phone (with hint) when the phone differs, 404 patient_not_found',
+          'Sends a one-time code to a known patient; 400 invalid_phone (with hint) when the phone differs, 404 patient_not_found, 429 too_many_requests when a code went to this phone in the last 60 s (or a send limit is reached), with details.retryAfterSeconds and Retry-After',
         body: loginBodySchema,
         response: { 200: twoFactorTokenResponseSchema, ...errors },
       },
@@ -60,7 +60,8 @@ export const patientAuthRoutes: FastifyPluginAsyncZod<PatientAuthRoutesOptions> 
       config: { rateLimit: attemptLimit },
       schema: {
         tags: ['patient-auth'],
-        summary: 'Sends a one-time code to a new patient; the patient is created on verification',
+        summary:
+          'Sends a one-time code to a new patient; the patient is created on verification; 429 as login, with details.retryAfterSeconds and Retry-After',
         body: signUpBodySchema,
         response: { 200: twoFactorTokenResponseSchema, ...errors },
       },

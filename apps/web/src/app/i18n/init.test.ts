@@ -10,6 +10,9 @@ function keys(value: unknown, prefix = ''): string[] {
   );
 }
 
+/** i18next's plural keys: `key_one`, `key_two`, `key_other`… (CLDR's categories). */
+const pluralSuffix = /_(zero|one|two|few|many|other)$/;
+
 describe('initI18n', () => {
   it('starts in Hebrew, right to left, when nothing is stored', () => {
     const i18n = initI18n();
@@ -67,20 +70,27 @@ describe('initI18n', () => {
     expect(i18n.t('app.title')).toBe('Smart Clinic');
   });
 
-  it('has the same keys in Hebrew and English, but for the plural forms each language has', () => {
-    // Hebrew has a dual ("יומיים", key_two) that English has not.
-    const base = (all: string[]) =>
-      [...new Set(all.map((key) => key.replace(/_(zero|one|two|few|many|other)$/, '')))].sort();
-    expect(base(keys(en))).toEqual(base(keys(he)));
+  it('has the same keys in Hebrew and English, plural forms aside', () => {
+    const base = (all: string[]) => [...new Set(all.map((key) => key.replace(pluralSuffix, '')))];
+    expect(base(keys(en)).sort()).toEqual(base(keys(he)).sort());
   });
 
-  it('has the plural forms of each language: _one, _other, and _two in Hebrew', () => {
-    const plurals = (all: string[], form: string) =>
-      all.filter((key) => key.endsWith(`_${form}`)).map((key) => key.replace(/_\w+$/, ''));
-    const heOther = plurals(keys(he), 'other');
-    expect(plurals(keys(he), 'one')).toEqual(heOther);
-    expect(plurals(keys(he), 'two')).toEqual(heOther);
-    expect(plurals(keys(en), 'other').sort()).toEqual([...heOther].sort());
-    expect(plurals(keys(en), 'one').sort()).toEqual([...heOther].sort());
+  it("has every plural form a language needs (Hebrew's dual: one, two, other)", () => {
+    for (const [lang, texts] of [
+      ['he', he],
+      ['en', en],
+    ] as const) {
+      const all = keys(texts);
+      const forms = new Intl.PluralRules(lang).resolvedOptions().pluralCategories;
+      const plurals = new Set(
+        all.filter((k) => pluralSuffix.test(k)).map((k) => k.replace(pluralSuffix, '')),
+      );
+      for (const key of plurals) {
+        expect(
+          all.filter((k) => k.replace(pluralSuffix, '') === key).sort(),
+          `${lang} ${key}`,
+        ).toEqual(forms.map((form) => `${key}_${form}`).sort());
+      }
+    }
   });
 });

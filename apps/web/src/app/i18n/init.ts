@@ -1,5 +1,4 @@
 import i18next, { type BackendModule, type i18n as I18n } from 'i18next';
-import type en from './en.json';
 import he from './he.json';
 import {
   directionOf,
@@ -11,8 +10,16 @@ import {
   type Language,
 } from './languages';
 
-// English has no dual: its plurals lack Hebrew's `_two` forms (init.test.ts checks the rest).
-type Texts = typeof he | typeof en;
+/**
+ * A language's texts: Hebrew's keys, except plural forms only Hebrew has (its dual, `_two`),
+ * which English, with one and other alone, leaves out (i18next picks by CLDR's categories).
+ */
+type Texts = WithoutDual<typeof he>;
+type WithoutDual<T> = {
+  [K in keyof T as K extends `${string}_two` ? never : K]: T[K] extends string
+    ? T[K]
+    : WithoutDual<T[K]>;
+};
 
 /**
  * Hebrew, the default, comes with the app's entry; English is its own chunk, fetched when a page

@@ -1,5 +1,5 @@
 import { Outlet } from 'react-router';
-import { LandingFooter } from '../../features/landing/landing-footer';
+import { LegalFooter } from './legal-footer';
 import { PageMain } from './page-main';
 
 /** Full height below the app bar, content centred; the footer is fixed, so main keeps room for it. */
@@ -19,7 +19,7 @@ export function LandingLayout() {
       >
         <Outlet />
       </PageMain>
-      <LandingFooter />
+      <LegalFooter fixed />
     </>
   );
 }

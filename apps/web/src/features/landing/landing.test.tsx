@@ -1,7 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderRoutes } from '../../test/render';
-import { LandingFooter } from './landing-footer';
 import { LandingPage } from './landing-page';
 
 function renderLanding(language: 'he' | 'en') {
@@ -10,12 +9,9 @@ function renderLanding(language: 'he' | 'en') {
       {
         path: '/',
         element: (
-          <>
-            <main>
-              <LandingPage parentSiteUrl="https://marpe.example/" />
-            </main>
-            <LandingFooter />
-          </>
+          <main>
+            <LandingPage parentSiteUrl="https://marpe.example/" />
+          </main>
         ),
       },
     ],
@@ -36,21 +32,6 @@ describe('landing page', () => {
     expect(within(logoLink).getByRole('img')).toHaveAttribute('height', '120');
   });
 
-  it('has a footer with the three legal links separated by hidden bars', () => {
-    renderLanding('he');
-
-    const footer = screen.getByRole('contentinfo');
-    const links = within(footer).getAllByRole('link');
-    expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
-      ['מדיניות פרטיות', '/privacy'],
-      ['תנאי שימוש', '/terms'],
-      ['הצהרת נגישות', '/accessibility'],
-    ]);
-    const bars = within(footer).getAllByText('|');
-    expect(bars).toHaveLength(2);
-    bars.forEach((bar) => expect(bar).toHaveAttribute('aria-hidden', 'true'));
-  });
-
   it('speaks English when chosen', () => {
     renderLanding('en');
 
@@ -62,11 +43,5 @@ describe('landing page', () => {
     ).toBeInTheDocument();
     expect(screen.getByText('Book appointments easily and quickly')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Marpe – to the home site' })).toBeInTheDocument();
-    const footer = screen.getByRole('contentinfo');
-    expect(
-      within(footer)
-        .getAllByRole('link')
-        .map((link) => link.textContent),
-    ).toEqual(['Privacy policy', 'Terms of use', 'Accessibility statement']);
   });
 });

@@ -236,6 +236,60 @@ describe('step 1: ID number and phone', () => {
     expect(screen.queryByRole('textbox', { name: 'First name' })).not.toBeInTheDocument();
   });
 
+  it('a second code asked for too soon: the seconds left count down, then continue comes back', async () => {
+    const { user, callsTo } = setup({
+      'POST /api/patient-auth/login': [
+        () => apiError(429, 'too_many_requests', { details: { retryAfterSeconds: 3 } }),
+        ok({ twoFactorToken: 'tft-1' }),
+      ],
+    });
+    await fillIdentity(user);
+    const next = screen.getByRole('button', { name: he.continue });
+    await user.click(next);
+
+    const alert = await screen.findByRole('alert');
+    const wait = (text: string) => `כבר נשלח קוד לפני רגע. אפשר לבקש קוד חדש בעוד ${text}.`;
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    expect(within(alert).getAllByText(wait('3 שניות'))).toHaveLength(2);
+    expect(next).toBeDisabled();
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    // On screen the seconds tick, hidden from screen readers: they hear the wait once, as said.
+    expect(within(alert).getByText(wait('שתי שניות'))).toHaveAttribute('aria-hidden', 'true');
+    expect(within(alert).getByText(wait('3 שניות'))).not.toHaveAttribute('aria-hidden');
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(within(alert).getByText(wait('שנייה אחת'))).toBeInTheDocument();
+    expect(next).toBeDisabled();
+
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(next).toBeEnabled();
+    await user.click(next);
+    await screen.findByRole('heading', { level: 2, name: he.code });
+    expect(callsTo('POST /api/patient-auth/login')).toHaveLength(2);
+  });
+
+  it('a long wait reads in minutes, in English too', async () => {
+    const { user } = setup(
+      {
+        'POST /api/patient-auth/login': () =>
+          apiError(429, 'too_many_requests', { details: { retryAfterSeconds: 1800 } }),
+      },
+      { language: 'en' },
+    );
+    await user.type(await screen.findByRole('textbox', { name: 'ID number' }), idNumber);
+    await user.type(screen.getByRole('textbox', { name: 'Mobile phone' }), phone);
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+
+    const alert = await screen.findByRole('alert');
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    expect(
+      within(alert).getAllByText(
+        'Too many codes were sent. You can ask for a new one in 30 minutes.',
+      ),
+    ).toHaveLength(2);
+    expect(screen.getByRole('button', { name: 'Continue' })).toBeDisabled();
+  });
+
   it('an unreachable server stays on step 1 too', async () => {
     const { user } = setup({
       'POST /api/patient-auth/login': () => Promise.reject(new TypeError('Failed to fetch')),

@@ -1,13 +1,14 @@
+import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlined';
 import { useTranslation } from 'react-i18next';
-import checkUrl from './check-circle.svg';
 import { StatusView } from './status-view';
 
 export function CompletedPage() {
   const { t } = useTranslation();
   return (
     <StatusView
-      // Decorative: the heading says it all.
-      image={<img src={checkUrl} alt="" width={96} height={96} />}
+      // Decorative (hidden from screen readers): the heading says it all. The success colour, as
+      // on the payment pages.
+      image={<CheckCircleOutlineIcon sx={{ fontSize: 96, color: 'success.main' }} />}
       heading={t('status.completed.heading')}
       text={t('status.completed.text')}
     />

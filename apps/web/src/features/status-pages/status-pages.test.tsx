@@ -1,8 +1,27 @@
 import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
-import { renderWithProviders } from '../../test/render';
+import type { ReactElement } from 'react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { configureApiClient } from '../../lib/api-client';
+import { clinicFixture } from '../../test/clinic-fixture';
+import { json, stubApi } from '../../test/fake-api';
+import { renderRoutes } from '../../test/render';
 import { CompletedPage } from './completed-page';
 import { ExpiredPage } from './expired-page';
+
+function renderWithProviders(
+  page: ReactElement,
+  { language = 'he', path = '/' }: { language?: 'he' | 'en'; path?: string } = {},
+) {
+  return renderRoutes([{ path: '/', element: page }], { language, initialEntries: [path] });
+}
+
+beforeAll(() => {
+  configureApiClient({ baseUrl: '/api' });
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
 
 describe('status pages', () => {
   it('completed: says the form was sent', () => {
@@ -43,5 +62,18 @@ describe('status pages', () => {
         'It may have expired or already been used. Please contact the clinic for a new link.',
       ),
     ).toBeInTheDocument();
+  });
+
+  it.each([
+    ['completed', <CompletedPage key="c" />],
+    ['expired', <ExpiredPage key="e" />],
+  ])("%s: names the link's clinic, with a tap-to-call button", async (_, page) => {
+    const data = clinicFixture();
+    stubApi({ 'GET /api/clinic/1': () => json(data) });
+    renderWithProviders(page, { path: '/?clinic=1' });
+
+    expect(await screen.findByText(data.clinic.name)).toBeInTheDocument();
+    const call = screen.getByRole('link', { name: `התקשרו למרפאה ${data.clinic.phone}` });
+    expect(call.getAttribute('href')).toMatch(/^tel:[\d+]+$/);
   });
 });

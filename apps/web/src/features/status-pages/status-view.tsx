@@ -1,8 +1,39 @@
+import PhoneIcon from '@mui/icons-material/Phone';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { parseClinicId, useClinic } from '../../lib/clinic/get-clinic';
+import { telHref } from '../../lib/clinic/tel-href';
 
-/** The centred image, heading and text the status pages share. */
+/**
+ * The clinic a link belonged to, when the page that sent the patient here named it
+ * (`?clinic=<id>`): its name and a tap-to-call button, so the next step is one tap away.
+ * Nothing while it loads or when it is unknown: the page's own text stands alone.
+ */
+function LinkClinic() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const { data } = useClinic(parseClinicId(params.get('clinic') ?? undefined));
+  if (!data) return null;
+  const { name, phone } = data.clinic;
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 1, mt: 1 }}>
+      <Typography component="p" variant="h6">
+        {name}
+      </Typography>
+      {phone && (
+        <Button variant="outlined" href={telHref(phone)} startIcon={<PhoneIcon />}>
+          {t('clinic.call')} <bdi dir="ltr">{phone}</bdi>
+        </Button>
+      )}
+    </Box>
+  );
+}
+
+/** The centred image, heading and text the status pages share, and the link's clinic. */
 export function StatusView({
   image,
   heading,
@@ -28,6 +59,7 @@ export function StatusView({
         {heading}
       </Typography>
       <Typography sx={{ maxWidth: '36em', textWrap: 'balance' }}>{text}</Typography>
+      <LinkClinic />
     </Box>
   );
 }

@@ -11,6 +11,7 @@ import { useAuthStore, type VerificationMode } from './auth-store';
 import { CodeStep } from './components/code-step';
 import { IdentityStep, type IdentityValues } from './components/identity-step';
 import { NamesStep, type NameValues } from './components/names-step';
+import { useCountdown } from './use-countdown';
 import {
   idNumberError,
   loginFailure,
@@ -20,6 +21,7 @@ import {
   sendFailure,
   type FieldError,
   type StepError,
+  type Wait,
 } from './verification-rules';
 
 type StepName = 'identity' | 'names' | 'code';
@@ -70,6 +72,9 @@ export function VerificationForm({ clinicId, onAuthenticated }: VerificationForm
   const [attempted, setAttempted] = useState(false);
   const [stepError, setStepError] = useState<StepError | null>(null);
   const [notAccepting, setNotAccepting] = useState(false);
+  // A code was refused for now (429): when another may be asked for; the steps count down to it.
+  const [wait, setWait] = useState<Wait | null>(null);
+  const waitSeconds = useCountdown(wait?.until ?? null);
   const [busy, setBusy] = useState(false);
   // A second Enter or click before the answer must not send a second code.
   const sending = useRef(false);
@@ -115,6 +120,8 @@ export function VerificationForm({ clinicId, onAuthenticated }: VerificationForm
     setValues((current) => ({ ...current, [field]: value }));
     setStepError(null);
     if (field === 'idNumber' || field === 'phone') setNotAccepting(false);
+    // The wait is the phone's (or the patient's): other details may be tried at once.
+    if (field === 'idNumber' || field === 'phone') setWait(null);
     // SPEC § 5: the hint belongs to the ID number it was given for.
     if (field === 'idNumber') setHint(null);
   };
@@ -130,11 +137,12 @@ export function VerificationForm({ clinicId, onAuthenticated }: VerificationForm
       focus(ids[invalid]);
       return;
     }
-    if (sending.current) return;
+    if (sending.current || waitSeconds > 0) return;
     sending.current = true;
     setBusy(true);
     setStepError(null);
     setNotAccepting(false);
+    setWait(null);
     try {
       await login({ clinicId, ...values });
       setMode('login');
@@ -144,6 +152,8 @@ export function VerificationForm({ clinicId, onAuthenticated }: VerificationForm
       if (failure.kind === 'hint') {
         setHint(failure.hint);
         focus(ids.phone);
+      } else if (failure.kind === 'wait') {
+        setWait(failure.wait);
       } else if (failure.kind === 'error') {
         setStepError(failure.message);
       } else if (refusesNewPatients) {
@@ -165,10 +175,11 @@ export function VerificationForm({ clinicId, onAuthenticated }: VerificationForm
       focus(ids[invalid]);
       return;
     }
-    if (sending.current) return;
+    if (sending.current || waitSeconds > 0) return;
     sending.current = true;
     setBusy(true);
     setStepError(null);
+    setWait(null);
     try {
       await signUp({ clinicId, ...values });
       goTo('code', ids.code);
@@ -176,6 +187,8 @@ export function VerificationForm({ clinicId, onAuthenticated }: VerificationForm
       const failure = sendFailure(error);
       if (failure.kind === 'error') {
         setStepError(failure.message);
+      } else if (failure.kind === 'wait') {
+        setWait(failure.wait);
       } else {
         // Back to the first step, which explains: the hint, or that the clinic takes no one new.
         setMode('login');
@@ -242,6 +255,7 @@ export function VerificationForm({ clinicId, onAuthenticated }: VerificationForm
           canSubmit={errors.idNumber === null && errors.phone === null}
           busy={busy}
           error={stepError}
+          wait={wait && waitSeconds > 0 ? { seconds: waitSeconds, announced: wait.seconds } : null}
           notAcceptingNewPatients={notAccepting}
           clinicPhone={clinic?.phone ?? null}
           onChange={onChange}
@@ -257,6 +271,7 @@ export function VerificationForm({ clinicId, onAuthenticated }: VerificationForm
           canSubmit={errors.firstName === null && errors.lastName === null}
           busy={busy}
           error={stepError}
+          wait={wait && waitSeconds > 0 ? { seconds: waitSeconds, announced: wait.seconds } : null}
           onChange={onChange}
           onBlur={onBlur}
           onSubmit={() => void submitNames()}

@@ -55,17 +55,38 @@ export function nameError(value: string): FieldError | null {
   return name.length > NAME_MAX_LENGTH ? 'patientAuth.validation.nameTooLong' : null;
 }
 
+/** A wait the server asked for (429): `seconds` as it said them, ending at `until` (epoch ms). */
+export interface Wait {
+  until: number;
+  seconds: number;
+}
+
+/** The wait a 429 says (its `details.retryAfterSeconds`), or null when it does not say. */
+export function waitOf(error: unknown, now: number): Wait | null {
+  if (!(error instanceof ApiError) || error.status !== 429) return null;
+  const seconds = (error.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+  return typeof seconds === 'number' && seconds > 0
+    ? { until: now + seconds * 1000, seconds }
+    : null;
+}
+
 /**
  * What a failed login means (SPEC § 8, ADR 006): a hint to fix the phone; the patient is new and
- * signs up; or a failure to report on the first step (too many requests, the server unreachable or
- * failing, a request it refused as malformed).
+ * signs up; a wait before another code (a 429 with its time); or a failure
+ * to report on the first step (too many requests, the server unreachable or failing, a request it
+ * refused as malformed).
  */
 export type LoginFailure =
-  { kind: 'hint'; hint: string } | { kind: 'signUp' } | { kind: 'error'; message: StepError };
+  | { kind: 'hint'; hint: string }
+  | { kind: 'signUp' }
+  | { kind: 'wait'; wait: Wait }
+  | { kind: 'error'; message: StepError };
 
-export function loginFailure(error: unknown): LoginFailure {
+export function loginFailure(error: unknown, now = Date.now()): LoginFailure {
   if (!(error instanceof ApiError)) return { kind: 'error', message: 'patientAuth.sendFailed' };
   if (error.code === 'invalid_phone' && error.hint) return { kind: 'hint', hint: error.hint };
+  const wait = waitOf(error, now);
+  if (wait !== null) return { kind: 'wait', wait };
   if (error.status === 429) return { kind: 'error', message: 'errors.too_many_requests' };
   if (
     error.isNetworkError ||
@@ -83,15 +104,18 @@ export function loginFailure(error: unknown): LoginFailure {
 export type SendFailure =
   | { kind: 'hint'; hint: string }
   | { kind: 'notAcceptingNewPatients' }
+  | { kind: 'wait'; wait: Wait }
   | { kind: 'error'; message: StepError };
 
-export function sendFailure(error: unknown): SendFailure {
+export function sendFailure(error: unknown, now = Date.now()): SendFailure {
   if (error instanceof ApiError) {
     if (error.code === 'invalid_phone' && error.hint) return { kind: 'hint', hint: error.hint };
     if (error.code === 'not_accepting_new_patients') return { kind: 'notAcceptingNewPatients' };
     if (error.code === 'too_many_identities') {
       return { kind: 'error', message: 'errors.too_many_identities' };
     }
+    const wait = waitOf(error, now);
+    if (wait !== null) return { kind: 'wait', wait };
     if (error.status === 429) return { kind: 'error', message: 'errors.too_many_requests' };
   }
   return { kind: 'error', message: 'patientAuth.sendFailed' };

@@ -90,10 +90,7 @@ export function FormFieldView({ field, id, value, error, onChange }: FormFieldVi
           fullWidth
           onChange={(event) => onChange(event.target.value)}
           sx={asteriskSx}
-          slotProps={{
-            inputLabel: { shrink: true },
-            htmlInput: { disabled: field.readonly },
-          }}
+          slotProps={{ htmlInput: { disabled: field.readonly } }}
         >
           <option value="">{t('intakeForm.choose')}</option>
           {(field.options ?? []).map((option) => (

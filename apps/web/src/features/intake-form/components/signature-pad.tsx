@@ -1,3 +1,5 @@
+import LockIcon from '@mui/icons-material/Lock';
+import LockOpenIcon from '@mui/icons-material/LockOpen';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import SignaturePad from 'signature_pad';
@@ -73,6 +75,7 @@ export function SignaturePadField({
   const [typing, setTyping] = useState(false);
   const [typedName, setTypedName] = useState('');
   const typedId = useId();
+  const hintId = useId();
   const onChangeRef = useRef(onChange);
   useEffect(() => {
     onChangeRef.current = onChange;
@@ -171,6 +174,7 @@ export function SignaturePadField({
     >
       <Box
         sx={{
+          position: 'relative',
           border: 1,
           borderColor: invalid ? 'error.main' : 'grey.500',
           borderRadius: 1,
@@ -178,13 +182,39 @@ export function SignaturePadField({
           overflow: 'hidden',
         }}
       >
+        {isEmpty && !locked && (
+          // Where to sign, on the empty pad: a line with "sign here" under it, behind the strokes
+          // (the canvas is transparent) and never in the pointer's way. The canvas is described
+          // by it, so a screen reader hears it once, with the pad.
+          <Box
+            id={hintId}
+            aria-hidden="true"
+            sx={{
+              position: 'absolute',
+              insetInline: '10%',
+              bottom: 12,
+              pt: 0.5,
+              borderTop: 1,
+              borderColor: 'text.secondary',
+              borderTopStyle: 'dashed',
+              color: 'text.secondary',
+              typography: 'body2',
+              textAlign: 'center',
+              pointerEvents: 'none',
+            }}
+          >
+            {t('intakeForm.signature.hint')}
+          </Box>
+        )}
         <canvas
           ref={canvasRef}
           role="img"
           aria-label={
             isEmpty ? t('intakeForm.signature.emptyPad') : t('intakeForm.signature.signedPad')
           }
+          aria-describedby={isEmpty && !locked ? hintId : undefined}
           style={{
+            position: 'relative',
             display: 'block',
             width: '100%',
             height: signatureHeightPx,
@@ -205,13 +235,14 @@ export function SignaturePadField({
           {t('intakeForm.signature.clear')}
         </Button>
         {!readOnly && (
+          // The name says what a press does (lock against changes, or unlock to change).
           <Button
             size="small"
             variant="outlined"
-            aria-pressed={locked}
+            startIcon={locked ? <LockOpenIcon /> : <LockIcon />}
             onClick={() => setLocked((value) => !value)}
           >
-            {t('intakeForm.signature.lock')}
+            {locked ? t('intakeForm.signature.unlock') : t('intakeForm.signature.lock')}
           </Button>
         )}
         <Button

@@ -41,7 +41,13 @@ export function CodeStep({ title, inputId, phoneEnding, onBack, onVerified }: Co
   const resendAt = useAuthStore((state) => state.verification?.resendAt ?? null);
   const verifyCode = useAuthStore((state) => state.verifyCode);
   const resendCode = useAuthStore((state) => state.resendCode);
-  const secondsLeft = useCountdown(resendAt);
+  // A resend refused for now (429, another tab's code say): the button counts down to its time.
+  const [refusedUntil, setRefusedUntil] = useState<number | null>(null);
+  const secondsLeft = useCountdown(
+    refusedUntil !== null && (resendAt === null || refusedUntil > resendAt)
+      ? refusedUntil
+      : resendAt,
+  );
 
   const [code, setCode] = useState('');
   const [attempted, setAttempted] = useState(false);
@@ -129,8 +135,12 @@ export function CodeStep({ title, inputId, phoneEnding, onBack, onVerified }: Co
       setFocusTarget('input');
     } catch (caught) {
       const failure = sendFailure(caught);
-      setError(failure.kind === 'error' ? failure.message : 'patientAuth.sendFailed');
-      setFocusTarget('error');
+      if (failure.kind === 'wait') {
+        setRefusedUntil(failure.wait.until);
+      } else {
+        setError(failure.kind === 'error' ? failure.message : 'patientAuth.sendFailed');
+        setFocusTarget('error');
+      }
     } finally {
       busy.current = false;
       setSending(false);

@@ -6,6 +6,7 @@ import { telHref } from '../../clinic/tel-href';
 import { TextField } from '../../text-field';
 import type { FieldError, StepError } from '../verification-rules';
 import { StepForm } from './step-form';
+import { WaitMessage } from './wait-message';
 
 export interface IdentityValues {
   idNumber: string;
@@ -23,6 +24,8 @@ interface IdentityStepProps {
   canSubmit: boolean;
   busy: boolean;
   error: StepError | null;
+  /** Seconds until another code may be asked for (a 429 with its time), and as first said. */
+  wait: { seconds: number; announced: number } | null;
   /** The clinic takes no new patients and these details are not a patient's (ADR 006). */
   notAcceptingNewPatients: boolean;
   clinicPhone: string | null;
@@ -41,6 +44,7 @@ export function IdentityStep({
   canSubmit,
   busy,
   error,
+  wait,
   notAcceptingNewPatients,
   clinicPhone,
   onChange,
@@ -51,7 +55,9 @@ export function IdentityStep({
   const theme = useTheme();
 
   let message: ReactNode = error ? t(error) : null;
-  if (notAcceptingNewPatients) {
+  if (wait) {
+    message = <WaitMessage {...wait} />;
+  } else if (notAcceptingNewPatients) {
     message = (
       <>
         {t('patientAuth.notAcceptingNewPatients')}
@@ -77,9 +83,10 @@ export function IdentityStep({
     <StepForm
       title={title}
       submitLabel={t('patientAuth.continue')}
-      canSubmit={canSubmit}
+      canSubmit={canSubmit && wait === null}
       busy={busy}
       onSubmit={onSubmit}
+      errorSeverity={wait ? 'warning' : 'error'}
       error={message}
     >
       <TextField

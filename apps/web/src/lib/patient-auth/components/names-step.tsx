@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { TextField } from '../../text-field';
 import type { FieldError, StepError } from '../verification-rules';
 import { StepForm } from './step-form';
+import { WaitMessage } from './wait-message';
 
 export interface NameValues {
   firstName: string;
@@ -17,6 +18,8 @@ interface NamesStepProps {
   canSubmit: boolean;
   busy: boolean;
   error: StepError | null;
+  /** Seconds until another code may be asked for (a 429 with its time), and as first said. */
+  wait: { seconds: number; announced: number } | null;
   onChange: (field: keyof NameValues, value: string) => void;
   onBlur: (field: keyof NameValues) => void;
   onSubmit: () => void;
@@ -32,6 +35,7 @@ export function NamesStep({
   canSubmit,
   busy,
   error,
+  wait,
   onChange,
   onBlur,
   onSubmit,
@@ -42,11 +46,12 @@ export function NamesStep({
     <StepForm
       title={title}
       submitLabel={t('patientAuth.continue')}
-      canSubmit={canSubmit}
+      canSubmit={canSubmit && wait === null}
       busy={busy}
       onSubmit={onSubmit}
+      errorSeverity={wait ? 'warning' : 'error'}
       onBack={onBack}
-      error={error ? t(error) : null}
+      error={wait ? <WaitMessage {...wait} /> : error ? t(error) : null}
     >
       <Typography>{t('patientAuth.newPatient')}</Typography>
       {(['firstName', 'lastName'] as const).map((field) => (

@@ -21,6 +21,8 @@ interface StepFormProps {
   onBack?: () => void;
   /** A message about the whole step, announced as it appears. */
   error?: ReactNode;
+  /** `warning` for a wait (the theme's one colour for waiting), not a failure. */
+  errorSeverity?: 'error' | 'warning';
   errorId?: string;
   children: ReactNode;
   /** After the buttons: the code step's resend button. */
@@ -40,6 +42,7 @@ export function StepForm({
   onSubmit,
   onBack,
   error,
+  errorSeverity = 'error',
   errorId,
   children,
   footer,
@@ -81,7 +84,7 @@ export function StepForm({
       </Typography>
       {children}
       {error && (
-        <Alert id={errorId} severity="error" tabIndex={-1}>
+        <Alert id={errorId} severity={errorSeverity} tabIndex={-1}>
           {error}
         </Alert>
       )}

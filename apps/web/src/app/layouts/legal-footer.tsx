@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useLocation } from 'react-router';
 
 const legalLinks = [
   { to: '/privacy', labelKey: 'legal.privacy' },
@@ -10,15 +10,19 @@ const legalLinks = [
   { to: '/accessibility', labelKey: 'legal.accessibility' },
 ] as const;
 
-export function LandingFooter() {
+/**
+ * The privacy, terms and accessibility statement links, one step away from every page (Israeli
+ * accessibility rules expect the statement to be). Fixed to the window's foot on the landing page;
+ * elsewhere a quiet line after the page's content.
+ */
+export function LegalFooter({ fixed = false }: { fixed?: boolean }) {
   const { t } = useTranslation();
+  const { pathname } = useLocation();
   return (
     <Box
       component="footer"
       sx={{
-        position: 'fixed',
-        insetInline: 0,
-        bottom: 0,
+        ...(fixed ? { position: 'fixed', insetInline: 0, bottom: 0 } : { mt: 'auto' }),
         display: 'flex',
         flexWrap: 'wrap',
         justifyContent: 'center',
@@ -42,6 +46,7 @@ export function LandingFooter() {
           <Link
             component={RouterLink}
             to={to}
+            aria-current={pathname === to ? 'page' : undefined}
             sx={{ display: 'inline-flex', alignItems: 'center', minHeight: 44, px: 0.25 }}
           >
             {t(labelKey)}

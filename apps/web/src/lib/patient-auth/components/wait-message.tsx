@@ -1,0 +1,24 @@
+import { useTranslation } from 'react-i18next';
+import { visuallyHidden } from '../../text-runs';
+
+/** Past two minutes the wait reads in minutes: "3600 seconds" says nothing. */
+const secondsUpTo = 120;
+
+/**
+ * How long until another code may be asked for (a 429 with its time), counting down on screen.
+ * It sits in the step's alert, which a screen reader announces as it changes: the seconds that
+ * tick are hidden from it, and it reads the wait once, as the server gave it.
+ */
+export function WaitMessage({ seconds, announced }: { seconds: number; announced: number }) {
+  const { t } = useTranslation();
+  const text = (left: number) =>
+    left > secondsUpTo
+      ? t('patientAuth.waitMinutes', { count: Math.ceil(left / 60) })
+      : t('patientAuth.waitSeconds', { count: left });
+  return (
+    <>
+      <span aria-hidden="true">{text(seconds)}</span>
+      <span style={visuallyHidden}>{text(announced)}</span>
+    </>
+  );
+}
