@@ -114,7 +114,7 @@ describe('the signed form', () => {
     const pageText = normalise((await shown.innerText()).split('\n'));
     expect(await page.evaluate(() => (window as { hostile?: number }).hostile)).toBeUndefined();
     // The page is the server's HTML until the app takes it over, at the first click or while the
-    // patient reads (ADR 025, 032): a click may land just before it, so click until it holds.
+    // patient reads (ADR 025, 033): a click may land just before it, so click until it holds.
     const agree = page.getByRole('checkbox', { name: 'I agree' });
     for (let attempt = 0; attempt < 20 && !(await agree.isChecked()); attempt++) {
       await agree.click();

@@ -178,7 +178,7 @@ function scriptsFetched(page: Page): string[] {
 }
 
 /**
- * Whether the app's code was first asked for after the page had loaded (ADR 035: fetched while
+ * Whether the app's code was first asked for after the page had loaded (ADR 033: fetched while
  * the patient reads, never competing with the first paint).
  */
 function appCodeAfterLoad(page: Page): Promise<boolean> {
@@ -263,7 +263,7 @@ describe('pages a patient reads (ADR 025): nothing but the waking script until t
   });
 });
 
-describe('pages a patient came to act on (ADR 035): the app starts while they read', () => {
+describe('pages a patient came to act on (ADR 033): the app starts while they read', () => {
   it.each(['/clinic/1', '/login/1', '/booking/1'])(
     '%s paints from its HTML, fetches the app once loaded and starts it without an act',
     async (path) => {
@@ -336,7 +336,7 @@ describe('the payment page rendered on the server (ADR 021, 025)', () => {
     await context.close();
   });
 
-  it('paints with its waking script alone, then starts the app while the patient reads (ADR 035)', async () => {
+  it('paints with its waking script alone, then starts the app while the patient reads (ADR 033)', async () => {
     const path = await demoLinkPath(baseUrl, 'paymentUrl');
     const { context, page } = await newPage(browser());
     const starts = await countAppStarts(page);
@@ -488,7 +488,7 @@ describe('the form page rendered on the server (ADR 021, 025)', () => {
     await context.close();
   });
 
-  it('paints with its waking script alone, then starts the app while the patient reads (ADR 035)', async () => {
+  it('paints with its waking script alone, then starts the app while the patient reads (ADR 033)', async () => {
     const path = await formPath();
     const { context, page } = await newPage(browser());
     const starts = await countAppStarts(page);

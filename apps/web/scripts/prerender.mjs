@@ -126,7 +126,7 @@ function modulePreloads(modules) {
  * or at once when the app must render the page itself, and runs again a click that came before
  * the app. `next`: a page a patient came to act on, and the routes (patterns) it leads to: its
  * app starts while the patient reads, with those routes' chunks, so a tap waits on no request
- * (ADR 035). `withoutSession`: the HTML is what a patient without a session sees; `leavesFrame`: the
+ * (ADR 033). `withoutSession`: the HTML is what a patient without a session sees; `leavesFrame`: the
  * page moves a frame of ours that holds it to the whole window (AppCode).
  */
 function wakingOnDemand(page, { withoutSession = false, leavesFrame = false, next = null } = {}) {

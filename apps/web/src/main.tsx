@@ -95,7 +95,7 @@ if (container.hasChildNodes()) {
       if (hydrate) {
         // In a transition: hydration yields to the browser every few milliseconds instead of
         // holding the main thread for the whole page, so a tap or a scroll while the app starts
-        // (it may start while the patient reads, ADR 035) is not kept waiting.
+        // (it may start while the patient reads, ADR 033) is not kept waiting.
         startTransition(() => {
           hydrateRoot(container, app(container, true));
         });

@@ -84,7 +84,7 @@ function whenIdle(task: () => void) {
 const readingHeadStartMs = 1_000;
 
 /**
- * While the patient reads (issue 26, ADR 035): once the page has loaded and the browser is idle,
+ * While the patient reads (issue 26, ADR 033): once the page has loaded and the browser is idle,
  * the app's code and the next pages' are fetched at low priority; once they are in, the patient
  * has read for a moment and the browser is idle again, the app takes the page over, its
  * hydration in slices that a tap can interrupt. The first tap then meets a running app instead of

@@ -16,7 +16,7 @@ export interface AppCode {
   next?: string[];
   /**
    * A page a patient came to act on (a clinic's booking, a form or payment link): the app starts
-   * while they read, once its code is in, rather than at their first act (ADR 035).
+   * while they read, once its code is in, rather than at their first act (ADR 033).
    */
   startsWhileReading?: true;
   /**
