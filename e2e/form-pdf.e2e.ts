@@ -122,7 +122,7 @@ describe('the signed form', () => {
     }
     expect(await agree.isChecked()).toBe(true);
     await page.getByRole('button', { name: 'Send' }).click();
-    await page.waitForURL(`${server.url}/completed`);
+    await page.waitForURL((url) => url.pathname === '/completed');
     await context.close();
 
     let pdf: Response | null = null;

@@ -238,8 +238,10 @@ describe('intake form (/q/:token)', () => {
     await axeBothLanguages(page, 'הצהרה וחתימה');
 
     await page.getByRole('button', { name: 'שליחה' }).click();
-    await page.waitForURL(`${baseUrl}/completed`);
+    // The completed page names the clinic that sent the link, with a tap-to-call button.
+    await page.waitForURL(`${baseUrl}/completed?clinic=1`);
     await page.getByRole('heading', { level: 1, name: 'טופס נשלח' }).waitFor();
+    await page.getByRole('link', { name: /^התקשרו למרפאה/ }).waitFor();
 
     // Neither device keeps any of the answers or the signature.
     for (const { page: device } of [first, second]) {

@@ -195,6 +195,8 @@ describe.each(engines)('intake forms (%s)', (engine) => {
         headerImage: '/logos/test.svg',
       },
       draft: null,
+      // The clinic that sent the link, which the completed and expired pages name.
+      clinicId,
     });
 
     // Only the token's hash is stored, and initData (it names the patient) is encrypted.

@@ -11,7 +11,11 @@ function formAnswer(ltr = false): GetFormResponse {
   const [first, ...rest] = data.schema;
   if (!first) throw new Error('no first step');
   data.schema = [{ ...first, is_ltr: ltr }, ...rest];
-  return { data, draft: { inputData: { fullName: 'שמור', smoker: true }, stepIndex: 0 } };
+  return {
+    data,
+    draft: { inputData: { fullName: 'שמור', smoker: true }, stepIndex: 0 },
+    clinicId: 1,
+  };
 }
 
 describe('the form page rendered on the server (ADR 021)', () => {

@@ -96,10 +96,14 @@ export const formDraftSchema = z.object({
 });
 export type FormDraft = z.infer<typeof formDraftSchema>;
 
-/** `draft`: the link's unsent answers, or null (Marpe's addition to SPEC § 7's answer). */
+/**
+ * `draft`: the link's unsent answers, or null; `clinicId`: the clinic that sent the link, which
+ * the completed and expired pages name (both Marpe's additions to SPEC § 7's answer).
+ */
 export const getFormResponseSchema = z.object({
   data: intakeFormDataSchema,
   draft: formDraftSchema.nullable(),
+  clinicId: z.int().positive(),
 });
 export type GetFormResponse = z.infer<typeof getFormResponseSchema>;
 

@@ -301,7 +301,11 @@ export function createFormsService(deps: FormsServiceDeps) {
         initData: readInitData(request),
         headerImage: request.headerImage,
       };
-      return { data, draft: await readDraft(request.id, request.schema.length) };
+      return {
+        data,
+        draft: await readDraft(request.id, request.schema.length),
+        clinicId: request.clinicId,
+      };
     },
 
     /**

@@ -34,7 +34,7 @@ function open(token = 'tok') {
 describe('intake form page', () => {
   it('fills, validates, reveals a field by condition, and submits', async () => {
     const api = stubApi({
-      'POST /api/get-form': () => json({ data: formFixture(), draft: null }),
+      'POST /api/get-form': () => json({ data: formFixture(), draft: null, clinicId: 1 }),
       'POST /api/save-form-draft': () => json({ status: 'ok' }),
       'POST /api/submit': () => json({ status: 'ok' }),
     });
@@ -101,6 +101,8 @@ describe('intake form page', () => {
     await user.click(await screen.findByRole('checkbox', { name: 'אני מאשר/ת' }));
     await user.click(screen.getByRole('button', { name: 'שליחה' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/completed'));
+    // The completed page names the link's clinic.
+    expect(router.state.location.search).toBe('?clinic=1');
     expect(api.callsTo('POST /api/submit')[0]?.body).toEqual({
       token: 'tok',
       inputData: {
@@ -118,7 +120,11 @@ describe('intake form page', () => {
   it("comes back to the draft's step and answers, on this device or another", async () => {
     stubApi({
       'POST /api/get-form': () =>
-        json({ data: formFixture(), draft: { inputData: { fullName: 'שמור' }, stepIndex: 1 } }),
+        json({
+          data: formFixture(),
+          draft: { inputData: { fullName: 'שמור' }, stepIndex: 1 },
+          clinicId: 1,
+        }),
       'POST /api/save-form-draft': () => json({ status: 'ok' }),
     });
     const { user } = open();
@@ -134,6 +140,7 @@ describe('intake form page', () => {
         json({
           data: formFixture(),
           draft: { inputData: { fullName: 'x', agree: true }, stepIndex: 1 },
+          clinicId: 1,
         }),
       'POST /api/submit': () => new Promise<Response>((resolve) => (answer = resolve)),
     });
@@ -149,7 +156,7 @@ describe('intake form page', () => {
 
   it('says out loud when the answers could not be saved, and keeps them on screen', async () => {
     stubApi({
-      'POST /api/get-form': () => json({ data: formFixture(), draft: null }),
+      'POST /api/get-form': () => json({ data: formFixture(), draft: null, clinicId: 1 }),
       'POST /api/save-form-draft': () => Promise.reject(new TypeError('Failed to fetch')),
     });
     const { user } = open();
@@ -170,7 +177,7 @@ describe('intake form page', () => {
       'POST /api/get-form': [
         () => apiError(500, 'internal'),
         () => apiError(500, 'internal'),
-        () => json({ data: formFixture(), draft: null }),
+        () => json({ data: formFixture(), draft: null, clinicId: 1 }),
       ],
     });
     const { user } = open();
@@ -198,12 +205,15 @@ describe('intake form page', () => {
         json({
           data: formFixture(),
           draft: { inputData: { fullName: 'x', agree: true }, stepIndex: 1 },
+          clinicId: 1,
         }),
       'POST /api/submit': () => apiError(404, 'form_not_found'),
     });
     const { user, router } = open();
     await user.click(await screen.findByRole('button', { name: 'שליחה' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/expired'));
+    // Naming the link's clinic there.
+    expect(router.state.location.search).toBe('?clinic=1');
   });
 
   it('lays out left to right when the first step has is_ltr', async () => {
@@ -211,7 +221,7 @@ describe('intake form page', () => {
     const [first, ...rest] = form.schema;
     if (!first) throw new Error('no first step');
     form.schema = [{ ...first, is_ltr: true, title: 'Hello' }, ...rest];
-    stubApi({ 'POST /api/get-form': () => json({ data: form, draft: null }) });
+    stubApi({ 'POST /api/get-form': () => json({ data: form, draft: null, clinicId: 1 }) });
     open();
     const heading = await screen.findByRole('heading', { level: 1, name: 'Hello' });
     expect(heading.closest('[dir]')).toHaveAttribute('dir', 'ltr');
@@ -222,6 +232,7 @@ describe('intake form page', () => {
     const answer: GetFormResponse = {
       data: formFixture(),
       draft: { inputData: { fullName: 'שמור', smoker: true }, stepIndex: 0 },
+      clinicId: 1,
     };
     // As the page's data seeds the query client, once on the server and once in the browser.
     const app = () => {

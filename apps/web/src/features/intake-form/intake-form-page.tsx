@@ -69,7 +69,7 @@ function LinkForm({ token }: { token: string }) {
   if (!data || !loaded) return <LoadingView />;
   return (
     <FormStoreProvider value={store}>
-      <IntakeForm />
+      <IntakeForm clinicId={data.clinicId} />
     </FormStoreProvider>
   );
 }

@@ -21,9 +21,13 @@ import { FormFieldView } from './form-field-view';
 
 type StepErrors = Record<string, ValidationKind>;
 
-/** The loaded form: logo, the current step, its buttons (SPEC § 2, § 4, § 5). */
-export function IntakeForm() {
+/**
+ * The loaded form: logo, the current step, its buttons (SPEC § 2, § 4, § 5). `clinicId`: the
+ * clinic that sent the link, named by the page that follows the form.
+ */
+export function IntakeForm({ clinicId }: { clinicId?: number }) {
   const { t } = useTranslation();
+  const clinicQuery = clinicId === undefined ? '' : `?clinic=${clinicId}`;
   const navigate = useNavigate();
   const store = useFormStoreApi();
   const { token, formData, inputData, currentStepIndex, setValue, goToStep, reset } = useFormStore(
@@ -73,11 +77,12 @@ export function IntakeForm() {
     try {
       await submitForm(token, pruneHidden(schema, inputData, clinicToday()));
       reset();
-      void navigate('/completed', { replace: true });
+      // The status pages name the link's clinic, with its phone (their `?clinic=`).
+      void navigate(`/completed${clinicQuery}`, { replace: true });
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) {
         reset();
-        void navigate('/expired', { replace: true });
+        void navigate(`/expired${clinicQuery}`, { replace: true });
         return;
       }
       setSubmitting(false);
