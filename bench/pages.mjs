@@ -1,4 +1,4 @@
-// The patient pages as a phone gets them: JavaScript fetched on first load, and by the patient's
+// The patient pages as a phone gets them: JavaScript fetched before the patient acts (once loaded and quiet), and by the patient's
 // first act (a Tab), beside Lighthouse's mobile scores, from one server. `npm run bench` prints it last; `npm run bench:pages -w
 // @marpe/bench` prints only this table (after `npm run build`).
 import { demoLinkPath } from '../e2e/support/demo-links.ts';
@@ -55,7 +55,7 @@ export async function pageTable({ lighthouse = true } = {}) {
         row,
         {
           'JS files': sizes[i].files,
-          'JS br KiB': sizes[i]['brotli KiB'],
+          'JS br KiB before any act': sizes[i]['brotli KiB'],
           'JS br KiB at first act': sizes[i]['at first act brotli KiB'],
           ...scores[row],
         },
@@ -68,7 +68,7 @@ export async function pageTable({ lighthouse = true } = {}) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(
-    '\nPatient pages: JavaScript fetched on first load (brotli, as served) and Lighthouse 12.8 mobile (median of 3):',
+    '\nPatient pages: JavaScript fetched before any act (the pages a patient came to act on fetch their app while the patient reads, ADR 033) and by the first act (brotli, as served), and Lighthouse 12.8 mobile (median of 3):',
   );
   console.table(await pageTable());
 }

@@ -38,7 +38,7 @@ console.log(
 console.table(await calendarFreshness());
 
 console.log(
-  '\nPatient pages: JavaScript fetched on first load (brotli, as served) and Lighthouse 12.8 mobile (median of 3):',
+  '\nPatient pages: JavaScript fetched before any act (the pages a patient came to act on fetch their app while the patient reads, ADR 033) and by the first act (brotli, as served), and Lighthouse 12.8 mobile (median of 3):',
 );
 console.table(await pageTable());
 
