@@ -1,5 +1,5 @@
 // The patient pages as a phone gets them: JavaScript fetched before the patient acts (once loaded and quiet), and by the patient's
-// first act (a Tab), beside Lighthouse's mobile scores, from one server. `npm run bench` prints it last; `npm run bench:pages -w
+// first act (a Tab), beside Lighthouse's mobile scores, from one server. `npm run bench` prints it before the first-tap table; `npm run bench:pages -w
 // @marpe/bench` prints only this table (after `npm run build`).
 import { demoLinkPath } from '../e2e/support/demo-links.ts';
 import { bundleSizes } from './bundle-size.mjs';
