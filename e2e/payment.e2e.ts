@@ -93,7 +93,8 @@ describe('payment request (/p/:token) and result (/tranzila/:token)', () => {
     expect(await page.getByText('טיפול שיניים (הדגמה)').count()).toBe(0);
     // On whose page the card is typed (the demo's sandbox, said plainly), and the legal pages.
     await page.getByText(/^זהו דף הדגמה: .*אף כרטיס אינו מחויב\.$/).waitFor();
-    const legal = page.getByRole('navigation', { name: 'מידע משפטי' });
+    // The page's footer opens them in a new tab: leaving would lose the form or the frame.
+    const legal = page.getByRole('contentinfo');
     expect(await legal.getByRole('link').allTextContents()).toEqual([
       'מדיניות פרטיות (נפתח בכרטיסייה חדשה)',
       'תנאי שימוש (נפתח בכרטיסייה חדשה)',

@@ -41,4 +41,18 @@ describe('LegalFooter', () => {
       'page',
     );
   });
+
+  it('opens the legal pages in a new tab from a payment link, which leaving would lose', () => {
+    renderFooter('/p/some-token');
+
+    expect(
+      within(screen.getByRole('contentinfo'))
+        .getAllByRole('link')
+        .map((link) => [link.textContent, link.getAttribute('href'), link.getAttribute('target')]),
+    ).toEqual([
+      ['מדיניות פרטיות (נפתח בכרטיסייה חדשה)', '/privacy', '_blank'],
+      ['תנאי שימוש (נפתח בכרטיסייה חדשה)', '/terms', '_blank'],
+      ['הצהרת נגישות (נפתח בכרטיסייה חדשה)', '/accessibility', '_blank'],
+    ]);
+  });
 });

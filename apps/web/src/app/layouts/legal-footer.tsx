@@ -3,12 +3,19 @@ import Link from '@mui/material/Link';
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
+import { VisuallyHidden } from '../../lib/text-runs';
 
 const legalLinks = [
   { to: '/privacy', labelKey: 'legal.privacy' },
   { to: '/terms', labelKey: 'legal.terms' },
   { to: '/accessibility', labelKey: 'legal.accessibility' },
 ] as const;
+
+/**
+ * A payment link's page: leaving it would lose the form or an open card frame, so the legal pages
+ * open in a new tab from there.
+ */
+const keepsPageOpen = /^\/p\//;
 
 /**
  * The privacy, terms and accessibility statement links, one step away from every page (Israeli
@@ -18,6 +25,7 @@ const legalLinks = [
 export function LegalFooter({ fixed = false }: { fixed?: boolean }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
+  const newTab = keepsPageOpen.test(pathname);
   return (
     <Box
       component="footer"
@@ -47,9 +55,11 @@ export function LegalFooter({ fixed = false }: { fixed?: boolean }) {
             component={RouterLink}
             to={to}
             aria-current={pathname === to ? 'page' : undefined}
+            {...(newTab && { target: '_blank', rel: 'noopener' })}
             sx={{ display: 'inline-flex', alignItems: 'center', minHeight: 44, px: 0.25 }}
           >
             {t(labelKey)}
+            {newTab && <VisuallyHidden>{` (${t('legal.newTab')})`}</VisuallyHidden>}
           </Link>
         </Fragment>
       ))}

@@ -17,7 +17,6 @@ import { CardFrame } from './components/card-frame';
 import { PaymentDetails } from './components/payment-details';
 import { PaymentForm } from './components/payment-form';
 import { PaymentHeader } from './components/payment-header';
-import { PaymentLegalLinks } from './components/payment-legal-links';
 import { PaymentReceipt } from './components/payment-receipt';
 import { PaymentStatus } from './components/payment-status';
 import { SecurePageNote } from './components/secure-page-note';
@@ -145,7 +144,6 @@ function PaymentRequest({ token, data, amountAgorot }: PaymentRequestProps) {
           <SecurePageNote provider={data.cardProvider} />
         </PaymentForm>
       )}
-      <PaymentLegalLinks />
     </Box>
   );
 }
