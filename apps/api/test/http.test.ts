@@ -124,6 +124,8 @@ describe.each(engines)('HTTP platform (%s)', (engine) => {
           'content-type': 'text/html; charset=utf-8',
           'content-length': String(Buffer.byteLength(response.body)),
           'set-cookie': 'XSRF-TOKEN=<token>; Path=/; SameSite=Strict',
+          // Compressed when the client accepts it (platform/http/compress-html.ts).
+          vary: 'Accept-Encoding',
         });
       }
     });
@@ -153,6 +155,7 @@ describe.each(engines)('HTTP platform (%s)', (engine) => {
         'content-type': 'text/html; charset=utf-8',
         'content-length': String(Buffer.byteLength(html.body)),
         'set-cookie': '__Host-XSRF-TOKEN=<token>; Path=/; Secure; SameSite=Strict',
+        vary: 'Accept-Encoding',
       });
     });
 
