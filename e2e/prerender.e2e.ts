@@ -1,4 +1,4 @@
-import type { Page, Request } from 'playwright-core';
+import type { BrowserContext, Page, Request } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { newPage, useBrowser } from './support/browser';
 import { PARENT_SITE_URL } from './support/constants';
@@ -207,6 +207,23 @@ async function countAppStarts(page: Page): Promise<() => Promise<number>> {
   return () => page.evaluate(() => (window as { marpeAppStarts?: number }).marpeAppStarts ?? 0);
 }
 
+/**
+ * Opens `path` in a fresh page and checks it paints with its waking script alone, fetches the app
+ * once loaded and starts it without any act (ADR 033); answers the page and the scripts it fetched.
+ */
+async function openStartingWhileReading(
+  path: string,
+): Promise<{ context: BrowserContext; page: Page; scripts: string[] }> {
+  const { context, page } = await newPage(browser());
+  const starts = await countAppStarts(page);
+  const scripts = scriptsFetched(page);
+  await page.goto(`${baseUrl}${path}`);
+  expect(scripts[0]).toMatch(/^wake-on-demand-[\w-]+\.js$/);
+  await expect.poll(starts, { timeout: 20_000 }).toBe(1);
+  expect(await appCodeAfterLoad(page)).toBe(true);
+  return { context, page, scripts };
+}
+
 describe('pages a patient reads (ADR 025): nothing but the waking script until they act', () => {
   it.each(['/', '/privacy', '/completed'])(
     '%s loads only its waking script until the patient acts on it',
@@ -267,13 +284,7 @@ describe('pages a patient came to act on (ADR 033): the app starts while they re
   it.each(['/clinic/1', '/login/1', '/booking/1'])(
     '%s paints from its HTML, fetches the app once loaded and starts it without an act',
     async (path) => {
-      const { context, page } = await newPage(browser());
-      const starts = await countAppStarts(page);
-      const scripts = scriptsFetched(page);
-      await page.goto(`${baseUrl}${path}`);
-      expect(scripts[0]).toMatch(/^wake-on-demand-[\w-]+\.js$/);
-      await expect.poll(starts, { timeout: 20_000 }).toBe(1);
-      expect(await appCodeAfterLoad(page)).toBe(true);
+      const { context, page, scripts } = await openStartingWhileReading(path);
       // The next pages' code came with it: going on fetches no script.
       const before = scripts.length;
       await page.getByRole('button', { name: 'שפה' }).click();
@@ -337,14 +348,7 @@ describe('the payment page rendered on the server (ADR 021, 025)', () => {
   });
 
   it('paints with its waking script alone, then starts the app while the patient reads (ADR 033)', async () => {
-    const path = await demoLinkPath(baseUrl, 'paymentUrl');
-    const { context, page } = await newPage(browser());
-    const starts = await countAppStarts(page);
-    const scripts = scriptsFetched(page);
-    await page.goto(`${baseUrl}${path}`);
-    expect(scripts[0]).toMatch(/^wake-on-demand-[\w-]+\.js$/);
-    await expect.poll(starts, { timeout: 20_000 }).toBe(1);
-    expect(await appCodeAfterLoad(page)).toBe(true);
+    const { context } = await openStartingWhileReading(await demoLinkPath(baseUrl, 'paymentUrl'));
     await context.close();
   });
 
@@ -489,14 +493,7 @@ describe('the form page rendered on the server (ADR 021, 025)', () => {
   });
 
   it('paints with its waking script alone, then starts the app while the patient reads (ADR 033)', async () => {
-    const path = await formPath();
-    const { context, page } = await newPage(browser());
-    const starts = await countAppStarts(page);
-    const scripts = scriptsFetched(page);
-    await page.goto(`${baseUrl}${path}`);
-    expect(scripts[0]).toMatch(/^wake-on-demand-[\w-]+\.js$/);
-    await expect.poll(starts, { timeout: 20_000 }).toBe(1);
-    expect(await appCodeAfterLoad(page)).toBe(true);
+    const { context, page } = await openStartingWhileReading(await formPath());
     // A submit with nothing filled in is answered by the running app at once.
     await page.getByRole('button', { name: 'המשך' }).click();
     await page.getByRole('alert').waitFor();
