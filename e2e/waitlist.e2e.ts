@@ -28,6 +28,20 @@ beforeAll(async () => {
     PORT: port,
     PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
   });
+  // Offers keep the clinic's quiet hours and Shabbat (docs/booking.md, "Waitlist"), as its API
+  // tests show: this journey runs at any hour on any day, so its clinic keeps none.
+  const settings = await fetch(`${server.url}/api/integration/reminders/settings`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      enabled: false,
+      lead_minutes: [1440],
+      channel: 'sms',
+      quiet_hours: { start: '00:00', end: '00:00' },
+      observe_shabbat_and_holidays: false,
+    }),
+  });
+  expect(settings.status, await settings.text()).toBe(200);
 });
 afterAll(async () => {
   await server?.stop();
