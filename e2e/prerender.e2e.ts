@@ -285,6 +285,11 @@ describe('pages a patient came to act on (ADR 033): the app starts while they re
     '%s paints from its HTML, fetches the app once loaded and starts it without an act',
     async (path) => {
       const { context, page, scripts } = await openStartingWhileReading(path);
+      // The pages it leads to are loaded before the app starts (ADR 034): a tap renders one at once.
+      const code = await page.locator('#marpe-code').textContent();
+      expect(JSON.parse(code ?? '{}').nextRoutes).toEqual(
+        expect.arrayContaining(['login-page', 'booking-page', 'appointments-page']),
+      );
       // The next pages' code came with it: going on fetches no script.
       const before = scripts.length;
       await page.getByRole('button', { name: 'שפה' }).click();

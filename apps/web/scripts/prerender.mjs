@@ -112,6 +112,21 @@ function routeChunks(pattern) {
     .map((file) => `/${file}`);
 }
 
+/**
+ * The ids of the routes at `patterns` whose code is all in `chunks` (URLs): the app can load them
+ * before it starts without a request (AppCode.nextRoutes).
+ */
+function routesWithin(patterns, chunks) {
+  return lazyRoutes()
+    .filter(({ path: pattern }) => patterns.includes(pattern))
+    .filter(({ modules }) =>
+      modules.every((m) =>
+        [...chunkUrls(m)].every((file) => entryChunks.has(file) || chunks.includes(`/${file}`)),
+      ),
+    )
+    .map(({ id }) => id);
+}
+
 /** modulepreload links for the chunks of `modules` that the entry does not already load. */
 function modulePreloads(modules) {
   return [...new Set(modules.flatMap((m) => [...chunkUrls(m)]))]
@@ -145,6 +160,7 @@ function wakingOnDemand(page, { withoutSession = false, leavesFrame = false, nex
     preload,
     ...(next && {
       next: [...new Set(next.flatMap(routeChunks))].filter((file) => !preload.includes(file)),
+      nextRoutes: routesWithin(next, preload),
       startsWhileReading: true,
     }),
     ...(withoutSession && { withoutSession }),

@@ -9,8 +9,14 @@ import { prerenderLanguage } from './app/i18n/languages';
 import { pageDataQueryClient, readPageData } from './app/page-data';
 import { AppProviders } from './app/providers';
 import { handOnTyped, typedBeforeApp, type Typed } from './app/typed-before-app';
-import { appReadyEvent, renderAfreshAttribute, waitingAttribute } from './app/wake-signal';
-import { createAppRouter, createRoutes, loadMatchedRoutes } from './app/router';
+import {
+  appCodeElementId,
+  appReadyEvent,
+  renderAfreshAttribute,
+  waitingAttribute,
+  type AppCode,
+} from './app/wake-signal';
+import { createAppRouter, createRoutes, loadRoutes, routerProviderProps } from './app/router';
 import { configureApiClient } from './lib/api-client';
 import { tokenStorageKey } from './lib/auth-storage-keys';
 
@@ -68,7 +74,7 @@ function app(root: HTMLElement, hydrated: boolean) {
     <StrictMode>
       <AppProviders i18n={i18n} queryClient={queryClient}>
         <AppReady root={root} hydrated={hydrated}>
-          <RouterProvider router={createAppRouter(routes)} />
+          <RouterProvider router={createAppRouter(routes)} {...routerProviderProps} />
         </AppReady>
       </AppProviders>
     </StrictMode>
@@ -90,22 +96,25 @@ if (container.hasChildNodes()) {
   if (hydrate && pageData.path !== undefined && pageData.path !== window.location.pathname) {
     window.history.replaceState(window.history.state, '', pageData.path);
   }
-  void Promise.all([loadMatchedRoutes(routes, window.location.pathname), i18nReady(i18n)]).then(
-    () => {
-      if (hydrate) {
-        // In a transition: hydration yields to the browser every few milliseconds instead of
-        // holding the main thread for the whole page, so a tap or a scroll while the app starts
-        // (it may start while the patient reads, ADR 033) is not kept waiting.
-        startTransition(() => {
-          hydrateRoot(container, app(container, true));
-        });
-      } else {
-        // Its fields go with the HTML: what was typed in them is read now.
-        typed = typedBeforeApp(container);
-        createRoot(container).render(app(container, false));
-      }
-    },
-  );
+  const appCode = document.getElementById(appCodeElementId)?.textContent;
+  const nextRoutes = appCode ? ((JSON.parse(appCode) as AppCode).nextRoutes ?? []) : [];
+  void Promise.all([
+    loadRoutes(routes, window.location.pathname, nextRoutes),
+    i18nReady(i18n),
+  ]).then(() => {
+    if (hydrate) {
+      // In a transition: hydration yields to the browser every few milliseconds instead of
+      // holding the main thread for the whole page, so a tap or a scroll while the app starts
+      // (it may start while the patient reads, ADR 033) is not kept waiting.
+      startTransition(() => {
+        hydrateRoot(container, app(container, true));
+      });
+    } else {
+      // Its fields go with the HTML: what was typed in them is read now.
+      typed = typedBeforeApp(container);
+      createRoot(container).render(app(container, false));
+    }
+  });
 } else {
   // The page's texts first (English is fetched), so that its first render is translated.
   void i18nReady(i18n).then(() => createRoot(container).render(app(container, false)));

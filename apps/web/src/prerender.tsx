@@ -170,16 +170,16 @@ const routeModules: Record<string, string[]> = {
   'whatsapp-signup-page': ['src/features/whatsapp-signup/whatsapp-signup-page.tsx'],
 };
 
-/** Every lazily loaded route: its full path pattern (React Router syntax) and its modules. */
-export function lazyRoutes(): { path: string; modules: string[] }[] {
-  const found: { path: string; modules: string[] }[] = [];
+/** Every lazily loaded route: its id, full path pattern (React Router syntax) and modules. */
+export function lazyRoutes(): { id: string; path: string; modules: string[] }[] {
+  const found: { id: string; path: string; modules: string[] }[] = [];
   const walk = (routes: RouteObject[], parent: string) => {
     for (const route of routes) {
       const path = route.path ? `${parent.replace(/\/$/, '')}/${route.path}` : parent;
       if (route.lazy) {
         const modules = routeModules[route.id ?? ''];
         if (!modules) throw new Error(`add route ${route.id} to routeModules in prerender.tsx`);
-        found.push({ path, modules });
+        found.push({ id: route.id ?? '', path, modules });
       }
       walk(route.children ?? [], path);
     }

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderRoutes } from '../test/render';
-import { createRoutes } from './router';
+import { createMemoryRouter } from 'react-router';
+import { createRoutes, loadRoutes } from './router';
 
 // Fresh per test: a router resolves its lazy routes in place.
 const routes = () =>
@@ -84,5 +85,22 @@ describe('app routes', () => {
     expect(screen.getByRole('link', { name: 'דילוג לתוכן הראשי' })).toHaveFocus();
     await user.keyboard('{Enter}');
     expect(screen.getByRole('main')).toHaveFocus();
+  });
+
+  it('goes to a page whose code was loaded beforehand at once, without a loading state', async () => {
+    const loaded = routes();
+    await loadRoutes(loaded, '/privacy', ['terms-page']);
+    const router = createMemoryRouter(loaded, { initialEntries: ['/privacy'] });
+    await router.initialize();
+
+    void router.navigate('/terms');
+    // No request, no render of the old page in the loading state: the new page is the state now.
+    expect(router.state.navigation.state).toBe('idle');
+    expect(router.state.location.pathname).toBe('/terms');
+
+    void router.navigate('/accessibility');
+    expect(router.state.navigation.state).toBe('loading');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/accessibility'));
+    router.dispose();
   });
 });

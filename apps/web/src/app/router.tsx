@@ -157,20 +157,47 @@ export function createRoutes(
 }
 
 /**
- * The routes a page at `location` renders, with their lazy code already loaded: a prerendered
- * page is hydrated with exactly what the server rendered, never with the loading spinner.
+ * Loads the lazy code of the routes a page at `location` renders, and of the routes named by
+ * `alsoIds` (the pages it leads to whose code came with its own, AppCode.nextRoutes), in place:
+ * - a prerendered page is hydrated with exactly what the server rendered, never with the loading
+ *   spinner;
+ * - a tap to one of the pages it leads to is one render of that page (issue 26, ADR 034). To a
+ *   route whose code the router must still ask for, even code already fetched, a navigation first
+ *   renders the whole current page again in the router's loading state, then the new one.
  */
-export async function loadMatchedRoutes(routes: RouteObject[], location: string): Promise<void> {
-  const matched = matchRoutes(routes, location) ?? [];
-  await Promise.all(
-    matched.map(async ({ route }) => {
-      if (typeof route.lazy !== 'object' || !route.lazy.Component) return;
-      route.Component = await route.lazy.Component();
-      delete route.lazy;
-    }),
-  );
+export async function loadRoutes(
+  routes: RouteObject[],
+  location: string,
+  alsoIds: readonly string[] = [],
+): Promise<void> {
+  const load = async (route: RouteObject) => {
+    if (typeof route.lazy !== 'object' || !route.lazy.Component) return;
+    route.Component = await route.lazy.Component();
+    delete route.lazy;
+  };
+  const matched = (matchRoutes(routes, location) ?? []).map(({ route }) => route);
+  const named = (list: RouteObject[]): RouteObject[] =>
+    list.flatMap((route) => [
+      ...(route.id && alsoIds.includes(route.id) && !matched.includes(route) ? [route] : []),
+      ...named(route.children ?? []),
+    ]);
+  await Promise.all([
+    ...matched.map(load),
+    // Only a help: a page whose code did not come stays lazy, loaded when visited.
+    ...named(routes).map((route) => load(route).catch(() => undefined)),
+  ]);
 }
 
 export function createAppRouter(routes: RouteObject[]) {
   return createBrowserRouter(routes);
 }
+
+/**
+ * The router's rendering, the same in the app and its tests. `useTransitions: false`: a
+ * navigation renders the next page as one ordinary update rather than in a transition (issue 26,
+ * ADR 034). In a transition React renders in 5 ms slices between which the browser runs its
+ * frames; on a slow phone a tap from the clinic page to the login page took 0.85 s that way and
+ * 0.45 s in one piece. No page's code suspends while it renders (the router loads it first), so the
+ * transition's one gift, keeping the old page on screen while the new one suspends, went unused.
+ */
+export const routerProviderProps = { useTransitions: false } as const;

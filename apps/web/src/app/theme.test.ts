@@ -37,6 +37,13 @@ describe('theme colours', () => {
     expect(getContrastRatio(textCyanOnTint, hoverBg)).toBeGreaterThanOrEqual(4.5);
   });
 
+  it('darkens a pressed control in CSS alone, a disabled-looking one excepted', () => {
+    const root = theme.components?.MuiButtonBase?.styleOverrides?.root as Record<string, unknown>;
+    expect(root['&:active:not(.Mui-disabled, [aria-disabled="true"])']).toEqual({
+      filter: 'brightness(0.92)',
+    });
+  });
+
   it('follows the direction it is given', () => {
     expect(createAppTheme('ltr').direction).toBe('ltr');
     expect(theme.direction).toBe('rtl');

@@ -45,9 +45,16 @@ export function createAppTheme(direction: Direction): Theme {
           '[tabindex="-1"]:focus': { outline: 'none' },
         },
       },
+      // No ripple (issue 26, ADR 034): on a slow phone its start held every tap back by about
+      // 60 ms, and its animation's frames took turns with the next page's render. A pressed
+      // control darkens instead, in CSS alone, from the touch itself; focus keeps its ring.
       MuiButtonBase: {
+        defaultProps: { disableRipple: true },
         styleOverrides: {
-          root: { '&.Mui-focusVisible': { outline: `3px solid ${focusRing}`, outlineOffset: 2 } },
+          root: {
+            '&.Mui-focusVisible': { outline: `3px solid ${focusRing}`, outlineOffset: 2 },
+            '&:active:not(.Mui-disabled, [aria-disabled="true"])': { filter: 'brightness(0.92)' },
+          },
         },
       },
       MuiButton: {

@@ -15,6 +15,11 @@ export interface AppCode {
    */
   next?: string[];
   /**
+   * The ids of the routes this page leads to whose code is in its own chunks: the app loads them
+   * before it starts (no request), so a tap to one renders it at once (app/router.ts loadRoutes).
+   */
+  nextRoutes?: string[];
+  /**
    * A page a patient came to act on (a clinic's booking, a form or payment link): the app starts
    * while they read, once its code is in, rather than at their first act (ADR 033).
    */

@@ -7,6 +7,7 @@ import he from '../app/i18n/he.json';
 import { initI18n } from '../app/i18n/init';
 import type { Language } from '../app/i18n/languages';
 import { AppProviders } from '../app/providers';
+import { routerProviderProps } from '../app/router';
 
 interface Options {
   language?: Language;
@@ -31,5 +32,8 @@ export function renderRoutes(
   { initialEntries = ['/'], ...options }: Options & { initialEntries?: string[] } = {},
 ) {
   const router = createMemoryRouter(routes, { initialEntries });
-  return { router, ...renderWithProviders(<RouterProvider router={router} />, options) };
+  return {
+    router,
+    ...renderWithProviders(<RouterProvider router={router} {...routerProviderProps} />, options),
+  };
 }

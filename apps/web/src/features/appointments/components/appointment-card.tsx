@@ -94,7 +94,6 @@ export function AppointmentCard({
                 variant="outlined"
                 aria-disabled="true"
                 aria-describedby={`${whenId} ${hintId}`}
-                disableRipple
                 onClick={(event) => event.preventDefault()}
                 sx={{
                   color: 'text.disabled',
