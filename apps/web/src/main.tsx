@@ -8,7 +8,6 @@ import { i18nReady, initI18n } from './app/i18n/init';
 import { prerenderLanguage } from './app/i18n/languages';
 import { pageDataQueryClient, readPageData } from './app/page-data';
 import { AppProviders } from './app/providers';
-import { handOnTyped, typedBeforeApp, type Typed } from './app/typed-before-app';
 import {
   appCodeElementId,
   appReadyEvent,
@@ -19,6 +18,7 @@ import {
 import { createAppRouter, createRoutes, loadRoutes, routerProviderProps } from './app/router';
 import { configureApiClient } from './lib/api-client';
 import { tokenStorageKey } from './lib/auth-storage-keys';
+import { appHasTakenOver, keepTypedBeforeApp } from './lib/typed-before-app';
 
 const config = appConfig();
 configureApiClient({ baseUrl: config.apiBase });
@@ -37,13 +37,10 @@ if (!container) throw new Error('index.html lacks #root');
 const pageData = readPageData(document);
 const queryClient = pageDataQueryClient(pageData);
 
-/** What the patient typed into the server's HTML, read as the app takes the page over. */
-let typed: Typed[] = [];
-
 /**
- * As the app takes over a page painted from HTML, hands on what the patient typed into it before
- * (ADR 025), then tells the page's waking script that the app now handles it: a click it held back
- * can run. It wraps the app rather than sitting beside it: a sibling would change the ids React
+ * Once the app has taken over a page painted from HTML (its fields have taken what the patient
+ * typed before, lib/typed-before-app.ts), tells the page's waking script that the app now handles
+ * it: a click it held back can run. It wraps the app rather than sitting beside it: a sibling would change the ids React
  * derives from the tree's shape (useId), and the hydrated elements would keep the server's.
  */
 function AppReady({
@@ -55,17 +52,19 @@ function AppReady({
   hydrated: boolean;
   children: ReactNode;
 }) {
-  // Hydrated fields still show what was typed until React's next render of them: read before it.
   useLayoutEffect(() => {
-    if (hydrated) typed = typedBeforeApp(root);
     // The waking script hid HTML that this patient was not going to see (ADR 025).
-    else root.removeAttribute(waitingAttribute);
+    if (!hydrated) root.removeAttribute(waitingAttribute);
   }, [root, hydrated]);
   useEffect(() => {
-    handOnTyped(typed, root);
-    typed = [];
-    document.dispatchEvent(new Event(appReadyEvent));
-  }, [root]);
+    // After React's effects, so that what was typed before is rendered at once, before a click
+    // the waking script held back runs.
+    const handle = setTimeout(() => {
+      appHasTakenOver();
+      document.dispatchEvent(new Event(appReadyEvent));
+    });
+    return () => clearTimeout(handle);
+  }, []);
   return children;
 }
 
@@ -110,8 +109,8 @@ if (container.hasChildNodes()) {
         hydrateRoot(container, app(container, true));
       });
     } else {
-      // Its fields go with the HTML: what was typed in them is read now.
-      typed = typedBeforeApp(container);
+      // Its fields go with the HTML: what was typed in them is kept for the app's, by name.
+      keepTypedBeforeApp(container);
       createRoot(container).render(app(container, false));
     }
   });

@@ -4,7 +4,16 @@ import InputLabel from '@mui/material/InputLabel';
 import NativeSelect from '@mui/material/NativeSelect';
 import OutlinedInput, { type OutlinedInputProps } from '@mui/material/OutlinedInput';
 import type { SxProps, Theme } from '@mui/material/styles';
-import { useId, type KeyboardEventHandler, type ReactNode } from 'react';
+import { useForkRef } from '@mui/material/utils';
+import {
+  useId,
+  useLayoutEffect,
+  useRef,
+  type ChangeEvent,
+  type KeyboardEventHandler,
+  type ReactNode,
+} from 'react';
+import { takeTypedBeforeApp } from './typed-before-app';
 
 export type TextFieldProps = Pick<
   OutlinedInputProps,
@@ -79,8 +88,24 @@ export function TextField({
   children,
   slotProps = {},
   value,
+  inputRef,
   ...inputProps
 }: TextFieldProps) {
+  const field = useRef<HTMLInputElement | HTMLSelectElement>(null);
+  const ref = useForkRef(field, inputRef);
+  const { onChange } = inputProps;
+  // Once, as the field first appears (before a re-render could replace what it shows): what the
+  // patient typed into the page's HTML before the app took it over goes to the field's own change
+  // handler (lib/typed-before-app.ts).
+  useLayoutEffect(() => {
+    const element = field.current;
+    if (!element || !onChange) return;
+    takeTypedBeforeApp(element, value, (typed) => {
+      element.value = typed;
+      onChange({ target: element, currentTarget: element } as ChangeEvent<HTMLInputElement>);
+    });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the field's first value only
+  }, []);
   const generatedId = useId();
   const id = idProp ?? generatedId;
   const labelled = label != null && label !== '';
@@ -94,6 +119,7 @@ export function TextField({
   const input = (
     <OutlinedInput
       {...inputProps}
+      inputRef={ref}
       value={value}
       id={id}
       aria-describedby={helperTextId}

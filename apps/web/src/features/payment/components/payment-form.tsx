@@ -73,7 +73,7 @@ export function PaymentForm({
       <TextField
         id={emailId}
         // Names let what was typed before the app took over the page carry into the page it
-        // renders afresh in another language (app/typed-before-app.ts).
+        // renders afresh in another language (lib/typed-before-app.ts).
         name="email"
         inputRef={emailRef}
         label={t('payment.email')}

@@ -91,7 +91,7 @@ export function IdentityStep({
     >
       <TextField
         id={ids.idNumber}
-        // Names carry what was typed before the app took over the page (app/typed-before-app.ts).
+        // Names carry what was typed before the app took over the page (lib/typed-before-app.ts).
         name="idNumber"
         label={t('patientAuth.idNumber')}
         value={values.idNumber}
