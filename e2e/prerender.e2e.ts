@@ -225,7 +225,8 @@ async function openStartingWhileReading(
 }
 
 describe('pages a patient reads (ADR 025): nothing but the waking script until they act', () => {
-  it.each(['/', '/privacy', '/completed'])(
+  // `?clinic=` wakes only the pages that name the link's clinic with it (the completed page).
+  it.each(['/', '/privacy', '/completed', '/privacy?clinic=1'])(
     '%s loads only its waking script until the patient acts on it',
     async (path) => {
       const { context, page } = await newPage(browser());

@@ -142,9 +142,13 @@ function modulePreloads(modules) {
  * the app. `next`: a page a patient came to act on, and the routes (patterns) it leads to: its
  * app starts while the patient reads, with those routes' chunks, so a tap waits on no request
  * (ADR 033). `withoutSession`: the HTML is what a patient without a session sees; `leavesFrame`: the
- * page moves a frame of ours that holds it to the whole window (AppCode).
+ * page moves a frame of ours that holds it to the whole window; `namesLinkClinic`: the page names
+ * the clinic its address's `?clinic=` gives (AppCode).
  */
-function wakingOnDemand(page, { withoutSession = false, leavesFrame = false, next = null } = {}) {
+function wakingOnDemand(
+  page,
+  { withoutSession = false, leavesFrame = false, namesLinkClinic = false, next = null } = {},
+) {
   const preload = [];
   const html = page.replace(
     /<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g,
@@ -165,6 +169,7 @@ function wakingOnDemand(page, { withoutSession = false, leavesFrame = false, nex
     }),
     ...(withoutSession && { withoutSession }),
     ...(leavesFrame && { leavesFrame }),
+    ...(namesLinkClinic && { namesLinkClinic }),
   });
   return replaceOnce(
     html,
@@ -250,7 +255,10 @@ for (const [address, name] of Object.entries(pages)) {
   page = page.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`);
   // The page reads fine without JavaScript: no need to ask for it.
   page = page.replace(/<noscript[\s\S]*?<\/noscript\s*>\s*/, '');
-  page = wakingOnDemand(replaceOnce(page, '</head>', `${preloads}</head>`, '</head>'));
+  page = wakingOnDemand(replaceOnce(page, '</head>', `${preloads}</head>`, '</head>'), {
+    // The status pages a form link ends on name its clinic (?clinic=), which this HTML cannot.
+    namesLinkClinic: address === '/completed' || address === '/expired',
+  });
   await writeFile(path.join(distDir, 'prerendered', `${name}.html`), page);
   console.log(`prerendered ${address}: ${(page.length / 1024).toFixed(1)} KiB`);
 }

@@ -213,7 +213,9 @@ function holdsSession(): boolean {
  * this tab holds a form's answers the server may not have yet (the HTML shows its older draft).
  */
 function mustWakeNow(): boolean {
-  if (new URLSearchParams(window.location.search).has('clinic')) return true;
+  if (code.namesLinkClinic && new URLSearchParams(window.location.search).has('clinic')) {
+    return true;
+  }
   try {
     const token = formTokenOfPath(window.location.pathname);
     return (

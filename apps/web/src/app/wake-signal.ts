@@ -36,6 +36,12 @@ export interface AppCode {
    * page, it moves the whole window to itself and does nothing else there.
    */
   leavesFrame?: true;
+  /**
+   * The page names the clinic its address's `?clinic=` gives (the completed and expired pages a
+   * form link ends on): the HTML, the same for every visitor, cannot, so then the app renders it
+   * at once.
+   */
+  namesLinkClinic?: true;
 }
 
 /** Dispatched on `document` once the app has hydrated (or rendered) the page. */

@@ -40,22 +40,8 @@ export function PaymentDetails({ purpose, patient, amountAgorot, payments }: Pay
         '& .payment-split': { display: 'block' },
       }}
     >
-      {purpose && (
-        <div>
-          <dt>{t('payment.purpose')}</dt>
-          <dd>
-            <ClinicText>{purpose}</ClinicText>
-          </dd>
-        </div>
-      )}
-      {patient && (
-        <div>
-          <dt>{t('payment.patient')}</dt>
-          <dd>
-            <ClinicText>{patient}</ClinicText>
-          </dd>
-        </div>
-      )}
+      <ClinicWordsRow term={t('payment.purpose')} words={purpose} />
+      <ClinicWordsRow term={t('payment.patient')} words={patient} />
       <div>
         <dt>{t('payment.amount')}</dt>
         <dd>
@@ -71,6 +57,19 @@ export function PaymentDetails({ purpose, patient, amountAgorot, payments }: Pay
         </dd>
       </div>
     </Box>
+  );
+}
+
+/** A term of the list in the clinic's own words; none when the clinic gave none (''). */
+function ClinicWordsRow({ term, words }: { term: string; words: string }) {
+  if (!words) return null;
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd>
+        <ClinicText>{words}</ClinicText>
+      </dd>
+    </div>
   );
 }
 
