@@ -40,8 +40,9 @@ const queryClient = pageDataQueryClient(pageData);
 /**
  * Once the app has taken over a page painted from HTML (its fields have taken what the patient
  * typed before, lib/typed-before-app.ts), tells the page's waking script that the app now handles
- * it: a click it held back can run. It wraps the app rather than sitting beside it: a sibling would change the ids React
- * derives from the tree's shape (useId), and the hydrated elements would keep the server's.
+ * it: a click it held back can run. It wraps the app rather than sitting beside it: a sibling
+ * would change the ids React derives from the tree's shape (useId), and the hydrated elements
+ * would keep the server's.
  */
 function AppReady({
   root,
