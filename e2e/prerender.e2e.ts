@@ -331,6 +331,59 @@ describe('pages a patient came to act on (ADR 033): the app starts while they re
   });
 });
 
+describe("the server's style rules (ADR 035)", () => {
+  /**
+   * Counts the style rules and style elements the page's scripts add, from its first script on:
+   * the HTML's own `<style>` elements, which the parser adds, are not counted.
+   */
+  async function countStylesAdded(page: Page): Promise<() => Promise<string[]>> {
+    await page.addInitScript(() => {
+      const added: string[] = [];
+      (window as { marpeStylesAdded?: string[] }).marpeStylesAdded = added;
+      const insertRule = CSSStyleSheet.prototype.insertRule;
+      CSSStyleSheet.prototype.insertRule = function (rule, index) {
+        added.push(rule);
+        return insertRule.call(this, rule, index);
+      };
+      const createElement = Document.prototype.createElement;
+      Document.prototype.createElement = function (this: Document, name: string, options) {
+        if (name.toLowerCase() === 'style') added.push('<style>');
+        return createElement.call(this, name, options);
+      } as typeof Document.prototype.createElement;
+    });
+    return () =>
+      page.evaluate(() => (window as { marpeStylesAdded?: string[] }).marpeStylesAdded ?? []);
+  }
+
+  it.each(['/clinic/1', '/login/1', 'form', 'payment'])(
+    '%s: the app starts on the rules the server wrote, and adds none of its own',
+    async (row) => {
+      const path =
+        row === 'form'
+          ? await demoLinkPath(baseUrl, 'formUrl')
+          : row === 'payment'
+            ? await demoLinkPath(baseUrl, 'paymentUrl')
+            : row;
+      const { context, page } = await newPage(browser());
+      const added = await countStylesAdded(page);
+      const starts = await countAppStarts(page);
+      await page.goto(`${baseUrl}${path}`);
+      await expect.poll(starts, { timeout: 20_000 }).toBe(1);
+      // The class names the server rendered are the browser's: no development-mode labels.
+      const classes = await page.evaluate(() =>
+        [...document.querySelectorAll('#root [class]')].flatMap((element) =>
+          [...element.classList].filter((name) => /^mui[a-z]*-/.test(name)),
+        ),
+      );
+      expect(classes.length).toBeGreaterThan(0);
+      expect(classes.filter((name) => name.includes('-Mui'))).toEqual([]);
+      // Had they differed, the app would compute and insert every rule again as it started.
+      expect(await added()).toEqual([]);
+      await context.close();
+    },
+  );
+});
+
 describe('the payment page rendered on the server (ADR 021, 025)', () => {
   const email = () => ({ name: 'דוא״ל לקבלה' });
 

@@ -37,7 +37,13 @@ const builtAt = Math.min(...outputs.map((p) => (fs.existsSync(p) ? fs.statSync(p
 const changedAt = Math.max(...inputs.map(newestMtime));
 if (builtAt === 0 || changedAt > builtAt) {
   console.log(builtAt === 0 ? 'Building Marpe (first start)…' : 'Sources changed: rebuilding…');
-  const result = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  // A production build whatever NODE_ENV this was started with (a test runner sets `test`, which
+  // would make Vite build React's development code).
+  const result = spawnSync('npm', ['run', 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (result.status !== 0) {
     console.error('Build failed; see the output above.');
     process.exit(result.status ?? 1);

@@ -33,7 +33,7 @@ function moduleChunks(): Plugin {
   };
 }
 
-export default defineConfig({
+export default defineConfig(({ command, isSsrBuild }) => ({
   plugins: [react(), moduleChunks()],
   server: { proxy: api },
   preview: { proxy: api },
@@ -98,10 +98,24 @@ export default defineConfig({
     // That entry chunk is ~600 kB minified: past this limit, something new has joined it.
     chunkSizeWarningLimit: 650,
   },
+  // The server renderer (src/prerender.tsx) renders in the mode the browser's build is in (Vite
+  // builds for production unless NODE_ENV says otherwise), whatever NODE_ENV the API runs with (a
+  // demo or a test server runs without one): React, MUI and emotion are compiled into it in that
+  // mode, not loaded from node_modules in the server's (ADR 035). A development-mode render labels
+  // every class name (`…-MuiButton-root`), so none matched the browser's: the app computed and
+  // inserted every style rule a second time as it started.
+  ...(command === 'build' && isSsrBuild
+    ? {
+        ssr: { noExternal: true },
+        define: {
+          'process.env.NODE_ENV': JSON.stringify(process.env.NODE_ENV || 'production'),
+        },
+      }
+    : {}),
   test: {
     name: 'web',
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
   },
-});
+}));
