@@ -148,7 +148,10 @@ describe('the clinic page rendered on the server', () => {
 /** Waits for the form's submit button to be enabled: the app's own check of what it holds. */
 function submitEnabled(page: Page) {
   return page.waitForFunction(
-    () => !document.querySelector<HTMLButtonElement>('button[type="submit"]')?.disabled,
+    () =>
+      document
+        .querySelector<HTMLButtonElement>('button[type="submit"]')
+        ?.getAttribute('aria-disabled') === null,
   );
 }
 
@@ -346,7 +349,11 @@ describe("the server's style rules (ADR 035)", () => {
         return insertRule.call(this, rule, index);
       };
       const createElement = Document.prototype.createElement;
-      Document.prototype.createElement = function (this: Document, name: string, options) {
+      Document.prototype.createElement = function (
+        this: Document,
+        name: string,
+        options?: ElementCreationOptions,
+      ) {
         if (name.toLowerCase() === 'style') added.push('<style>');
         return createElement.call(this, name, options);
       } as typeof Document.prototype.createElement;
@@ -668,8 +675,8 @@ describe('the login page rendered on the server (ADR 021, 025)', () => {
     const release = await holdAppCode(page);
     await page.goto(`${baseUrl}/login/1`, { waitUntil: 'domcontentloaded' });
     const next = page.getByRole('button', { name: 'המשך' });
-    // Until the app checks them, the fields cannot be sent: the button is disabled in the HTML.
-    expect(await next.isDisabled()).toBe(true);
+    // Until the app checks them, the fields cannot be sent: the button is unavailable in the HTML.
+    expect(await next.getAttribute('aria-disabled')).toBe('true');
     const idNumber = withCheckDigit('12345678');
     await page.getByRole('textbox', { name: 'מספר תעודת זהות' }).fill(idNumber);
     await page.getByRole('textbox', { name: 'טלפון נייד' }).fill('0501234567');
@@ -681,6 +688,32 @@ describe('the login page rendered on the server (ADR 021, 025)', () => {
     );
     expect(await page.getByRole('textbox', { name: 'טלפון נייד' }).inputValue()).toBe('0501234567');
     expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('a tap on continue before the app runs is held, shown busy, and answered once it runs, once', async () => {
+    const { context, page } = await newPage(browser());
+    const problems = consoleProblems(page);
+    const logins: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/patient-auth/login') logins.push(request.url());
+    });
+    const release = await holdAppCode(page);
+    await page.goto(`${baseUrl}/login/1`, { waitUntil: 'domcontentloaded' });
+    await page.getByRole('textbox', { name: 'מספר תעודת זהות' }).fill(withCheckDigit('45678901'));
+    await page.getByRole('textbox', { name: 'טלפון נייד' }).fill('0501234567');
+    const next = page.getByRole('button', { name: 'המשך' });
+    // The HTML cannot check the fields, so the button is unavailable, yet it takes the tap: a
+    // disabled one would drop it. (force: Playwright waits for an aria-disabled button.)
+    await next.click({ force: true });
+    expect(await next.getAttribute('aria-busy')).toBe('true');
+    release();
+    // Answered by the app: a new patient's ID goes on to the names step, after one login call.
+    await page.getByRole('textbox', { name: 'שם פרטי' }).waitFor();
+    expect(logins).toHaveLength(1);
+    expect(await page.locator('[data-held]').count()).toBe(0);
+    // The login's 404 (no such patient yet) is the only message.
+    expect(problems).toEqual([expect.stringMatching(/status of 404/)]);
     await context.close();
   });
 

@@ -118,15 +118,15 @@ describe('step 1: ID number and phone', () => {
     expect(phoneField).toHaveAttribute('type', 'tel');
     expect(screen.getByRole('heading', { level: 2, name: 'תעודת זהות וטלפון' })).toBeVisible();
     const next = screen.getByRole('button', { name: he.continue });
-    expect(next).toBeDisabled();
+    expect(next).toHaveAttribute('aria-disabled', 'true');
     expect(screen.queryByRole('button', { name: he.back })).not.toBeInTheDocument();
 
     await user.type(idField, idNumber);
-    expect(next).toBeDisabled();
+    expect(next).toHaveAttribute('aria-disabled', 'true');
     await user.type(phoneField, '050-123-4567');
-    expect(next).toBeEnabled();
+    expect(next).not.toHaveAttribute('aria-disabled');
     await user.type(idField, '1');
-    expect(next).toBeDisabled();
+    expect(next).toHaveAttribute('aria-disabled', 'true');
   });
 
   it('shows a field error once the field is left with a bad value', async () => {
@@ -167,6 +167,23 @@ describe('step 1: ID number and phone', () => {
     expect(idField).toHaveFocus();
   });
 
+  it('a tap on continue before the fields are valid is answered: it explains what is missing', async () => {
+    const { user, callsTo } = setup();
+    const idField = await screen.findByRole('textbox', { name: he.idNumber });
+    const phoneField = screen.getByRole('textbox', { name: he.phone });
+    const next = screen.getByRole('button', { name: he.continue });
+    // Unavailable, yet it takes the tap: a disabled button would drop it without a trace.
+    expect(next).toHaveAttribute('aria-disabled', 'true');
+    expect(next).toBeEnabled();
+
+    await user.type(idField, idNumber);
+    await user.click(next);
+
+    expect(phoneField).toHaveAccessibleDescription('שדה חובה');
+    expect(phoneField).toHaveFocus();
+    expect(callsTo('POST /api/patient-auth/login')).toHaveLength(0);
+  });
+
   it('an ID known with another phone: the hint, the 3-digit rule, cleared by a new ID', async () => {
     const { user, callsTo } = setup({
       'POST /api/patient-auth/login': [
@@ -186,28 +203,28 @@ describe('step 1: ID number and phone', () => {
     );
     expect(phoneField).toHaveFocus();
     expect(phoneField).toBeInvalid();
-    expect(next).toBeDisabled();
+    expect(next).toHaveAttribute('aria-disabled', 'true');
     // No sign-up: still the first step.
     expect(screen.getByRole('heading', { level: 2, name: 'תעודת זהות וטלפון' })).toBeVisible();
 
     // Only the last three digits count.
     await user.clear(phoneField);
     await user.type(phoneField, '0527654320');
-    expect(next).toBeDisabled();
+    expect(next).toHaveAttribute('aria-disabled', 'true');
     await user.clear(phoneField);
     await user.type(phoneField, '0527654321');
-    expect(next).toBeEnabled();
+    expect(next).not.toHaveAttribute('aria-disabled');
     expect(phoneField).toBeValid();
 
     // Another ID number: the hint no longer applies.
     await user.clear(phoneField);
     await user.type(phoneField, phone);
-    expect(next).toBeDisabled();
+    expect(next).toHaveAttribute('aria-disabled', 'true');
     const idField = screen.getByRole('textbox', { name: he.idNumber });
     await user.clear(idField);
     await user.type(idField, otherIdNumber);
     expect(phoneField).not.toHaveAccessibleDescription();
-    expect(next).toBeEnabled();
+    expect(next).not.toHaveAttribute('aria-disabled');
 
     await user.click(next);
     await screen.findByRole('heading', { level: 2, name: he.code });
@@ -251,18 +268,18 @@ describe('step 1: ID number and phone', () => {
     const wait = (text: string) => `כבר נשלח קוד לפני רגע. אפשר לבקש קוד חדש בעוד ${text}.`;
     await act(() => vi.advanceTimersByTimeAsync(0));
     expect(within(alert).getAllByText(wait('3 שניות'))).toHaveLength(2);
-    expect(next).toBeDisabled();
+    expect(next).toHaveAttribute('aria-disabled', 'true');
     await act(() => vi.advanceTimersByTimeAsync(1000));
     // On screen the seconds tick, hidden from screen readers: they hear the wait once, as said.
     expect(within(alert).getByText(wait('שתי שניות'))).toHaveAttribute('aria-hidden', 'true');
     expect(within(alert).getByText(wait('3 שניות'))).not.toHaveAttribute('aria-hidden');
     await act(() => vi.advanceTimersByTimeAsync(1000));
     expect(within(alert).getByText(wait('שנייה אחת'))).toBeInTheDocument();
-    expect(next).toBeDisabled();
+    expect(next).toHaveAttribute('aria-disabled', 'true');
 
     await act(() => vi.advanceTimersByTimeAsync(1000));
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
-    expect(next).toBeEnabled();
+    expect(next).not.toHaveAttribute('aria-disabled');
     await user.click(next);
     await screen.findByRole('heading', { level: 2, name: he.code });
     expect(callsTo('POST /api/patient-auth/login')).toHaveLength(2);
@@ -287,7 +304,10 @@ describe('step 1: ID number and phone', () => {
         'Too many codes were sent. You can ask for a new one in 30 minutes.',
       ),
     ).toHaveLength(2);
-    expect(screen.getByRole('button', { name: 'Continue' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Continue' })).toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
   });
 
   it('an unreachable server stays on step 1 too', async () => {
@@ -329,7 +349,7 @@ describe('sign-up branch', () => {
     const lastName = screen.getByRole('textbox', { name: he.lastName });
     expect(firstName).toBeRequired();
     const next = screen.getByRole('button', { name: he.continue });
-    expect(next).toBeDisabled();
+    expect(next).toHaveAttribute('aria-disabled', 'true');
 
     // Enter explains what is missing.
     await user.type(firstName, 'נועה{Enter}');
@@ -338,7 +358,7 @@ describe('sign-up branch', () => {
     expect(firstName).not.toHaveAccessibleDescription();
 
     await user.type(lastName, 'כהן');
-    expect(next).toBeEnabled();
+    expect(next).not.toHaveAttribute('aria-disabled');
     await user.click(next);
 
     await screen.findByRole('heading', { level: 2, name: he.code });
@@ -365,7 +385,10 @@ describe('sign-up branch', () => {
 
     await user.type(firstName, '   ');
     await user.type(screen.getByRole('textbox', { name: he.lastName }), 'כהן');
-    expect(screen.getByRole('button', { name: he.continue })).toBeDisabled();
+    expect(screen.getByRole('button', { name: he.continue })).toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
     await user.keyboard('{Enter}');
     expect(firstName).toHaveAccessibleDescription('שדה חובה');
   });
@@ -480,7 +503,7 @@ describe('code step', () => {
       `שלחנו קוד בן ${OTP_LENGTH} ספרות ב־SMS למספר שמסתיים ב־567.`,
     );
     const verify = screen.getByRole('button', { name: he.verify });
-    expect(verify).toBeDisabled();
+    expect(verify).toHaveAttribute('aria-disabled', 'true');
 
     // Letters are dropped; the sixth digit submits.
     await user.type(code, '12a345');
@@ -520,7 +543,7 @@ describe('code step', () => {
       code: '123456',
     });
     await user.type(code, '65432');
-    expect(verify).toBeDisabled();
+    expect(verify).toHaveAttribute('aria-disabled', 'true');
     await user.keyboard('{Enter}');
     expect(code).toHaveAccessibleDescription(expect.stringContaining('שדה חובה'));
     expect(callsTo('POST /api/patient-auth/two-factor')).toHaveLength(1);

@@ -6,14 +6,17 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
-import { useId, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useId, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { visuallyHidden } from '../../text-runs';
 
 interface StepFormProps {
   title: string;
   submitLabel: string;
-  /** The submit button is enabled only then (SPEC § 2); Enter still reports what is missing. */
+  /**
+   * The submit button is enabled only then (SPEC § 2): before, it is `aria-disabled` and looks
+   * disabled, and a tap on it or Enter reports what is missing.
+   */
   canSubmit: boolean;
   busy: boolean;
   /** Validates (showing every field's error when something is missing) and goes on. */
@@ -31,8 +34,11 @@ interface StepFormProps {
 
 /**
  * One step of the verification form: its heading, fields, a message and the back and submit
- * buttons. A disabled submit button stops the browser's own Enter-to-submit, so Enter is caught
- * here and shows the fields' errors instead of doing nothing.
+ * buttons. The submit button is never `disabled`: the browser drops a tap on a disabled button
+ * without a trace, so a patient who typed before the app had started (the HTML cannot check the
+ * fields) would tap it and get nothing, and the waking script could not hold the tap for the app
+ * (issue 26: never a dead tap). Until the fields are valid it is `aria-disabled` (announced as
+ * unavailable, still focusable) and looks disabled; a tap or Enter then shows the fields' errors.
  */
 export function StepForm({
   title,
@@ -57,25 +63,12 @@ export function StepForm({
     onSubmit();
   };
 
-  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
-    if (
-      event.key === 'Enter' &&
-      !event.nativeEvent.isComposing &&
-      !canSubmit &&
-      event.target instanceof HTMLInputElement
-    ) {
-      event.preventDefault();
-      onSubmit();
-    }
-  };
-
   return (
     <Box
       component="form"
       noValidate
       aria-labelledby={headingId}
       onSubmit={submit}
-      onKeyDown={onKeyDown}
       sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}
     >
       {/* The stepper above shows the step's name; the heading is there to find the step by. */}
@@ -98,10 +91,19 @@ export function StepForm({
           type="submit"
           variant="contained"
           size="large"
-          disabled={!canSubmit}
+          aria-disabled={!canSubmit || undefined}
           aria-busy={busy || undefined}
           endIcon={busy ? <CircularProgress size={18} color="inherit" aria-hidden /> : undefined}
-          sx={{ minWidth: { sm: 160 }, marginInlineStart: { sm: 'auto' } }}
+          sx={{
+            minWidth: { sm: 160 },
+            marginInlineStart: { sm: 'auto' },
+            // MUI's own disabled look, which it gives only to `disabled`.
+            '&[aria-disabled="true"]': {
+              color: 'action.disabled',
+              bgcolor: 'action.disabledBackground',
+              boxShadow: 'none',
+            },
+          }}
         >
           {submitLabel}
         </Button>
