@@ -1,6 +1,7 @@
 import type { AppointmentType, Caregiver, PartOfDay } from '@marpe/shared';
 import {
   daysBetween,
+  parseDayMonthYear,
   partsOfDay,
   WAITLIST_MAX_ACTIVE,
   WAITLIST_MAX_DAYS,
@@ -17,11 +18,10 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import FormLabel from '@mui/material/FormLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
-import dayjs from 'dayjs';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client';
-import { formatClinicTime } from '../../../lib/clinic-time';
+import { addCalendarDays, formatClinicTime } from '../../../lib/clinic-time';
 import { TextField } from '../../../lib/text-field';
 import { joinWaitlist } from '../api/join-waitlist';
 
@@ -41,8 +41,6 @@ type FieldError = 'fromDate' | 'toDate' | null;
 /** A date typed as DD/MM/YYYY (digits and slashes read in order in a Hebrew field too). */
 const dateInput = { placeholder: 'DD/MM/YYYY', autoComplete: 'off' } as const;
 
-const addDays = (date: string, days: number) => dayjs(date).add(days, 'day').format('YYYY-MM-DD');
-
 /** `YYYY-MM-DD` as the patient reads and types it: DD/MM/YYYY (SPEC § 9), whatever the device. */
 export function toDayMonthYear(date: string): string {
   const [y, m, d] = date.split('-');
@@ -57,9 +55,10 @@ export function fromDayMonthYear(text: string): string | null {
   const match = /^\s*(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})\s*$/.exec(text);
   if (!match) return null;
   const [, d = '', m = '', y = ''] = match;
-  const date = `${y}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`;
-  // 31/02 rolls over to March: not a date.
-  return dayjs(date).format('YYYY-MM-DD') === date ? date : null;
+  // 31/02 is no date (SPEC § 5's rule for typed dates, leap years honoured).
+  return parseDayMonthYear(`${d.padStart(2, '0')}/${m.padStart(2, '0')}/${y}`)
+    ? `${y}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`
+    : null;
 }
 
 /** "Notify me if a time frees up": a range of at most 14 days from today and a part of day. */
@@ -78,7 +77,9 @@ export function WaitlistDialog(props: WaitlistDialogProps) {
   // Text fields, not <input type="date">: a date input shows the device's format (MM/DD/YYYY on
   // an American phone), and the app's dates read DD/MM/YYYY everywhere.
   const [fromText, setFromText] = useState(() => toDayMonthYear(today));
-  const [toText, setToText] = useState(() => toDayMonthYear(addDays(today, WAITLIST_MAX_DAYS - 1)));
+  const [toText, setToText] = useState(() =>
+    toDayMonthYear(addCalendarDays(today, WAITLIST_MAX_DAYS - 1)),
+  );
   const fromDate = fromDayMonthYear(fromText);
   const toDate = fromDayMonthYear(toText);
   const [partOfDay, setPartOfDay] = useState<PartOfDay>('any');

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { addCalendarDays, compactUtc, formatClinicTime } from './clinic-time';
+
+describe('formatClinicTime', () => {
+  it("reads an instant on the clinic's clock, summer and winter", () => {
+    // Israel: UTC+3 in summer, UTC+2 in winter; the test's own zone plays no part.
+    expect(formatClinicTime('2026-07-01T21:30:00Z', 'Asia/Jerusalem', 'DD.MM.YY HH:mm')).toBe(
+      '02.07.26 00:30',
+    );
+    expect(formatClinicTime('2026-01-15T22:05:00Z', 'Asia/Jerusalem', 'DD/MM/YYYY')).toBe(
+      '16/01/2026',
+    );
+    expect(formatClinicTime('2026-01-15T22:05:00Z', 'Asia/Jerusalem', 'HH:mm')).toBe('00:05');
+    expect(formatClinicTime('2026-01-15T22:05:00Z', 'America/New_York', 'YYYY-MM-DD')).toBe(
+      '2026-01-15',
+    );
+    expect(formatClinicTime('2026-01-15T22:05:00Z', 'America/New_York', 'DD-MM-YYYY')).toBe(
+      '15-01-2026',
+    );
+  });
+
+  it('takes an instant with any offset', () => {
+    expect(formatClinicTime('2026-11-27T09:00:00+02:00', 'Asia/Jerusalem', 'HH:mm')).toBe('09:00');
+  });
+});
+
+describe('compactUtc', () => {
+  it('writes YYYYMMDDTHHmmssZ in UTC, whatever offset the instant came with', () => {
+    expect(compactUtc('2026-11-27T00:44:24.123Z')).toBe('20261127T004424Z');
+    expect(compactUtc('2026-11-27T02:44:24+02:00')).toBe('20261127T004424Z');
+  });
+});
+
+describe('addCalendarDays', () => {
+  it('steps calendar days across months, years and leap days', () => {
+    expect(addCalendarDays('2026-03-26', 1)).toBe('2026-03-27');
+    expect(addCalendarDays('2026-12-31', 1)).toBe('2027-01-01');
+    expect(addCalendarDays('2028-02-28', 1)).toBe('2028-02-29');
+    expect(addCalendarDays('2026-11-27', 13)).toBe('2026-12-10');
+    expect(addCalendarDays('2026-03-01', -1)).toBe('2026-02-28');
+  });
+});
