@@ -336,8 +336,9 @@ describe('pages a patient came to act on (ADR 033): the app starts while they re
 
 describe("the server's style rules (ADR 035)", () => {
   /**
-   * Counts the style rules and style elements the page's scripts add, from its first script on:
-   * the HTML's own `<style>` elements, which the parser adds, are not counted.
+   * Counts the style rules and style elements the page's scripts add or move, from its first
+   * script on: the HTML's own `<style>` elements, which the parser adds, are not counted, nor is
+   * the move of a <Global>'s (CssBaseline's), which emotion makes wherever it finds it.
    */
   async function countStylesAdded(page: Page): Promise<() => Promise<string[]>> {
     await page.addInitScript(() => {
@@ -348,6 +349,17 @@ describe("the server's style rules (ADR 035)", () => {
         added.push(rule);
         return insertRule.call(this, rule, index);
       };
+      document.addEventListener('DOMContentLoaded', () =>
+        new MutationObserver((mutations) => {
+          for (const { addedNodes } of mutations) {
+            for (const node of addedNodes) {
+              if (!(node instanceof HTMLStyleElement)) continue;
+              const emotion = node.getAttribute('data-emotion') ?? '';
+              if (!emotion.split(' ')[0]?.endsWith('-global')) added.push(`moved ${emotion}`);
+            }
+          }
+        }).observe(document, { childList: true, subtree: true }),
+      );
       const createElement = Document.prototype.createElement;
       Document.prototype.createElement = function (
         this: Document,
@@ -363,7 +375,7 @@ describe("the server's style rules (ADR 035)", () => {
   }
 
   it.each(['/clinic/1', '/login/1', 'form', 'payment'])(
-    '%s: the app starts on the rules the server wrote, and adds none of its own',
+    '%s: the app starts on the rules the server wrote in <head>, and adds or moves none',
     async (row) => {
       const path =
         row === 'form'
@@ -386,6 +398,9 @@ describe("the server's style rules (ADR 035)", () => {
       expect(classes.filter((name) => name.includes('-Mui'))).toEqual([]);
       // Had they differed, the app would compute and insert every rule again as it started.
       expect(await added()).toEqual([]);
+      // The server's rules are in <head>, none beside the markup for emotion to move there.
+      expect(await page.locator('body style').count()).toBe(0);
+      expect(await page.locator('head style[data-marpe-styles^="muirtl "]').count()).toBe(1);
       await context.close();
     },
   );

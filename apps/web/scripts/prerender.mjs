@@ -241,7 +241,7 @@ await writeFile(
 );
 
 for (const [address, name] of Object.entries(pages)) {
-  const { html, title, modules } = await prerender(address);
+  const { html, styles, title, modules } = await prerender(address);
   if (html.includes(placeholders.publicOrigin)) {
     throw new Error(`${address}: the public origin must not be in prerendered HTML`);
   }
@@ -255,7 +255,7 @@ for (const [address, name] of Object.entries(pages)) {
   page = page.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`);
   // The page reads fine without JavaScript: no need to ask for it.
   page = page.replace(/<noscript[\s\S]*?<\/noscript\s*>\s*/, '');
-  page = wakingOnDemand(replaceOnce(page, '</head>', `${preloads}</head>`, '</head>'), {
+  page = wakingOnDemand(replaceOnce(page, '</head>', `${styles}${preloads}</head>`, '</head>'), {
     // The status pages a form link ends on name its clinic (?clinic=), which this HTML cannot.
     namesLinkClinic: address === '/completed' || address === '/expired',
   });

@@ -34,11 +34,31 @@ describe('the form page rendered on the server (ADR 021)', () => {
 
   it('styles a left-to-right form in every page it renders, not only the first', async () => {
     for (let i = 0; i < 2; i += 1) {
-      const { html } = await prerender('/q/tok', {
+      const { html, styles } = await prerender('/q/tok', {
         intakeForm: { token: 'tok', data: formAnswer(true) },
       });
       expect(html).toContain('<div dir="ltr">');
-      expect(html).toMatch(/<style data-emotion="muiformltr [^"]+">/);
+      expect(styles).toMatch(/<style data-marpe-styles="muiformltr [^"]+">/);
+    }
+  });
+
+  it("gives the page's style rules for <head>, one element per cache, none left in the markup", async () => {
+    const { html, styles } = await prerender('/q/tok', {
+      intakeForm: { token: 'tok', data: formAnswer(true) },
+    });
+    expect(html).not.toContain('<style');
+    const caches = [...styles.matchAll(/<style data-marpe-styles="(\S+) /g)].map(([, key]) => key);
+    expect(caches).toEqual(['muirtl', 'muiformltr']);
+    // CssBaseline's global rules keep emotion's own element, first, which <Global> looks for.
+    expect(styles).toMatch(/^<style data-emotion="muirtl-global [^"]+">/);
+    // Each rule the markup names is there (`-0` names no rule: a component without styles).
+    const names = new Set(
+      [...styles.matchAll(/data-marpe-styles="\S+ ([^"]+)"/g)].flatMap(([, list = '']) =>
+        list.split(' '),
+      ),
+    );
+    for (const [, name] of html.matchAll(/[" ]mui(?:rtl|formltr)-([\w-]+)/g)) {
+      if (name !== '0') expect(names).toContain(name);
     }
   });
 });

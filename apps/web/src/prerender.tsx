@@ -15,6 +15,7 @@ import { AppProviders, createEmotionCaches } from './app/providers';
 import { pageDataQueryClient, type PageData } from './app/page-data';
 import { defaultTitleKey, isRouteHandle } from './app/route-handle';
 import { createRoutes } from './app/router';
+import { hoistServerStyles } from './app/server-styles';
 import { parseHtmlOnServer } from './features/intake-form/components/parse-html-on-server';
 import { setHtmlParser } from './features/intake-form/components/safe-html';
 import { createFormStore } from './features/intake-form/stores/form-store';
@@ -62,6 +63,8 @@ function memoryStorage(): Storage {
 export interface Prerendered {
   /** The markup that goes inside #root. */
   html: string;
+  /** The markup's style rules, for the page's <head> (app/server-styles.ts, ADR 035). */
+  styles: string;
   /** The document title, as the page itself would set it. */
   title: string;
   /** Source files of the route modules the page renders, for their modulepreload links. */
@@ -93,16 +96,18 @@ export async function prerender(path: string, data: PageData = {}): Promise<Prer
   const unloaded = context.matches.find(({ route }) => route.lazy && !route.Component);
   if (unloaded) throw new Error(`${path}: route module ${unloaded.route.id} did not load`);
   const router = createStaticRouter(handler.dataRoutes, context);
-  const html = renderToString(
-    <StrictMode>
-      <AppProviders
-        i18n={i18n}
-        emotionCaches={createEmotionCaches()}
-        queryClient={pageDataQueryClient(data)}
-      >
-        <StaticRouterProvider router={router} context={context} hydrate={false} />
-      </AppProviders>
-    </StrictMode>,
+  const { html, styles } = hoistServerStyles(
+    renderToString(
+      <StrictMode>
+        <AppProviders
+          i18n={i18n}
+          emotionCaches={createEmotionCaches()}
+          queryClient={pageDataQueryClient(data)}
+        >
+          <StaticRouterProvider router={router} context={context} hydrate={false} />
+        </AppProviders>
+      </StrictMode>,
+    ),
   );
   const handle = context.matches.map((match) => match.route.handle).findLast(isRouteHandle);
   const modules = context.matches.flatMap(({ route }) => {
@@ -116,6 +121,7 @@ export async function prerender(path: string, data: PageData = {}): Promise<Prer
   const outcome = handle?.name === 'payment-result-page' ? resultOutcome(url, data) : undefined;
   return {
     html,
+    styles,
     title:
       pageTitle(handle?.name, data) ??
       i18n.t(outcome ? outcomeTitleKey[outcome] : (handle?.titleKey ?? defaultTitleKey)),

@@ -13,6 +13,7 @@ import { I18nextProvider, useTranslation } from 'react-i18next';
 import { prefixer } from 'stylis';
 import { ApiError } from '../lib/api-client';
 import { directionOf, toLanguage, type Direction } from './i18n/languages';
+import { adoptServerStyles } from './server-styles';
 import { createAppTheme } from './theme';
 
 export type EmotionCaches = Record<Direction, EmotionCache>;
@@ -25,9 +26,14 @@ export function createEmotionCaches(): EmotionCaches {
   };
 }
 
-// The browser's, made as the app loads: creating them moves the style rules of a prerendered
-// page into <head> before React hydrates it.
-const browserCaches = typeof document === 'undefined' ? null : createEmotionCaches();
+// The browser's, made as the app loads, before React hydrates: they take the rules the server
+// wrote for the page as written (ADR 035).
+const browserCaches = typeof document === 'undefined' ? null : browserEmotionCaches();
+
+function browserEmotionCaches(): EmotionCaches {
+  const { rtl, ltr } = createEmotionCaches();
+  return { rtl: adoptServerStyles(rtl), ltr: adoptServerStyles(ltr) };
+}
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({

@@ -231,6 +231,8 @@ type Prerender = (path: string, data: Record<string, unknown>) => Promise<Render
 
 interface RenderedPage {
   html: string;
+  /** The markup's style rules, for <head> (ADR 035). */
+  styles?: string;
   title: string;
   live?: boolean;
 }
@@ -262,15 +264,16 @@ async function loadRenderer(
 }
 
 /**
- * A shell with a rendered page in it: its markup in #root, its title, and the data it was rendered
- * with as `<script type="application/json" id="marpe-data">` (data, never run: the CSP keeps
- * `script-src 'self'`), which the browser reads before hydrating.
+ * A shell with a rendered page in it: its markup in #root, its style rules in <head>, its title,
+ * and the data it was rendered with as `<script type="application/json" id="marpe-data">` (data,
+ * never run: the CSP keeps `script-src 'self'`), which the browser reads before hydrating.
  */
 function fillShell(shell: string, page: RenderedPage, dataJson: string): string {
   // Replaced by functions: a replacement string would read `$&` or `$'` in a patient's or a
   // clinic's text as a pattern.
   return shell
     .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtmlAttribute(page.title)}</title>`)
+    .replace('</head>', () => `${page.styles ?? ''}</head>`)
     .replace(
       '<div id="root"></div>',
       () =>

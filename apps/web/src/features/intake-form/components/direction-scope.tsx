@@ -6,6 +6,7 @@ import { ThemeProvider } from '@mui/system';
 import rtlPlugin from '@mui/stylis-plugin-rtl';
 import { useState, type ReactNode } from 'react';
 import { prefixer } from 'stylis';
+import { adoptServerStyles } from '../../../app/server-styles';
 
 type Direction = 'rtl' | 'ltr';
 
@@ -17,10 +18,15 @@ function createFormCaches() {
   };
 }
 
-// The browser's, made as the page's code loads: creating them moves the style rules of a page
-// the server rendered into <head> before React hydrates it. The server makes new ones for each
-// page it renders, since a cache leaves out of the HTML the rules it already wrote (ADR 021).
-const browserCaches = typeof document === 'undefined' ? null : createFormCaches();
+// The browser's, made as the page's code loads, before React hydrates: they take the rules the
+// server wrote for the page as written (ADR 035). The server makes new ones for each page it
+// renders, since a cache leaves out of the HTML the rules it already wrote (ADR 021).
+const browserCaches =
+  typeof document === 'undefined'
+    ? null
+    : (({ rtl, ltr }) => ({ rtl: adoptServerStyles(rtl), ltr: adoptServerStyles(ltr) }))(
+        createFormCaches(),
+      );
 
 /**
  * Lays its content out in `direction` (SPEC § 2: a form whose first step has is_ltr is left to
