@@ -404,6 +404,21 @@ describe("the server's style rules (ADR 035)", () => {
       await context.close();
     },
   );
+
+  it("a tap's new components add their rules to the server's stylesheet, not a new one", async () => {
+    const { context, page } = await newPage(browser());
+    const added = await countStylesAdded(page);
+    const starts = await countAppStarts(page);
+    await page.goto(`${baseUrl}${await demoLinkPath(baseUrl, 'paymentUrl')}`);
+    await expect.poll(starts, { timeout: 20_000 }).toBe(1);
+    await page.getByRole('button', { name: 'המשך לתשלום' }).click();
+    await page.locator('iframe[title="טופס תשלום מאובטח"]').waitFor();
+    // The card step's rules, written into the page's own stylesheet: a new one would have the
+    // browser match every element against every rule again, inside the tap.
+    expect((await added()).length).toBeGreaterThan(0);
+    expect(await added()).not.toContain('<style>');
+    await context.close();
+  });
 });
 
 describe('the payment page rendered on the server (ADR 021, 025)', () => {
