@@ -6,6 +6,7 @@
 // (the renderer, in dist-ssr).
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { isBuiltin } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const webDir = fileURLToPath(new URL('..', import.meta.url));
@@ -261,6 +262,24 @@ for (const [address, name] of Object.entries(pages)) {
   });
   await writeFile(path.join(distDir, 'prerendered', `${name}.html`), page);
   console.log(`prerendered ${address}: ${(page.length / 1024).toFixed(1)} KiB`);
+}
+
+// The renderer carries its packages, compiled in the browser build's mode (ADR 035): the API
+// installs none of the web's, so an import of one here would fail only once deployed.
+for (const file of [
+  'prerender.js',
+  ...(await readdir(path.join(ssrDir, 'assets'))).map((name) => `assets/${name}`),
+]) {
+  if (!file.endsWith('.js')) continue;
+  const source = await readFile(path.join(ssrDir, file), 'utf8');
+  const imported = [
+    ...source.matchAll(/^\s*import\s*(?:[^'"`;]*?\sfrom\s*)?["']([^"']+)["']/gm),
+    ...source.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g),
+  ].map(([, specifier = '']) => specifier);
+  const packages = imported.filter((name) => !name.startsWith('.') && !isBuiltin(name));
+  if (packages.length > 0) {
+    throw new Error(`dist-ssr/${file} imports ${packages.join(', ')}: compile it in (ADR 035)`);
+  }
 }
 
 // The manifests were only for this script. The renderer stays: the API server renders the clinic
