@@ -8,10 +8,14 @@ import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+const featuresOf = (dir) =>
+  fs.existsSync(dir)
+    ? fs.readdirSync(dir).filter((f) => fs.statSync(path.join(dir, f)).isDirectory())
+    : [];
 const featuresDir = 'apps/web/src/features';
-const features = fs.existsSync(featuresDir)
-  ? fs.readdirSync(featuresDir).filter((f) => fs.statSync(path.join(featuresDir, f)).isDirectory())
-  : [];
+const features = featuresOf(featuresDir);
+const deskFeaturesDir = 'apps/desk/src/features';
+const deskFeatures = featuresOf(deskFeaturesDir);
 
 export default tseslint.config(
   {
@@ -46,7 +50,12 @@ export default tseslint.config(
   },
   {
     // Configuration is parsed once at start-up; nothing else reads the environment.
-    files: ['apps/api/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}', 'packages/shared/src/**/*.ts'],
+    files: [
+      'apps/api/src/**/*.ts',
+      'apps/web/src/**/*.{ts,tsx}',
+      'apps/desk/src/**/*.{ts,tsx}',
+      'packages/shared/src/**/*.ts',
+    ],
     ignores: ['apps/api/src/platform/config.ts'],
     rules: {
       'no-restricted-properties': [
@@ -135,11 +144,52 @@ export default tseslint.config(
     },
   },
   {
+    // The desk (ADR 037): the same habits as the patient pages; it may use the shared schemas
+    // (zod) to check forms as the API does.
+    files: ['apps/desk/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...jsxA11y.flatConfigs.recommended.rules,
+      // A dialog's or a sign-in step's first field takes focus as the dialog pattern says (WAI-ARIA
+      // APG); MUI's fields pass it on. Raw elements still may not.
+      'jsx-a11y/no-autofocus': ['error', { ignoreNonDOM: true }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...deskFeatures.map((f) => ({
+              target: `./${deskFeaturesDir}/${f}`,
+              from: `./${deskFeaturesDir}`,
+              except: [`./${f}`],
+              message: 'Features must not import from other features.',
+            })),
+            { target: './apps/desk/src/lib', from: `./${deskFeaturesDir}` },
+            { target: './apps/desk/src/lib', from: './apps/desk/src/app' },
+            // Two apps, one contract: what both need lives in packages/shared.
+            { target: './apps/desk', from: './apps/web' },
+            { target: './apps/web', from: './apps/desk' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['packages/shared/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: ['@marpe/api*', '@marpe/web*', 'fastify*', 'react*', 'drizzle-orm*'] },
+        {
+          patterns: [
+            '@marpe/api*',
+            '@marpe/web*',
+            '@marpe/desk*',
+            'fastify*',
+            'react*',
+            'drizzle-orm*',
+          ],
+        },
       ],
     },
   },

@@ -7,9 +7,11 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const outputs = ['apps/web/dist/index.html', 'apps/api/dist/main.js'].map((p) =>
-  path.join(root, p),
-);
+const outputs = [
+  'apps/web/dist/index.html',
+  'apps/desk/dist/index.html',
+  'apps/api/dist/main.js',
+].map((p) => path.join(root, p));
 const inputs = [
   'package-lock.json',
   'packages/shared/src',
@@ -21,6 +23,10 @@ const inputs = [
   'apps/web/index.html',
   'apps/web/vite.config.ts',
   'apps/web/scripts',
+  'apps/desk/src',
+  'apps/desk/index.html',
+  'apps/desk/vite.config.ts',
+  'scripts/compress.mjs',
 ].map((p) => path.join(root, p));
 
 function newestMtime(p) {

@@ -24,18 +24,20 @@ import { registerPaymentResultPage } from './modules/payments/patient-routes.js'
 import { registerPayments } from './modules/payments/payments-module.js';
 import { registerReminders } from './modules/reminders/reminders-module.js';
 import { registerShaam } from './modules/shaam/shaam-module.js';
+import { registerStaffAuth, registerStaffRoutes } from './modules/staff/staff-module.js';
 import { registerWaitlist } from './modules/waitlist/waitlist-module.js';
 import type { ResolveHost } from './modules/webhooks/webhook-request.js';
 import { registerWebhooks } from './modules/webhooks/webhooks-module.js';
 import { registerWhatsApp } from './modules/whatsapp/whatsapp-module.js';
 import { registerWhatsAppPage } from './modules/whatsapp/whatsapp-routes.js';
-import { defaultWebDistDir } from './paths.js';
+import { defaultDeskDistDir, defaultWebDistDir } from './paths.js';
 import type { Config } from './platform/config.js';
 import { sealingKey, type DataKeys } from './platform/crypto.js';
 import type { DatabaseHandle } from './platform/db/client.js';
 import { sendNotFound } from './platform/http/error-handler.js';
 import { registerHttpBasics } from './platform/http/http-basics.js';
 import { loggerOptions, RequestLogController, type LogStream } from './platform/http/logger.js';
+import { registerDeskApp } from './platform/http/desk-app.js';
 import { registerWebApp } from './platform/http/web-app.js';
 import { createMetrics, registerMetricsRoutes, type Metrics } from './platform/metrics.js';
 import { createRetention, type Retention } from './platform/retention.js';
@@ -51,6 +53,8 @@ export interface BuildAppOptions {
   previousDataKeys?: readonly Buffer[];
   /** The built SPA; defaults to apps/web/dist. null serves the API only. */
   webDistDir?: string | null;
+  /** The built desk (/desk); defaults to apps/desk/dist, or none when `webDistDir` is null. */
+  deskDistDir?: string | null;
   /** Epoch milliseconds now; tests pass a fixed one. Defaults to Date.now. */
   clock?: () => number;
   /** The per-address limit of each patient-auth route (default 60 a minute). */
@@ -151,12 +155,6 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   if (pruneIntervalMs !== null)
     app.addHook('onReady', async () => retention.start(pruneIntervalMs));
   app.addHook('onClose', async () => retention.stop());
-  // API-key authentication: every module's /api/integration routes need it.
-  await registerIntegration(app, {
-    db,
-    clock,
-    callsPerMinute: options.integrationCallsPerMinute,
-  });
   // The outbox's worker starts at `ready()`: the modules below name their topics before it.
   const { messaging, outbox, devMessages } = registerMessaging(app, {
     config,
@@ -165,6 +163,24 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     pollIntervalMs: options.outboxPollIntervalMs,
     observeOutbox: metrics?.observeOutbox,
   });
+  // The desk's staff sign-in: its sessions are the clinic API's second caller.
+  const staff = await registerStaffAuth(app, {
+    config,
+    db,
+    clock,
+    dataKeys,
+    messaging,
+    publicOrigin,
+    attemptsPerMinute: options.patientAuthAttemptsPerMinute,
+  });
+  // API keys and desk sessions: every module's /api/integration routes need them.
+  await registerIntegration(app, {
+    db,
+    clock,
+    staff: staff.callers,
+    callsPerMinute: options.integrationCallsPerMinute,
+  });
+  await registerStaffRoutes(app, staff.members);
   const webhooks = await registerWebhooks(app, {
     db,
     clock,
@@ -280,9 +296,18 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       paymentRequestDataSchema.parse(await payments.getPaymentRequest(token, { pinFrame: false })),
     intakeFormData: async (token) => getFormResponseSchema.parse(await forms.getForm(token)),
   });
+  const deskFallback = await registerDeskApp(
+    app,
+    options.deskDistDir !== undefined
+      ? options.deskDistDir
+      : options.webDistDir === null
+        ? null
+        : defaultDeskDistDir,
+  );
   registerPaymentResultPage(app, navigationFallback);
   registerWhatsAppPage(app, { sdkUrl: config.whatsapp.sdkUrl, navigationFallback });
   app.setNotFoundHandler((request, reply) => {
+    if (deskFallback?.(request, reply)) return reply;
     if (navigationFallback?.(request, reply)) return reply;
     return sendNotFound(request, reply);
   });

@@ -8,3 +8,5 @@ export const apiPackageDir = path.resolve(path.dirname(fileURLToPath(import.meta
 export const migrationsDir = path.join(apiPackageDir, 'drizzle');
 
 export const defaultWebDistDir = path.resolve(apiPackageDir, '..', 'web', 'dist');
+
+export const defaultDeskDistDir = path.resolve(apiPackageDir, '..', 'desk', 'dist');

@@ -257,7 +257,7 @@ describe.each(engines)('integration API: clinic data and appointments (%s)', (en
       }
       for (const { op } of routes) {
         expect(op.tags).toEqual(['integration']);
-        expect(op.security).toEqual([{ apiKey: [] }]);
+        expect(op.security).toEqual([{ apiKey: [] }, { deskSession: [] }]);
       }
     });
   });

@@ -3,7 +3,7 @@ import type { App } from '../src/app.js';
 import { clinics } from '../src/platform/db/schema.js';
 import { clinicRow } from './fixtures.js';
 import { buildTestApp, engines, testConfig, useTestDatabase, xsrfPair } from './helper.js';
-import { bearer, insertLoggedInPatients } from './sessions.js';
+import { bearer, insertLoggedInPatients, insertStaffSession } from './sessions.js';
 
 /**
  * Every route of the OpenAPI document, sent malformed bodies a hostile or broken client could send:
@@ -178,6 +178,15 @@ describe.each(engines)('every public route, malformed input (%s)', (engine) => {
    * must not turn the rest of the run into 401s that never reach the body parser.
    */
   async function headersFor(path: string): Promise<Record<string, string>> {
+    if (path.startsWith('/api/staff-auth')) {
+      const db = database.current.handle.db;
+      const staff = await insertStaffSession(db, { clinicId, role: 'owner', now: Date.now() });
+      // Appended to the XSRF cookie each request sends (light-my-request joins the two).
+      const cookie = Object.entries(staff.cookies)
+        .map(([name, value]) => `${name}=${value}`)
+        .join('; ');
+      return { ...xsrfHeaders, cookie };
+    }
     if (path.startsWith('/api/integration')) {
       return {
         ...xsrfHeaders,

@@ -1,6 +1,12 @@
 import { randomToken, sha256Hex } from '../src/platform/crypto.js';
 import type { Database } from '../src/platform/db/client.js';
-import { patients, patientSessions } from '../src/platform/db/schema.js';
+import {
+  patients,
+  patientSessions,
+  staffAccounts,
+  staffMemberships,
+  staffSessions,
+} from '../src/platform/db/schema.js';
 
 const HOUR = 3_600_000;
 
@@ -75,3 +81,35 @@ export async function insertLoggedInPatients(
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/**
+ * A live desk session for a new staff member of the clinic, written straight to the staff tables
+ * (as staff-auth stores it): its cookie, for suites about something else than signing in.
+ */
+export async function insertStaffSession(
+  db: Database,
+  options: { clinicId: number; role: 'owner' | 'front_desk'; now: number; phone?: string },
+): Promise<{ accountId: number; cookies: Record<string, string> }> {
+  serial += 1;
+  const phone = options.phone ?? `058${String(serial).padStart(7, '0')}`;
+  const [account] = await db
+    .insert(staffAccounts)
+    .values({ phone, name: `צוות ${serial}` })
+    .onConflictDoUpdate({ target: staffAccounts.phone, set: { phone } })
+    .returning({ id: staffAccounts.id });
+  if (!account) throw new Error('fixture: staff account');
+  await db
+    .insert(staffMemberships)
+    .values({ clinicId: options.clinicId, accountId: account.id, role: options.role })
+    .onConflictDoNothing();
+  const token = randomToken();
+  await db.insert(staffSessions).values({
+    tokenHash: sha256Hex(token),
+    accountId: account.id,
+    method: 'sms',
+    createdAt: new Date(options.now),
+    lastSeenAt: new Date(options.now),
+    expiresAt: new Date(options.now + 12 * HOUR),
+  });
+  return { accountId: account.id, cookies: { marpe_desk: token } };
+}

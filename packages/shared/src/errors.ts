@@ -37,6 +37,17 @@ export const errorCodes = [
   // The waitlist (docs/booking.md): too many active entries (details.max); not the patient's.
   'waitlist_full',
   'waitlist_entry_not_found',
+  // The desk's staff (docs/desk.md): an ended or unknown invitation link; removing or demoting
+  // the clinic's last owner; a staff session acting for a clinic it does not belong to, or for
+  // one of several without naming it (x-marpe-clinic); a passkey the server cannot verify.
+  'invitation_not_found',
+  'staff_member_not_found',
+  'last_owner',
+  'clinic_required',
+  'passkey_not_found',
+  'passkey_failed',
+  // An uploaded image that is not a PNG, JPEG or WebP of at most 1 MiB.
+  'invalid_image',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

@@ -17,3 +17,4 @@ export * from './integration/reminders.js';
 export * from './integration/diary.js';
 export * from './integration/calendar-sync.js';
 export * from './integration/patients.js';
+export * from './integration/staff.js';

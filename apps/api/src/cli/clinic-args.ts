@@ -1,13 +1,21 @@
-import { addressPartSchema, clinicNameSchema, clinicPhoneSchema } from '@marpe/shared';
+import {
+  addressPartSchema,
+  clinicNameSchema,
+  clinicPhoneSchema,
+  nameSchema,
+  phoneSchema,
+} from '@marpe/shared';
 import type { z } from 'zod';
 import { isValidTimeZone } from '../platform/zoned-time.js';
 import { positiveInteger, readArgs, UsageError } from './args.js';
 
 export const CREATE_CLINIC_USAGE = `  create-clinic --name <text> --phone <number> --street <text> --home-number <text>
-                --city <text> [--timezone <zone>]
-      Creates a clinic and prints its id. It starts closed all week with no caregivers: load
-      them through the integration API (docs/integration.md). --timezone is an IANA zone name
-      (default Asia/Jerusalem).`;
+                --city <text> [--timezone <zone>] [--owner-phone <mobile> --owner-name <text>]
+      Creates a clinic and prints its id. It starts closed all week with no caregivers. With
+      --owner-phone it also prints a one-time invitation link to the desk (valid 7 days) for
+      the clinic's first owner, who sets the clinic up there (docs/desk.md); without it, load
+      the clinic through the integration API (docs/integration.md). --timezone is an IANA zone
+      name (default Asia/Jerusalem).`;
 
 export const CREATE_KEY_USAGE = `  create-key --clinic <id> [--name <text>]
       Creates a key to the clinic's integration API and prints it. It is shown this once (only
@@ -57,6 +65,8 @@ export interface CreateClinicArgs {
   homeNumber: string;
   city: string;
   timezone?: string;
+  /** The first owner, invited to the desk. */
+  owner?: { phone: string; name: string };
 }
 
 export function parseCreateClinicArgs(args: readonly string[]): CreateClinicArgs | 'help' {
@@ -67,6 +77,8 @@ export function parseCreateClinicArgs(args: readonly string[]): CreateClinicArgs
     '--home-number',
     '--city',
     '--timezone',
+    '--owner-phone',
+    '--owner-name',
   ]);
   if (values === 'help') return values;
   const text = (flag: string, what: string, schema: z.ZodType<string>) =>
@@ -84,6 +96,15 @@ export function parseCreateClinicArgs(args: readonly string[]): CreateClinicArgs
       throw new UsageError(`--timezone: unknown time zone "${timezone}" (e.g. Asia/Jerusalem)`);
     }
     result.timezone = timezone;
+  }
+  const ownerPhone = values.get('--owner-phone');
+  const ownerName = values.get('--owner-name');
+  if (ownerPhone !== undefined || ownerName !== undefined) {
+    if (ownerPhone === undefined) throw new UsageError('--owner-name goes with --owner-phone');
+    result.owner = {
+      phone: checked('--owner-phone', ownerPhone, phoneSchema),
+      name: checked('--owner-name', required(values, '--owner-name', 'text'), nameSchema),
+    };
   }
   return result;
 }

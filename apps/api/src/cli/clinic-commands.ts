@@ -1,6 +1,9 @@
 import { createApiKeys } from '../modules/integration/api-keys.js';
 import { createClinicRepository } from '../modules/clinics/setup-repository.js';
 import { createClinic } from '../modules/clinics/setup-service.js';
+import { createStaffMembers } from '../modules/staff/staff-members.js';
+import { createStaffRepository } from '../modules/staff/staff-repository.js';
+import type { Config } from '../platform/config.js';
 import type { DatabaseHandle } from '../platform/db/client.js';
 import {
   CREATE_CLINIC_USAGE,
@@ -19,7 +22,9 @@ export const CLINIC_COMMANDS_USAGE = [CREATE_CLINIC_USAGE, CREATE_KEY_USAGE, REV
 const ACTOR = 'cli';
 
 /** Runs work on the configured database (marpe.ts: migrated, DATA_DIR locked when embedded). */
-type WithDatabase = (work: (database: DatabaseHandle) => Promise<void>) => Promise<void>;
+type WithDatabase = (
+  work: (database: DatabaseHandle, config: Config) => Promise<void>,
+) => Promise<void>;
 
 /**
  * `create-clinic`, `create-key` and `revoke-key`. The running server sees their changes through
@@ -35,12 +40,30 @@ export function clinicCommands(
         console.log(CREATE_CLINIC_USAGE);
         return;
       }
-      await withDatabase(async (database) => {
+      await withDatabase(async (database, config) => {
         const repository = createClinicRepository(database.db);
-        const id = await createClinic(repository, options, ACTOR, Date.now());
+        const { owner, ...clinic } = options;
+        const id = await createClinic(repository, clinic, ACTOR, Date.now());
         console.log(id);
+        if (!owner) {
+          console.error(
+            `Clinic ${id} created. Next: npm run marpe -- create-key --clinic ${id}, then load its caregivers through the integration API; or run it again with --owner-phone to set it up in the desk.`,
+          );
+          return;
+        }
+        const members = createStaffMembers({
+          repository: createStaffRepository(database.db),
+          messaging: null,
+          clock: Date.now,
+          publicOrigin: config.publicOrigin,
+        });
+        const invitation = await members.invite(
+          { clinicId: id, actor: ACTOR },
+          { ...owner, role: 'owner', sendSms: false },
+        );
+        console.log(invitation.url);
         console.error(
-          `Clinic ${id} created. Next: npm run marpe -- create-key --clinic ${id}, then load its caregivers through the integration API.`,
+          `Clinic ${id} created. Send its owner (${owner.name}, ${owner.phone}) the invitation link above: it works once, until ${invitation.expires_at}, and opens the desk, where the clinic is set up (docs/desk.md).`,
         );
       });
     },

@@ -219,3 +219,12 @@ export const demoReminderSettings: ReminderSettings = {
   enabled: true,
   observe_shabbat_and_holidays: true,
 };
+
+/**
+ * Demo clinic 1's desk staff (docs/desk.md): its owner and a front-desk member. They sign in at
+ * /desk with these phones; their codes show up in /api/dev/messages like the patients'.
+ */
+export const demoStaff = [
+  { phone: '0527000001', name: 'רונית מזרחי', role: 'owner' },
+  { phone: '0527000002', name: 'שירה דוד', role: 'front_desk' },
+] as const;

@@ -20,6 +20,8 @@ import {
   clinics,
   patients,
   reminderSettings,
+  staffAccounts,
+  staffMemberships,
 } from '../platform/db/schema.js';
 import { planReminders, reminderPolicy } from '../modules/reminders/reminder-schedule.js';
 import { reminderSettingsValues } from '../modules/reminders/reminders-repository.js';
@@ -36,6 +38,7 @@ import {
   demoSetupAppointmentTypes,
   demoSetupCaregivers,
   demoSetupClinic,
+  demoStaff,
   type DemoCaregiver,
   type DemoHours,
 } from './demo-clinic.js';
@@ -98,10 +101,29 @@ export async function seedDemoClinic(
 
     await seedMainClinic(tx, now);
     await seedSetupClinic(tx);
+    await seedDemoStaff(tx);
     // Templates, links and answers of the old demo clinic went with it (ON DELETE CASCADE).
     await seedDemoForm(tx);
     return true;
   });
+}
+
+/** Demo clinic 1's desk staff; their memberships went with the clinic (ON DELETE CASCADE). */
+async function seedDemoStaff(tx: Tx): Promise<void> {
+  for (const member of demoStaff) {
+    await tx
+      .insert(staffAccounts)
+      .values({ phone: member.phone, name: member.name })
+      .onConflictDoNothing({ target: staffAccounts.phone });
+    const [account] = await tx
+      .select({ id: staffAccounts.id })
+      .from(staffAccounts)
+      .where(eq(staffAccounts.phone, member.phone));
+    if (!account) throw new Error('demo staff account not saved');
+    await tx
+      .insert(staffMemberships)
+      .values({ clinicId: DEMO_CLINIC_ID, accountId: account.id, role: member.role });
+  }
 }
 
 async function insertTypes(

@@ -404,8 +404,10 @@ export type AuditLogQuery = z.infer<typeof auditLogQuerySchema>;
 
 export const auditLogEntrySchema = z.object({
   id: z.number().int(),
-  /** `api_key:<id>`, `cli`, … */
+  /** `api_key:<id>`, `staff:<account id>`, `cli`, … */
   actor: z.string(),
+  /** Who that is: the staff member's or the key's name; null for the CLI and the like. */
+  actor_name: z.string().nullable(),
   /** `<resource>.<verb>`: `caregiver.update`, `appointment.cancel`… */
   action: z.string(),
   target_type: z.string().nullable(),
@@ -416,3 +418,18 @@ export const auditLogEntrySchema = z.object({
 export type AuditLogEntry = z.infer<typeof auditLogEntrySchema>;
 
 export const auditLogSchema = z.array(auditLogEntrySchema);
+
+/** What an uploaded image may be: its type (checked against its first bytes) and size. */
+export const imageContentTypes = ['image/png', 'image/jpeg', 'image/webp'] as const;
+export type ImageContentType = (typeof imageContentTypes)[number];
+export const MAX_IMAGE_BYTES = 1024 * 1024;
+
+/** `POST /api/integration/images`: where the uploaded image is served from now on. */
+export const uploadedImageSchema = z.object({
+  id: z.number().int(),
+  /** A path on this site (`/api/images/12.png`): set it as a logo or a caregiver's image. */
+  url: z.string(),
+  content_type: z.enum(imageContentTypes),
+  bytes: z.number().int(),
+});
+export type UploadedImage = z.infer<typeof uploadedImageSchema>;

@@ -15,5 +15,5 @@ export async function registerCalendarFeed(
 ): Promise<void> {
   const service = createCalendarFeeds(deps);
   await app.register(calendarFeedRoutes, { prefix: '/api', service });
-  await registerIntegrationRoutes(app, calendarFeedClinicRoutes, { service });
+  await registerIntegrationRoutes(app, calendarFeedClinicRoutes, { service }, 'owner');
 }

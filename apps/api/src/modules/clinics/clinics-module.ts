@@ -6,6 +6,7 @@ import { registerIntegrationRoutes } from '../integration/integration-auth.js';
 import type { Reminders } from '../reminders/reminders-service.js';
 import type { WaitlistService } from '../waitlist/waitlist-service.js';
 import { registerClinicDataCache, type ClinicDataCache } from './clinic-data-cache.js';
+import { clinicImageRoutes, createClinicImages, imageFileRoutes } from './clinic-images.js';
 import { clinicRoutes } from './clinic-routes.js';
 import { createClinicsRepository } from './clinics-repository.js';
 import { createClinicsService, type ClinicsService } from './clinics-service.js';
@@ -15,7 +16,8 @@ import { createClinicService } from './setup-service.js';
 
 /**
  * The clinic and its setup: the public clinic page and its cache (patients), and the profile,
- * caregivers with their hours, breaks and exceptions, and appointment types (the clinic's API).
+ * caregivers with their hours, breaks and exceptions, appointment types and uploaded images (the
+ * clinic's API).
  */
 export async function registerClinics(
   app: FastifyInstance,
@@ -45,14 +47,23 @@ export async function registerClinics(
     clock,
   });
   await app.register(clinicsRoutes, { prefix: '/api', clinics });
-  await registerIntegrationRoutes(app, clinicRoutes, {
-    service: createClinicService({
-      repository: createClinicRepository(db),
-      waitlist: deps.waitlist,
-      reminders: deps.reminders,
-      cache,
-      clock,
-    }),
-  });
+  await registerIntegrationRoutes(
+    app,
+    clinicRoutes,
+    {
+      service: createClinicService({
+        repository: createClinicRepository(db),
+        waitlist: deps.waitlist,
+        reminders: deps.reminders,
+        cache,
+        clock,
+      }),
+    },
+    'owner-writes',
+  );
+  // The clinic's images (logo, caregivers' photos): uploaded by its owners, served to anyone.
+  const images = createClinicImages({ db, clock });
+  await registerIntegrationRoutes(app, clinicImageRoutes, { images }, 'owner');
+  await app.register(imageFileRoutes, { prefix: '/api', images });
   return { cache, clinics };
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt } from 'drizzle-orm';
 import {
   auditLogQuerySchema,
   auditLogSchema,
@@ -8,7 +8,7 @@ import {
 } from '@marpe/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database, Executor } from '../../platform/db/client.js';
-import { auditLog } from '../../platform/db/schema.js';
+import { apiKeys, auditLog, staffAccounts } from '../../platform/db/schema.js';
 import { callerOf, refuseNulCharacters } from './integration-auth.js';
 
 export interface AuditLogRoutesOptions {
@@ -37,15 +37,56 @@ async function listAuditLogRows(
     .limit(page.limit);
 }
 
+const idsOf = (actors: readonly string[], prefix: string): number[] => [
+  ...new Set(
+    actors
+      .filter((actor) => actor.startsWith(prefix))
+      .map((actor) => Number(actor.slice(prefix.length)))
+      .filter((id) => Number.isSafeInteger(id) && id > 0),
+  ),
+];
+
+/** The names of the staff members and keys among the actors (`staff:<id>`, `api_key:<id>`). */
+async function actorNames(
+  ex: Executor,
+  clinicId: number,
+  actors: readonly string[],
+): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  const staffIds = idsOf(actors, 'staff:');
+  if (staffIds.length > 0) {
+    const rows = await ex
+      .select({ id: staffAccounts.id, name: staffAccounts.name })
+      .from(staffAccounts)
+      .where(inArray(staffAccounts.id, staffIds));
+    for (const row of rows) names.set(`staff:${row.id}`, row.name);
+  }
+  const keyIds = idsOf(actors, 'api_key:');
+  if (keyIds.length > 0) {
+    const rows = await ex
+      .select({ id: apiKeys.id, name: apiKeys.name })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.clinicId, clinicId), inArray(apiKeys.id, keyIds)));
+    for (const row of rows) names.set(`api_key:${row.id}`, row.name);
+  }
+  return names;
+}
+
 async function listAuditLog(
   db: Database,
   clinicId: number,
   query: AuditLogQuery,
 ): Promise<AuditLogEntry[]> {
   const rows = await listAuditLogRows(db, clinicId, query);
+  const names = await actorNames(
+    db,
+    clinicId,
+    rows.map((row) => row.actor),
+  );
   return rows.map((row) => ({
     id: row.id,
     actor: row.actor,
+    actor_name: names.get(row.actor) ?? null,
     action: row.action,
     target_type: row.targetType,
     target_id: row.targetId,

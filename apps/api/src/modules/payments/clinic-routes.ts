@@ -115,6 +115,8 @@ export const paymentsIntegrationRoutes: FastifyPluginAsyncZod<
   app.get(
     '/payment-provider',
     {
+      // The card terminal's credentials: the clinic's owners only.
+      config: { staffAccess: 'owner' },
       schema: {
         tags,
         summary:
@@ -128,6 +130,8 @@ export const paymentsIntegrationRoutes: FastifyPluginAsyncZod<
   app.put(
     '/payment-provider',
     {
+      // The card terminal's credentials: the clinic's owners only.
+      config: { staffAccess: 'owner' },
       schema: {
         tags,
         summary:
@@ -145,6 +149,8 @@ export const paymentsIntegrationRoutes: FastifyPluginAsyncZod<
   app.delete(
     '/payment-provider',
     {
+      // The card terminal's credentials: the clinic's owners only.
+      config: { staffAccess: 'owner' },
       schema: {
         tags,
         summary: 'Removes the card provider API credentials: charges then stay unverified',

@@ -40,6 +40,6 @@ export async function registerReminders(
   app.decorate('reminders', reminders);
   app.addHook('onReady', async () => reminders.start());
   app.addHook('onClose', async () => reminders.stop());
-  await registerIntegrationRoutes(app, remindersRoutes, { reminders });
+  await registerIntegrationRoutes(app, remindersRoutes, { reminders }, 'owner-writes');
   return reminders;
 }

@@ -29,6 +29,6 @@ export async function registerShaam(
     scope: shaam.scope,
     oauth: createShaamOAuth({ tokenUrl: shaam.tokenUrl }),
   });
-  await registerIntegrationRoutes(app, shaamIntegrationRoutes, { service });
+  await registerIntegrationRoutes(app, shaamIntegrationRoutes, { service }, 'owner');
   await app.register(shaamAuthRoutes, { prefix: '/api', service });
 }

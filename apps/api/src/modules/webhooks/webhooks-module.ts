@@ -26,6 +26,6 @@ export async function registerWebhooks(
   const webhooks = createWebhooks({ ...deps, outbox: app.outbox });
   app.decorate('webhooks', webhooks);
   app.outbox.handle(WEBHOOK_TOPIC, webhooks.deliver);
-  await registerIntegrationRoutes(app, webhooksRoutes, { service: webhooks });
+  await registerIntegrationRoutes(app, webhooksRoutes, { service: webhooks }, 'owner');
   return webhooks;
 }

@@ -29,6 +29,6 @@ export async function registerWhatsApp(
         ? createGraphSignup({ graphApiBaseUrl, appId, appSecret })
         : null,
   });
-  await registerIntegrationRoutes(app, whatsappIntegrationRoutes, { service });
+  await registerIntegrationRoutes(app, whatsappIntegrationRoutes, { service }, 'owner');
   await app.register(waSignupRoutes, { prefix: '/api', service });
 }

@@ -3,6 +3,7 @@ import {
   type AnyPgColumn,
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -22,6 +23,7 @@ import type {
   FormSchema,
   OpeningHours,
   PartOfDay,
+  StaffRole,
   WebhookDeliveryStatus,
   WebhookEventType,
 } from '@marpe/shared';
@@ -258,6 +260,8 @@ export const appointments = pgTable(
     language: text('language').$type<MessageLanguage>().notNull().default('he'),
     /** Who booked it: the patient online, or the clinic through the integration API. */
     source: text('source').$type<AppointmentSource>().notNull().default('patient'),
+    /** Why the clinic cancelled it (the desk asks); for the clinic's eyes, never sent to the patient. */
+    cancelReason: text('cancel_reason'),
   },
   (t) => [
     index('appointments_patient_idx').on(t.patientId, t.startAt),
@@ -1234,5 +1238,246 @@ export const calendarConflicts = pgTable(
     unique('calendar_conflicts_unique').on(t.appointmentId, t.kind, t.eventId),
     index('calendar_conflicts_clinic_idx').on(t.clinicId, t.detectedAt),
     check('calendar_conflicts_kind_check', sql`${t.kind} IN ('event_deleted', 'overlap')`),
+  ],
+);
+
+/** Raw bytes (images the clinic uploads). */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/**
+ * A day the whole clinic is closed (a holiday, a move): no caregiver is offered on it, whatever
+ * their weekly hours or exceptions say. A date in the clinic's time zone.
+ */
+export const clinicClosures = pgTable(
+  'clinic_closures',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    clinicId: integer('clinic_id')
+      .notNull()
+      .references(() => clinics.id, { onDelete: 'cascade' }),
+    date: date('date', { mode: 'string' }).notNull(),
+    /** For the clinic's staff (which holiday); never shown to patients. */
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [unique('clinic_closures_clinic_date_unique').on(t.clinicId, t.date)],
+);
+
+/**
+ * An image a clinic uploaded (its logo, a caregiver's photo), served publicly at
+ * `/api/images/<id>.<ext>` with a long cache: the clinic page and the desk show it.
+ */
+export const clinicImages = pgTable(
+  'clinic_images',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    clinicId: integer('clinic_id')
+      .notNull()
+      .references(() => clinics.id, { onDelete: 'cascade' }),
+    contentType: text('content_type').notNull(),
+    bytes: bytea('bytes').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('clinic_images_clinic_idx').on(t.clinicId),
+    check(
+      'clinic_images_content_type_check',
+      sql`${t.contentType} IN ('image/png', 'image/jpeg', 'image/webp')`,
+    ),
+  ],
+);
+
+/** The desk's set-up steps an owner marked done (the checklist they can leave and resume). */
+export const clinicSetupSteps = pgTable(
+  'clinic_setup_steps',
+  {
+    clinicId: integer('clinic_id')
+      .notNull()
+      .references(() => clinics.id, { onDelete: 'cascade' }),
+    step: text('step').notNull(),
+    doneAt: instant('done_at').notNull(),
+    /** The audit actor who marked it. */
+    doneBy: text('done_by').notNull(),
+  },
+  (t) => [primaryKey({ name: 'clinic_setup_steps_pkey', columns: [t.clinicId, t.step] })],
+);
+
+/**
+ * A person who works at one or more clinics and signs in to the desk with their mobile number.
+ * Separate from patients: a patient and a staff member with one phone are two accounts.
+ */
+export const staffAccounts = pgTable(
+  'staff_accounts',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    /** Normalised: 05XXXXXXXX. */
+    phone: text('phone').notNull(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [unique('staff_accounts_phone_unique').on(t.phone)],
+);
+
+/** A staff account's role at one clinic. Removing someone deletes the row (audited). */
+export const staffMemberships = pgTable(
+  'staff_memberships',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    clinicId: integer('clinic_id')
+      .notNull()
+      .references(() => clinics.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => staffAccounts.id, { onDelete: 'cascade' }),
+    role: text('role').$type<StaffRole>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('staff_memberships_clinic_account_unique').on(t.clinicId, t.accountId),
+    index('staff_memberships_account_idx').on(t.accountId),
+    check('staff_memberships_role_check', sql`${t.role} IN ('owner', 'front_desk')`),
+  ],
+);
+
+/**
+ * A one-time link that makes its holder a member of a clinic once they prove the invited phone
+ * with an SMS code. Hash only; it ends when used, revoked or at `expires_at`.
+ */
+export const staffInvitations = pgTable(
+  'staff_invitations',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    clinicId: integer('clinic_id')
+      .notNull()
+      .references(() => clinics.id, { onDelete: 'cascade' }),
+    phone: text('phone').notNull(),
+    name: text('name').notNull(),
+    role: text('role').$type<StaffRole>().notNull(),
+    tokenHash: text('token_hash').notNull(),
+    /** The audit actor who invited. */
+    invitedBy: text('invited_by').notNull(),
+    createdAt: instant('created_at').notNull(),
+    expiresAt: instant('expires_at').notNull(),
+    usedAt: instant('used_at'),
+    revokedAt: instant('revoked_at'),
+  },
+  (t) => [
+    unique('staff_invitations_token_hash_unique').on(t.tokenHash),
+    index('staff_invitations_clinic_idx').on(t.clinicId, t.createdAt),
+    check('staff_invitations_role_check', sql`${t.role} IN ('owner', 'front_desk')`),
+  ],
+);
+
+/**
+ * One sign-in code sent to a staff phone (the patients' code machinery: the same lifetime,
+ * resend cooldown, send limits and wrong-code limits). `invitation_id` when the code accepts an
+ * invitation (the account may not exist yet). Rows older than a day are deleted.
+ */
+export const staffChallenges = pgTable(
+  'staff_challenges',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    tokenHash: text('token_hash').notNull(),
+    phone: text('phone').notNull(),
+    invitationId: integer('invitation_id').references(() => staffInvitations.id, {
+      onDelete: 'cascade',
+    }),
+    codeHash: text('code_hash').notNull(),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    status: text('status').$type<AuthChallengeStatus>().notNull().default('pending'),
+    clientAddress: text('client_address').notNull(),
+    createdAt: instant('created_at').notNull(),
+    expiresAt: instant('expires_at').notNull(),
+  },
+  (t) => [
+    unique('staff_challenges_token_hash_unique').on(t.tokenHash),
+    index('staff_challenges_phone_idx').on(t.phone, t.createdAt),
+    index('staff_challenges_client_idx').on(t.clientAddress, t.createdAt),
+    check(
+      'staff_challenges_status_check',
+      sql`${t.status} IN ('pending', 'used', 'replaced', 'dead')`,
+    ),
+  ],
+);
+
+/** One wrong staff sign-in code, for the per-phone limit that survives resends. */
+export const staffFailures = pgTable(
+  'staff_failures',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    phone: text('phone').notNull(),
+    createdAt: instant('created_at').notNull(),
+  },
+  (t) => [index('staff_failures_phone_idx').on(t.phone, t.createdAt)],
+);
+
+/** A desk session (an httpOnly cookie holds the token; only its SHA-256 is kept). */
+export const staffSessions = pgTable(
+  'staff_sessions',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    tokenHash: text('token_hash').notNull(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => staffAccounts.id, { onDelete: 'cascade' }),
+    /** How the person proved themselves: 'sms' or 'passkey'. */
+    method: text('method').$type<'sms' | 'passkey'>().notNull(),
+    createdAt: instant('created_at').notNull(),
+    lastSeenAt: instant('last_seen_at').notNull(),
+    expiresAt: instant('expires_at').notNull(),
+    revokedAt: instant('revoked_at'),
+  },
+  (t) => [
+    unique('staff_sessions_token_hash_unique').on(t.tokenHash),
+    index('staff_sessions_account_idx').on(t.accountId),
+    check('staff_sessions_method_check', sql`${t.method} IN ('sms', 'passkey')`),
+  ],
+);
+
+/** A passkey (WebAuthn credential) a staff account signs in with instead of an SMS code. */
+export const staffPasskeys = pgTable(
+  'staff_passkeys',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => staffAccounts.id, { onDelete: 'cascade' }),
+    /** base64url, as the browser names it. */
+    credentialId: text('credential_id').notNull(),
+    /** The COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    counter: integer('counter').notNull().default(0),
+    transports: jsonb('transports').$type<string[]>().notNull().default([]),
+    /** What the person called it ("office laptop"). */
+    name: text('name').notNull(),
+    createdAt: instant('created_at').notNull(),
+    lastUsedAt: instant('last_used_at'),
+  },
+  (t) => [
+    unique('staff_passkeys_credential_unique').on(t.credentialId),
+    index('staff_passkeys_account_idx').on(t.accountId),
+  ],
+);
+
+/** A WebAuthn challenge handed out for one registration or sign-in, used once. */
+export const staffPasskeyChallenges = pgTable(
+  'staff_passkey_challenges',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    challenge: text('challenge').notNull(),
+    purpose: text('purpose').$type<'register' | 'sign_in'>().notNull(),
+    /** The account registering; null for a sign-in (the passkey names its account). */
+    accountId: integer('account_id').references(() => staffAccounts.id, { onDelete: 'cascade' }),
+    createdAt: instant('created_at').notNull(),
+    expiresAt: instant('expires_at').notNull(),
+    usedAt: instant('used_at'),
+  },
+  (t) => [
+    unique('staff_passkey_challenges_challenge_unique').on(t.challenge),
+    check('staff_passkey_challenges_purpose_check', sql`${t.purpose} IN ('register', 'sign_in')`),
   ],
 );

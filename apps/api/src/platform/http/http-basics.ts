@@ -1,4 +1,5 @@
 import cookie from '@fastify/cookie';
+import { deskCookieName } from './desk-cookie.js';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -51,6 +52,14 @@ export async function registerHttpBasics(
         securitySchemes: {
           // The integration API (docs/integration.md): one key per clinic.
           apiKey: { type: 'http', scheme: 'bearer', description: 'A clinic API key (mrp_…)' },
+          // The desk (docs/desk.md): a staff member's session, with X-XSRF-TOKEN on writes and
+          // x-marpe-clinic naming the clinic when the account works at several.
+          deskSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: deskCookieName(config),
+            description: "A staff member's desk session (POST /api/staff-auth/two-factor)",
+          },
         },
       },
     },

@@ -22,6 +22,14 @@ declare module 'fastify' {
     /** false exempts a state-changing route (a provider's server-to-server callback only). */
     xsrf?: boolean;
   }
+  interface FastifyInstance {
+    /**
+     * Whether the request carries the anti-forgery token (the X-XSRF-TOKEN header equal to a
+     * validly signed cookie): for routes exempt from the check that a cookie session may still
+     * reach (the clinic API, called by the desk as well as by keys).
+     */
+    hasValidXsrf: (request: FastifyRequest) => boolean;
+  }
 }
 
 const RANDOM_BYTES = 32;
@@ -85,6 +93,11 @@ function headerValue(request: FastifyRequest): string | undefined {
 
 const refusedRequests = new WeakSet<FastifyRequest>();
 
+export const xsrfRefused = () => new AppError('xsrf', 403, 'Missing or invalid anti-forgery token');
+
+/** Whether the method changes state (and so needs the anti-forgery token from a browser). */
+export const isStateChanging = (method: string): boolean => stateChanging.has(method);
+
 /**
  * Hands out the anti-forgery cookie (on /api answers and on the SPA's HTML page, to requests
  * that lack a valid one) and refuses every state-changing /api call whose X-XSRF-TOKEN header
@@ -101,6 +114,12 @@ export function registerXsrf(
   // onRequest runs after routing: the route's config (the exemption) is known, the body not yet
   // read. The decision is on the route that matched, never on the raw URL: `/%61pi/…` reaches
   // `/api/…` once decoded, and an unmatched URL (404) changes nothing.
+  const hasValidXsrf = (request: FastifyRequest): boolean => {
+    const cookie = request.cookies[cookieName];
+    const header = headerValue(request);
+    return Boolean(cookie && header && safeEqual(cookie, header) && tokens.isValid(cookie));
+  };
+  app.decorate('hasValidXsrf', hasValidXsrf);
   app.addHook('onRequest', (request, _reply, done) => {
     if (
       !stateChanging.has(request.method) ||
@@ -110,14 +129,12 @@ export function registerXsrf(
       done();
       return;
     }
-    const cookie = request.cookies[cookieName];
-    const header = headerValue(request);
-    if (cookie && header && safeEqual(cookie, header) && tokens.isValid(cookie)) {
+    if (hasValidXsrf(request)) {
       done();
       return;
     }
     refusedRequests.add(request);
-    done(new AppError('xsrf', 403, 'Missing or invalid anti-forgery token'));
+    done(xsrfRefused());
   });
 
   // onSend, after @fastify/cookie's own onSend hook: the header is appended to any cookies the

@@ -1,12 +1,13 @@
-// Writes .br and .gz siblings next to every text asset in dist, so the API server can send
+// Writes .br and .gz siblings next to every text asset of a build's output folder (the argument,
+// from the working directory: `node ../../scripts/compress.mjs dist`), so the API server can send
 // pre-compressed files instead of compressing on each request.
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 
-const distDir = fileURLToPath(new URL('../dist/', import.meta.url));
+if (!process.argv[2]) throw new Error('usage: node scripts/compress.mjs <dist folder>');
+const distDir = path.resolve(process.argv[2]);
 // woff2, png, jpg and the like are already compressed; a second pass only costs CPU.
 const compressible = new Set(['.js', '.mjs', '.css', '.svg', '.html', '.json', '.txt', '.xml']);
 const minBytes = 1024;
