@@ -12,6 +12,7 @@ const everyone = ['owner', 'front_desk'] as const;
 
 export const navItems: readonly NavItem[] = [
   { path: '/account', label: 'account', roles: everyone },
+  { path: '/staff', label: 'staff', roles: ['owner'] },
 ];
 
 export const navFor = (role: StaffRole) => navItems.filter((item) => item.roles.includes(role));

@@ -54,6 +54,12 @@ export const routes: RouteObject[] = [
             })),
           },
           {
+            path: '/staff',
+            ...page(async () => ({
+              Page: (await import('../features/staff/staff-page')).StaffPage,
+            })),
+          },
+          {
             path: '*',
             ...page(async () => ({
               Page: (await import('./layouts/not-found-page')).NotFoundPage,

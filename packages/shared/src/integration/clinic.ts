@@ -395,11 +395,40 @@ export type ApiKey = z.infer<typeof apiKeySchema>;
 
 export const apiKeysSchema = z.array(apiKeySchema);
 
-/** `GET /api/integration/audit-log`: newest first; `before` pages on from an entry id. */
-export const auditLogQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-  before: z.coerce.number().int().positive().max(MAX_STORED_ID).optional(),
+const auditInstantSchema = z.iso.datetime({
+  offset: true,
+  error: 'Expected an ISO 8601 date-time with an offset, e.g. 2027-03-24T09:00:00+02:00',
 });
+
+/**
+ * `GET /api/integration/audit-log`: newest first; `before` pages on from an entry id. The filters
+ * narrow it: one actor (`staff:12`, `api_key:3`, `cli`), actions starting with a prefix
+ * (`staff.`, `appointment.cancel`), a time window [from, to).
+ */
+export const auditLogQuerySchema = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(500).default(100),
+    before: z.coerce.number().int().positive().max(MAX_STORED_ID).optional(),
+    actor: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('Exactly this actor: staff:12, api_key:3, cli'),
+    action: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('Actions starting with this: staff. or appointment.cancel'),
+    from: auditInstantSchema.optional().describe('Entries at or after this instant'),
+    to: auditInstantSchema.optional().describe('Entries before this instant'),
+  })
+  .superRefine((query, ctx) => {
+    if (query.from && query.to && Date.parse(query.to) <= Date.parse(query.from)) {
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'start must be before end' });
+    }
+  });
 export type AuditLogQuery = z.infer<typeof auditLogQuerySchema>;
 
 export const auditLogEntrySchema = z.object({

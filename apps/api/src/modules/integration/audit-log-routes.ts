@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, like, lt } from 'drizzle-orm';
 import {
   auditLogQuerySchema,
   auditLogSchema,
@@ -18,23 +18,26 @@ export interface AuditLogRoutesOptions {
 const tags = ['integration'];
 const readErrors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
 
-/** The clinic's audit entries, newest first. */
-async function listAuditLogRows(
-  ex: Executor,
-  clinicId: number,
-  page: { limit: number; before?: number },
-) {
+/** A LIKE pattern matching what starts with `prefix`, its own `%` and `_` taken literally. */
+const startsWith = (prefix: string) => `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The clinic's audit entries, newest first, narrowed by the query's filters. */
+async function listAuditLogRows(ex: Executor, clinicId: number, query: AuditLogQuery) {
   return ex
     .select()
     .from(auditLog)
     .where(
       and(
         eq(auditLog.clinicId, clinicId),
-        page.before === undefined ? undefined : lt(auditLog.id, page.before),
+        query.before === undefined ? undefined : lt(auditLog.id, query.before),
+        query.actor === undefined ? undefined : eq(auditLog.actor, query.actor),
+        query.action === undefined ? undefined : like(auditLog.action, startsWith(query.action)),
+        query.from === undefined ? undefined : gte(auditLog.createdAt, new Date(query.from)),
+        query.to === undefined ? undefined : lt(auditLog.createdAt, new Date(query.to)),
       ),
     )
     .orderBy(desc(auditLog.id))
-    .limit(page.limit);
+    .limit(query.limit);
 }
 
 const idsOf = (actors: readonly string[], prefix: string): number[] => [
@@ -110,7 +113,7 @@ export const auditLogRoutes: FastifyPluginAsyncZod<AuditLogRoutesOptions> = asyn
       schema: {
         tags,
         summary:
-          "Who changed the clinic's data and when (API keys, the operator's CLI…), newest first; `before` (an entry id) pages on",
+          "Who changed the clinic's data and when (API keys, desk staff as staff:<id> with actor_name, the operator's CLI…), newest first; `before` (an entry id) pages on; `actor` (exact), `action` (a prefix such as staff.) and `from`/`to` (ISO 8601 instants, [from, to)) narrow it",
         querystring: auditLogQuerySchema,
         response: { 200: auditLogSchema, ...readErrors },
       },

@@ -209,12 +209,14 @@ export function createStaffPasskeys(deps: StaffPasskeysDeps) {
         if ((await repository.memberships(tx, passkey.accountId)).length === 0) {
           throw passkeyFailed();
         }
-        await repository.usePasskey(
+        const used = await repository.usePasskey(
           tx,
           passkey.id,
+          passkey.counter,
           verification.authenticationInfo.newCounter,
           new Date(now),
         );
+        if (!used) throw passkeyFailed();
         return auth.createSession(tx, passkey.accountId, 'passkey', now);
       });
     },

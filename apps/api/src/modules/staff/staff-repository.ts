@@ -286,11 +286,18 @@ export function createStaffRepository(db: Database) {
       return row ?? null;
     },
 
-    async usePasskey(ex: Executor, id: number, counter: number, at: Date) {
-      await ex
+    /**
+     * Notes a sign-in with the authenticator's new counter, only if the stored one is still the
+     * counter the signature was checked against: of two sign-ins racing with one counter value
+     * (a cloned authenticator), one wins. False when another got there first.
+     */
+    async usePasskey(ex: Executor, id: number, from: number, counter: number, at: Date) {
+      const used = await ex
         .update(staffPasskeys)
         .set({ counter, lastUsedAt: at })
-        .where(eq(staffPasskeys.id, id));
+        .where(and(eq(staffPasskeys.id, id), eq(staffPasskeys.counter, from)))
+        .returning({ id: staffPasskeys.id });
+      return used.length > 0;
     },
 
     async deletePasskey(ex: Executor, accountId: number, id: number): Promise<boolean> {

@@ -14,7 +14,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { passkeyNameSchema, type StaffPasskey } from '@marpe/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../lib/confirm-dialog';
@@ -28,6 +28,7 @@ import {
   listPasskeys,
   passkeysQueryKey,
   removePasskey,
+  reportEndedSession,
   signOutEverywhere,
 } from './api/passkeys';
 
@@ -59,6 +60,7 @@ export function AccountPage() {
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<StaffPasskey | null>(null);
   const [everywhere, setEverywhere] = useState(false);
+  useEffect(() => reportEndedSession(queryClient, passkeys.error), [queryClient, passkeys.error]);
 
   return (
     <Page title={t('title')} width="md">
@@ -151,7 +153,10 @@ export function AccountPage() {
         onClose={() => setRemoving(null)}
         onConfirm={async () => {
           if (!removing) return;
-          await removePasskey(removing.id);
+          await removePasskey(removing.id).catch((error: unknown) => {
+            reportEndedSession(queryClient, error);
+            throw error;
+          });
           await queryClient.invalidateQueries({ queryKey: passkeysQueryKey });
           notify(t('passkeys.removedNote', { name: removing.name }));
         }}
@@ -164,9 +169,15 @@ export function AccountPage() {
         destructive
         onClose={() => setEverywhere(false)}
         onConfirm={async () => {
-          await signOutEverywhere();
-          queryClient.clear();
+          await signOutEverywhere().catch((error: unknown) => {
+            reportEndedSession(queryClient, error);
+            throw error;
+          });
+          // Forget the session first: nothing refetched on the way out reads as a session ended.
           queryClient.setQueryData(sessionQueryKey, null);
+          queryClient.removeQueries({
+            predicate: (query) => query.queryKey[0] !== sessionQueryKey[0],
+          });
           void navigate('/sign-in', { replace: true });
         }}
       />
@@ -186,7 +197,11 @@ function AddPasskeyDialog({
   const { t } = useTranslation('account');
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
-  const add = useMutation({ mutationFn: addPasskey });
+  const queryClient = useQueryClient();
+  const add = useMutation({
+    mutationFn: addPasskey,
+    onError: (error) => reportEndedSession(queryClient, error),
+  });
   async function submit(event: FormEvent) {
     event.preventDefault();
     const checked = validate(t, passkeyNameSchema, name);

@@ -3,7 +3,9 @@ import {
   startRegistration,
   type PublicKeyCredentialCreationOptionsJSON,
 } from '@simplewebauthn/browser';
-import { api } from '../../../lib/api';
+import type { QueryClient } from '@tanstack/react-query';
+import { api, ApiError, SESSION_ENDED, sessionEvents } from '../../../lib/api';
+import { sessionQueryKey } from '../../../lib/session';
 
 export const passkeysQueryKey = ['account', 'passkeys'] as const;
 
@@ -27,3 +29,15 @@ export const removePasskey = (id: number) =>
 
 export const signOutEverywhere = () =>
   api<undefined>('/api/staff-auth/sign-out-everywhere', { method: 'POST' });
+
+/**
+ * The account's calls go to /api/staff-auth, whose 401 the API client leaves to the caller (it is
+ * how sign-in learns no one is signed in). Here a 401 means the session ended mid-work, so it
+ * opens the sign-in dialog over the page as any clinic call's would; not after a sign-out here,
+ * which has already forgotten the session.
+ */
+export function reportEndedSession(queryClient: QueryClient, error: unknown): void {
+  if (!(error instanceof ApiError) || error.status !== 401) return;
+  if (!queryClient.getQueryData(sessionQueryKey)) return;
+  sessionEvents.dispatchEvent(new Event(SESSION_ENDED));
+}
