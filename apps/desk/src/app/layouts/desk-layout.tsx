@@ -46,8 +46,10 @@ export function DeskLayout({ session }: { session: StaffSession }) {
 
   async function signOut() {
     await api('/api/staff-auth/sign-out', { method: 'POST' }).catch(() => undefined);
-    queryClient.clear();
+    // The session first: a page's query refetched while the rest is cleared must not read as a
+    // session that ended under it (the sign-in dialog).
     queryClient.setQueryData(sessionQueryKey, null);
+    queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] });
     void navigate('/sign-in', { replace: true });
   }
 
