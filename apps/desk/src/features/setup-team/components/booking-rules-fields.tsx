@@ -54,7 +54,11 @@ export function BookingRulesFields({
               helperText={error ?? t(`rules.${rule}.help`)}
               fullWidth={false}
               sx={{ width: { xs: '100%', sm: 280 } }}
-              slotProps={{ htmlInput: { min: 0, dir: 'ltr' } }}
+              slotProps={{
+                htmlInput: { min: 0, dir: 'ltr' },
+                // What the rule means stays readable while the clinic's value is shown.
+                formHelperText: { sx: { '&.Mui-disabled': { color: 'text.secondary' } } },
+              }}
             />
             <FormControlLabel
               sx={{ mt: { sm: 1 } }}
