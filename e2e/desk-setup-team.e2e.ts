@@ -31,6 +31,8 @@ const dateInDays = (days: number) =>
 async function deskPage(...args: Parameters<typeof signedInDeskPage>) {
   const opened = await signedInDeskPage(...args);
   opened.page.setDefaultTimeout(15_000);
+  // Leaving a changed form by address: the browser's "leave the page?" is answered yes.
+  opened.page.on('dialog', (dialog) => void dialog.accept());
   return opened;
 }
 
@@ -184,6 +186,12 @@ describe('the desk: set-up of caregivers, types, channel and terminal', () => {
         .uncheck();
       await notice.fill('120');
       await expectNoAxeViolations(page);
+      // Leaving with changes not saved is asked first; staying keeps them.
+      await page.getByRole('link', { name: 'ביטול' }).click();
+      await dialogIsClean(page, 'לצאת בלי לשמור?');
+      await page.getByRole('button', { name: 'חזרה לטופס' }).click();
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+      expect(await notice.inputValue()).toBe('120');
       await page.getByRole('button', { name: 'שמירה' }).click();
       await page.waitForURL(/\/desk\/setup\/caregivers$/);
       const edited = await ours(page);
@@ -353,7 +361,7 @@ describe('the desk: set-up of caregivers, types, channel and terminal', () => {
     },
   );
 
-  it('every page and dialog reads in English and is axe-clean', journey, async () => {
+  it('the caregiver pages read in English and are axe-clean', journey, async () => {
     const { context, page } = await deskPage(browser(), demoOwner, { lang: 'en' });
     const id = (
       await (async () => {
@@ -375,24 +383,32 @@ describe('the desk: set-up of caregivers, types, channel and terminal', () => {
 
     await openPage(page, `/setup/caregivers/${id}`, caregiverName);
     await expectNoAxeViolations(page);
-
-    await openPage(page, '/setup/types', 'Appointment types');
-    await expectNoAxeViolations(page);
-    await page.getByRole('button', { name: 'Add an appointment type' }).click();
-    await dialogIsClean(page, 'New appointment type');
-    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
-
-    await openPage(page, '/setup/channel', 'Messaging channel');
-    await expectNoAxeViolations(page);
-
-    await openPage(page, '/setup/terminal', 'Card terminal');
-    await expectNoAxeViolations(page);
-    await page.getByRole('button', { name: 'Remove the credentials' }).click();
-    await dialogIsClean(page, 'Remove the credentials?');
-    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     await context.close();
   });
+
+  it(
+    'the types, channel and terminal pages and their dialogs read in English, axe-clean',
+    journey,
+    async () => {
+      const { context, page } = await deskPage(browser(), demoOwner, { lang: 'en' });
+      await openPage(page, '/setup/types', 'Appointment types');
+      await expectNoAxeViolations(page);
+      await page.getByRole('button', { name: 'Add an appointment type' }).click();
+      await dialogIsClean(page, 'New appointment type');
+      await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+      await openPage(page, '/setup/channel', 'Messaging channel');
+      await expectNoAxeViolations(page);
+
+      await openPage(page, '/setup/terminal', 'Card terminal');
+      await expectNoAxeViolations(page);
+      await page.getByRole('button', { name: 'Remove the credentials' }).click();
+      await dialogIsClean(page, 'Remove the credentials?');
+      await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+      await context.close();
+    },
+  );
 
   it('front desk sees that the set-up is the owners’', journey, async () => {
     const { context, page } = await deskPage(browser(), demoFrontDesk);

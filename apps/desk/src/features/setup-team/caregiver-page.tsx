@@ -21,7 +21,7 @@ import {
   type UpdateCaregiverBody,
 } from '@marpe/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../lib/api';
@@ -54,6 +54,7 @@ import {
 } from './caregiver-schedule';
 import { BookingRulesFields, ruleNames, type RulesForm } from './components/booking-rules-fields';
 import { ExceptionsEditor } from './components/exceptions-editor';
+import { LeaveGuard } from './components/leave-guard';
 import { Section } from './components/section';
 import { WeeklyHoursEditor } from './components/weekly-hours-editor';
 
@@ -252,6 +253,20 @@ function CaregiverForm({
   const [errors, setErrors] = useState<FieldErrors>({});
   const [shown, setShown] = useState(0);
   const today = clinicToday(clinic.timezone);
+  // What the form holds, to ask before leaving it changed and not saved.
+  const snapshot = JSON.stringify([
+    name,
+    license,
+    image,
+    active,
+    typeIds,
+    schedule,
+    rules,
+    calendarId,
+  ]);
+  const [initial] = useState(snapshot);
+  const leaving = useRef(false);
+  const unsaved = useCallback(() => !leaving.current && snapshot !== initial, [snapshot, initial]);
 
   const save = useMutation({
     // A new caregiver's body was checked with the create schema: every required field is there.
@@ -312,6 +327,7 @@ function CaregiverForm({
       await queryClient.invalidateQueries({ queryKey: caregiversQueryKey });
       await queryClient.invalidateQueries({ queryKey: appointmentTypesQueryKey });
       notify(t(isNew ? 'caregiver.added' : 'caregiver.saved', { name: saved.name }));
+      leaving.current = true;
       void navigate(listPath);
     } catch (failure) {
       const fields = serverFieldErrors(t, failure);
@@ -327,6 +343,7 @@ function CaregiverForm({
 
   return (
     <form noValidate ref={formRef} onSubmit={(event) => void submit(event)}>
+      <LeaveGuard when={unsaved} />
       <Stack spacing={3}>
         <Section title={t('caregiver.details')}>
           <Stack spacing={2} sx={{ maxWidth: 560 }}>
