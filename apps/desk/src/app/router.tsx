@@ -60,6 +60,42 @@ export const routes: RouteObject[] = [
             })),
           },
           {
+            path: '/setup/caregivers',
+            ...page(async () => ({
+              Page: (await import('../features/setup-team/caregivers-page')).CaregiversPage,
+            })),
+          },
+          {
+            path: '/setup/caregivers/new',
+            ...page(async () => ({
+              Page: (await import('../features/setup-team/caregiver-page')).CaregiverPage,
+            })),
+          },
+          {
+            path: '/setup/caregivers/:id',
+            ...page(async () => ({
+              Page: (await import('../features/setup-team/caregiver-page')).CaregiverPage,
+            })),
+          },
+          {
+            path: '/setup/types',
+            ...page(async () => ({
+              Page: (await import('../features/setup-team/types-page')).TypesPage,
+            })),
+          },
+          {
+            path: '/setup/channel',
+            ...page(async () => ({
+              Page: (await import('../features/setup-connections/channel-page')).ChannelPage,
+            })),
+          },
+          {
+            path: '/setup/terminal',
+            ...page(async () => ({
+              Page: (await import('../features/setup-connections/terminal-page')).TerminalPage,
+            })),
+          },
+          {
             path: '*',
             ...page(async () => ({
               Page: (await import('./layouts/not-found-page')).NotFoundPage,

@@ -1,0 +1,476 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormGroup from '@mui/material/FormGroup';
+import FormHelperText from '@mui/material/FormHelperText';
+import FormLabel from '@mui/material/FormLabel';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import {
+  createCaregiverBodySchema,
+  updateCaregiverBodySchema,
+  type CreateCaregiverBody,
+  type IntegrationAppointmentType,
+  type IntegrationCaregiver,
+  type IntegrationClinic,
+  type UpdateCaregiverBody,
+} from '@marpe/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { ApiError } from '../../lib/api';
+import { ConfirmDialog } from '../../lib/confirm-dialog';
+import { errorText, serverFieldErrors, validate, type FieldErrors } from '../../lib/field-errors';
+import { ImageField } from '../../lib/image-field';
+import { useNotify } from '../../lib/notify';
+import { OwnersOnly } from '../../lib/owners-only';
+import { Page } from '../../lib/page';
+import { PageLoading } from '../../lib/page-loading';
+import { PatientPageLink } from '../../lib/setup-step';
+import { appointmentTypesQueryKey, listAppointmentTypes } from './api/appointment-types';
+import {
+  caregiverQueryKey,
+  caregiversQueryKey,
+  createCaregiver,
+  deactivateCaregiver,
+  getCaregiver,
+  listCaregivers,
+  updateCaregiver,
+} from './api/caregivers';
+import { clinicQueryKey, getClinic } from './api/clinic';
+import {
+  clinicToday,
+  exceptionProblems,
+  ruleValueOf,
+  scheduleBodyOf,
+  scheduleErrorsOf,
+  scheduleFormOf,
+} from './caregiver-schedule';
+import { BookingRulesFields, ruleNames, type RulesForm } from './components/booking-rules-fields';
+import { ExceptionsEditor } from './components/exceptions-editor';
+import { LeaveGuard } from './components/leave-guard';
+import { Section } from './components/section';
+import { WeeklyHoursEditor } from './components/weekly-hours-editor';
+
+const listPath = '/setup/caregivers';
+
+/** `/setup/caregivers/new` and `/setup/caregivers/:id`: a caregiver's details, week and rules. */
+export function CaregiverPage() {
+  const { id } = useParams();
+  return (
+    <OwnersOnly>
+      {id === undefined ? <NewCaregiver /> : <EditCaregiver id={Number(id)} />}
+    </OwnersOnly>
+  );
+}
+
+function useFormData() {
+  const types = useQuery({ queryKey: appointmentTypesQueryKey, queryFn: listAppointmentTypes });
+  const clinic = useQuery({ queryKey: clinicQueryKey, queryFn: getClinic });
+  return { types, clinic };
+}
+
+function LoadFailed({ title, error }: { title: string; error: unknown }) {
+  const { t } = useTranslation('setup-team');
+  const missing = error instanceof ApiError && error.status === 404;
+  return (
+    <Page title={title} width="md">
+      <Alert severity="error" sx={{ mb: 2 }}>
+        {missing ? t('caregiver.notFound') : errorText(t, error)}
+      </Alert>
+      <Link component={RouterLink} to={listPath}>
+        {t('caregiver.backToList')}
+      </Link>
+    </Page>
+  );
+}
+
+function NewCaregiver() {
+  const { t } = useTranslation('setup-team');
+  const { types, clinic } = useFormData();
+  const caregivers = useQuery({ queryKey: caregiversQueryKey, queryFn: listCaregivers });
+  const failed = types.error ?? clinic.error ?? caregivers.error;
+  if (failed) return <LoadFailed title={t('caregiver.newTitle')} error={failed} />;
+  if (!types.data || !clinic.data || !caregivers.data) return <PageLoading />;
+  // A new caregiver goes last on the clinic page.
+  const nextSortOrder = Math.max(
+    caregivers.data.length,
+    ...caregivers.data.map((c) => c.sort_order + 1),
+  );
+  return (
+    <Page title={t('caregiver.newTitle')} width="lg" actions={<PatientLink />}>
+      <CaregiverForm
+        caregiver={null}
+        types={types.data}
+        clinic={clinic.data}
+        nextSortOrder={nextSortOrder}
+      />
+    </Page>
+  );
+}
+
+function EditCaregiver({ id }: { id: number }) {
+  const { t } = useTranslation('setup-team');
+  const { types, clinic } = useFormData();
+  const valid = Number.isSafeInteger(id) && id > 0;
+  const caregiver = useQuery({
+    queryKey: caregiverQueryKey(id),
+    queryFn: () => getCaregiver(id),
+    enabled: valid,
+    // The form keeps what is typed; a refetch only refreshes the status above it.
+    refetchOnWindowFocus: false,
+  });
+  if (!valid) {
+    return (
+      <LoadFailed title={t('caregiver.editTitle')} error={new ApiError(404, 'not_found', '')} />
+    );
+  }
+  const failed = caregiver.error ?? types.error ?? clinic.error;
+  if (failed) return <LoadFailed title={t('caregiver.editTitle')} error={failed} />;
+  if (!caregiver.data || !types.data || !clinic.data) return <PageLoading />;
+  return (
+    <Page
+      title={caregiver.data.name}
+      width="lg"
+      actions={
+        <>
+          <PatientLink />
+          <ActiveButton caregiver={caregiver.data} />
+        </>
+      }
+    >
+      {caregiver.data.is_active ? null : (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {t('caregiver.inactiveNote')}
+        </Alert>
+      )}
+      <CaregiverForm
+        caregiver={caregiver.data}
+        types={types.data}
+        clinic={clinic.data}
+        nextSortOrder={caregiver.data.sort_order}
+      />
+    </Page>
+  );
+}
+
+function PatientLink() {
+  const { t } = useTranslation('setup-team');
+  return <PatientPageLink label={t('step.patientPage')} newTab={t('step.newTab')} />;
+}
+
+/** Deactivate (asked first: it leaves the clinic page, its appointments stay) or reactivate. */
+function ActiveButton({ caregiver }: { caregiver: IntegrationCaregiver }) {
+  const { t } = useTranslation('setup-team');
+  const queryClient = useQueryClient();
+  const notify = useNotify();
+  const [asking, setAsking] = useState(false);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: caregiversQueryKey });
+  const reactivate = useMutation({
+    mutationFn: () => updateCaregiver(caregiver.id, { is_active: true }),
+    onSuccess: async () => {
+      await refresh();
+      notify(t('caregivers.reactivated', { name: caregiver.name }));
+    },
+    onError: (error) => notify(errorText(t, error), 'error'),
+  });
+  if (!caregiver.is_active) {
+    return (
+      <Button variant="outlined" loading={reactivate.isPending} onClick={() => reactivate.mutate()}>
+        {t('caregivers.reactivate')}
+      </Button>
+    );
+  }
+  return (
+    <>
+      <Button variant="outlined" color="error" onClick={() => setAsking(true)}>
+        {t('caregivers.deactivate')}
+      </Button>
+      <ConfirmDialog
+        open={asking}
+        title={t('caregivers.deactivateTitle', { name: caregiver.name })}
+        body={t('caregivers.deactivateBody')}
+        confirmLabel={t('caregivers.deactivate')}
+        destructive
+        onClose={() => setAsking(false)}
+        onConfirm={async () => {
+          await deactivateCaregiver(caregiver.id);
+          await refresh();
+          notify(t('caregivers.deactivated', { name: caregiver.name }));
+        }}
+      />
+    </>
+  );
+}
+
+const ruleFormOf = (caregiver: IntegrationCaregiver | null): RulesForm => {
+  const own = caregiver?.marpe_rules;
+  const text = (value: number | null | undefined) =>
+    value === null || value === undefined ? null : String(value);
+  return {
+    slot_step_minutes: text(own?.slot_step_minutes),
+    min_notice_minutes: text(own?.min_notice_minutes),
+    booking_horizon_days: text(own?.booking_horizon_days),
+  };
+};
+
+function CaregiverForm({
+  caregiver,
+  types,
+  clinic,
+  nextSortOrder,
+}: {
+  caregiver: IntegrationCaregiver | null;
+  types: IntegrationAppointmentType[];
+  clinic: IntegrationClinic;
+  nextSortOrder: number;
+}) {
+  const { t } = useTranslation('setup-team');
+  const id = useId();
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const formRef = useRef<HTMLFormElement>(null);
+  const isNew = caregiver === null;
+
+  const [name, setName] = useState(caregiver?.name ?? '');
+  const [license, setLicense] = useState(caregiver?.license_number ?? '');
+  const [image, setImage] = useState<string | null>(caregiver?.image ?? null);
+  const [active, setActive] = useState(true);
+  const [typeIds, setTypeIds] = useState<number[]>(
+    caregiver?.appointment_type_ids ?? (types.length === 1 && types[0] ? [types[0].id] : []),
+  );
+  const [schedule, setSchedule] = useState(() => scheduleFormOf(caregiver?.marpe_rules ?? null));
+  const [rules, setRules] = useState<RulesForm>(() => ruleFormOf(caregiver));
+  const [calendarId, setCalendarId] = useState(caregiver?.google_calendar_sync_calendar_id ?? '');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [shown, setShown] = useState(0);
+  const today = clinicToday(clinic.timezone);
+  // What the form holds, to ask before leaving it changed and not saved.
+  const snapshot = JSON.stringify([
+    name,
+    license,
+    image,
+    active,
+    typeIds,
+    schedule,
+    rules,
+    calendarId,
+  ]);
+  const [initial] = useState(snapshot);
+  const leaving = useRef(false);
+  const unsaved = useCallback(() => !leaving.current && snapshot !== initial, [snapshot, initial]);
+
+  const save = useMutation({
+    // A new caregiver's body was checked with the create schema: every required field is there.
+    mutationFn: (body: UpdateCaregiverBody) =>
+      caregiver
+        ? updateCaregiver(caregiver.id, body)
+        : createCaregiver(body as CreateCaregiverBody),
+  });
+
+  // After errors are shown, the first field named takes focus (a long form: it may be far up).
+  useEffect(() => {
+    if (shown === 0) return;
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [shown]);
+
+  function showErrors(found: FieldErrors) {
+    setErrors(found);
+    setShown((n) => n + 1);
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const body = {
+      name,
+      license_number: license,
+      image,
+      google_calendar_sync_calendar_id: calendarId.trim() === '' ? null : calendarId.trim(),
+      appointment_type_ids: typeIds,
+      marpe_rules: {
+        slot_step_minutes: ruleValueOf(rules.slot_step_minutes),
+        min_notice_minutes: ruleValueOf(rules.min_notice_minutes),
+        booking_horizon_days: ruleValueOf(rules.booking_horizon_days),
+        ...scheduleBodyOf(schedule),
+      },
+      ...(isNew ? { is_active: active, sort_order: nextSortOrder } : {}),
+    };
+    const checked = validate(
+      t,
+      isNew ? createCaregiverBodySchema : updateCaregiverBodySchema,
+      body,
+    );
+    const found = checked.errors ? scheduleErrorsOf(checked.errors, schedule) : {};
+    for (const rule of ruleNames) {
+      if (rules[rule]?.trim() === '')
+        found[`marpe_rules.${rule}`] = t('common:validation.required');
+    }
+    for (const [key, problem] of Object.entries(exceptionProblems(schedule, today))) {
+      found[key] ??= t(`exceptions.${problem}`);
+    }
+    if (Object.keys(found).length > 0 || !checked.data) {
+      showErrors(found);
+      return;
+    }
+    setErrors({});
+    try {
+      const saved = await save.mutateAsync(checked.data);
+      queryClient.setQueryData(caregiverQueryKey(saved.id), saved);
+      await queryClient.invalidateQueries({ queryKey: caregiversQueryKey });
+      await queryClient.invalidateQueries({ queryKey: appointmentTypesQueryKey });
+      notify(t(isNew ? 'caregiver.added' : 'caregiver.saved', { name: saved.name }));
+      leaving.current = true;
+      void navigate(listPath);
+    } catch (failure) {
+      const fields = serverFieldErrors(t, failure);
+      if (fields) showErrors(scheduleErrorsOf(fields, schedule));
+    }
+  }
+
+  const hasErrors = Object.keys(errors).length > 0;
+  const typesError =
+    errors.appointment_type_ids ??
+    Object.entries(errors).find(([key]) => key.startsWith('appointment_type_ids.'))?.[1];
+  const otherFailure = save.isError && serverFieldErrors(t, save.error) === null;
+
+  return (
+    <form noValidate ref={formRef} onSubmit={(event) => void submit(event)}>
+      <LeaveGuard when={unsaved} />
+      <Stack spacing={3}>
+        <Section title={t('caregiver.details')}>
+          <Stack spacing={2} sx={{ maxWidth: 560 }}>
+            <TextField
+              label={t('caregiver.name')}
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+              error={errors.name !== undefined}
+              helperText={errors.name ?? t('caregiver.nameHelp')}
+              required
+              autoComplete="off"
+            />
+            <TextField
+              label={t('caregiver.license')}
+              value={license}
+              onChange={(event) => setLicense(event.target.value)}
+              error={errors.license_number !== undefined}
+              helperText={errors.license_number ?? t('caregiver.licenseHelp')}
+              required
+              autoComplete="off"
+              slotProps={{ htmlInput: { dir: 'ltr' } }}
+            />
+            <ImageField
+              label={t('caregiver.photo')}
+              value={image}
+              onChange={setImage}
+              alt={t('caregiver.photoAlt', { name: name || t('caregiver.newTitle') })}
+              error={errors.image ?? null}
+            />
+            {isNew ? (
+              <FormControlLabel
+                control={
+                  <Switch checked={active} onChange={(event) => setActive(event.target.checked)} />
+                }
+                label={t('caregiver.active')}
+              />
+            ) : null}
+          </Stack>
+        </Section>
+
+        <Section title={t('caregiver.types')} intro={t('caregiver.typesIntro')}>
+          {types.length === 0 ? (
+            <Alert severity="info">
+              {t('caregiver.noTypes')}{' '}
+              <Link component={RouterLink} to="/setup/types">
+                {t('caregiver.noTypesLink')}
+              </Link>
+            </Alert>
+          ) : (
+            <FormControl component="fieldset" error={typesError !== undefined}>
+              <FormLabel component="legend" id={`${id}-types`}>
+                {t('caregiver.typesLegend')}
+              </FormLabel>
+              <FormGroup>
+                {types.map((type) => (
+                  <FormControlLabel
+                    key={type.id}
+                    control={
+                      <Checkbox
+                        checked={typeIds.includes(type.id)}
+                        onChange={(event) =>
+                          setTypeIds((ids) =>
+                            event.target.checked
+                              ? [...ids, type.id]
+                              : ids.filter((typeId) => typeId !== type.id),
+                          )
+                        }
+                      />
+                    }
+                    label={t('types.nameWithMinutes', {
+                      name: type.name,
+                      minutes: t('types.minutes', { count: type.duration_minutes }),
+                    })}
+                  />
+                ))}
+              </FormGroup>
+              {typesError ? <FormHelperText>{typesError}</FormHelperText> : null}
+            </FormControl>
+          )}
+        </Section>
+
+        <Section title={t('caregiver.week')} intro={t('caregiver.weekIntro')}>
+          <WeeklyHoursEditor form={schedule} onChange={setSchedule} errors={errors} />
+        </Section>
+
+        <Section title={t('exceptions.title')} intro={t('exceptions.intro')}>
+          <ExceptionsEditor
+            exceptions={schedule.exceptions}
+            onChange={(exceptions) => setSchedule({ ...schedule, exceptions })}
+            errors={errors}
+            today={today}
+          />
+        </Section>
+
+        <Section title={t('rules.title')} intro={t('rules.intro')}>
+          <BookingRulesFields
+            value={rules}
+            onChange={setRules}
+            defaults={clinic.default_marpe_rules}
+            errors={errors}
+          />
+        </Section>
+
+        <Section title={t('calendar.title')}>
+          <Typography sx={{ mb: 2 }}>{t('calendar.intro')}</Typography>
+          <TextField
+            label={t('calendar.id')}
+            value={calendarId}
+            onChange={(event) => setCalendarId(event.target.value)}
+            error={errors.google_calendar_sync_calendar_id !== undefined}
+            helperText={errors.google_calendar_sync_calendar_id ?? t('calendar.help')}
+            autoComplete="off"
+            sx={{ maxWidth: 560 }}
+            slotProps={{ htmlInput: { dir: 'ltr' } }}
+          />
+        </Section>
+
+        {hasErrors ? <Alert severity="error">{t('common:errors.validation_failed')}</Alert> : null}
+        {otherFailure ? <Alert severity="error">{errorText(t, save.error)}</Alert> : null}
+        <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
+          <Button type="submit" variant="contained" loading={save.isPending}>
+            {isNew ? t('caregiver.add') : t('common:save')}
+          </Button>
+          <Button component={RouterLink} to={listPath} disabled={save.isPending}>
+            {t('common:cancel')}
+          </Button>
+        </Stack>
+      </Stack>
+    </form>
+  );
+}
