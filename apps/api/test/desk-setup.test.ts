@@ -51,7 +51,7 @@ describe.each(engines)('the desk’s set-up checklist and closures (%s)', (engin
   let clinicB: number;
   let keyA: Caller;
   let keyB: Caller;
-  let ownerA: Caller;
+  let ownerA: Awaited<ReturnType<typeof insertStaffSession>>;
   let frontDeskA: Caller;
   let ownerB: Caller;
   let xsrf: Awaited<ReturnType<typeof xsrfPair>>;
@@ -243,7 +243,7 @@ describe.each(engines)('the desk’s set-up checklist and closures (%s)', (engin
         .json<AuditLogEntry[]>()
         .filter((e) => e.action.startsWith('setup_step.'))
         .map((e) => [e.action, e.target_id, e.actor]);
-      const actor = `staff:${(ownerA as { accountId: number }).accountId}`;
+      const actor = `staff:${ownerA.accountId}`;
       expect(entries).toEqual([
         ['setup_step.undone', 'rules', actor],
         ['setup_step.done', 'hours', actor],
