@@ -3,6 +3,7 @@ import type {
   AuditLogEntry,
   ClinicData,
   Closure,
+  DevMessage,
   HolidaySuggestion,
   IntegrationAppointment,
   IntegrationAppointmentType,
@@ -15,7 +16,7 @@ import type { Database } from '../src/platform/db/client.js';
 import { formatZonedIso, zonedToEpoch } from '../src/platform/zoned-time.js';
 import { insertClinics } from './fixtures.js';
 import { buildTestApp, engines, useTestDatabase, xsrfPair } from './helper.js';
-import { insertStaffSession } from './sessions.js';
+import { insertLoggedInPatients, insertStaffSession } from './sessions.js';
 
 const TZ = 'Asia/Jerusalem';
 const MINUTE = 60_000;
@@ -466,6 +467,80 @@ describe.each(engines)('the desk’s set-up checklist and closures (%s)', (engin
         ]);
       });
     });
+  });
+
+  describe('closures and the waitlist', () => {
+    /** Sunday 2027-03-28, 09:00 in the clinic, as the patient booking calls write it. */
+    const sundayNine = {
+      startDate: iso('2027-03-28 09:00'),
+      endDate: iso('2027-03-28 09:30'),
+    };
+
+    async function messages(): Promise<DevMessage[]> {
+      while ((await app.messaging.runOutbox()) > 0);
+      return (await app.inject({ method: 'GET', url: '/api/dev/messages' })).json();
+    }
+    const patientWrite = (method: 'POST' | 'PUT', url: string, token: string, payload: object) =>
+      app.inject({
+        method,
+        url,
+        payload,
+        cookies: xsrf.cookies,
+        headers: { ...xsrf.headers, authorization: `Bearer ${token}` },
+      });
+
+    it('offers waiting patients no time on a closed date, and the day once it opens again', async () => {
+      const type = await addType();
+      // One 30-minute slot a week: Sundays at 09:00.
+      const caregiver = await addCaregiver([type.id], {
+        sunday: [{ start: '09:00', end: '09:30' }],
+      });
+      const [booker, waiter] = await insertLoggedInPatients(db, {
+        clinicId: clinicA,
+        count: 2,
+        now,
+      });
+      if (!booker || !waiter) throw new Error('no patients');
+      const booked = await patientWrite('POST', '/api/appointment', booker.token, {
+        clinicId: clinicA,
+        caregiverId: caregiver.id,
+        appointmentTypeId: type.id,
+        ...sundayNine,
+      });
+      expect(booked.statusCode, booked.body).toBe(201);
+      const joined = await patientWrite('POST', '/api/waitlist', waiter.token, {
+        clinicId: clinicA,
+        caregiverId: caregiver.id,
+        appointmentTypeId: type.id,
+        fromDate: '2027-03-28',
+        toDate: '2027-03-28',
+        partOfDay: 'any',
+      });
+      expect(joined.statusCode, joined.body).toBe(201);
+      const before = (await messages()).length;
+      const toWaiter = async () =>
+        (await messages()).slice(0, -before || undefined).filter((m) => m.to === waiter.phone);
+
+      const closure = (await close('2027-03-28', 'אירוע')).json<Closure>();
+      // The freed time lies on a closed date: nobody is offered it.
+      const cancelled = await patientWrite(
+        'PUT',
+        '/api/appointment/patient-appointments',
+        booker.token,
+        { appointmentId: booked.json<{ id: number }>().id },
+      );
+      expect(cancelled.statusCode, cancelled.body).toBe(200);
+      expect(await toWaiter()).toEqual([]);
+
+      // Open again: the waiting patient hears of the Sunday time.
+      expect((await call(ownerA, 'DELETE', `/closures/${closure.id}`)).statusCode).toBe(204);
+      const offers = await toWaiter();
+      expect(offers).toHaveLength(1);
+      expect(offers[0]?.body).toContain('28/03/2027');
+      expect(offers[0]?.body).toContain('09:00');
+    });
+
+    const close = (date: string, note: string) => call(ownerA, 'POST', '/closures', { date, note });
   });
 
   describe('holiday suggestions', () => {
