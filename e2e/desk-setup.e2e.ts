@@ -20,6 +20,7 @@ async function saveAndMark(page: Page, lang: 'he' | 'en' = 'he') {
     .waitFor();
 }
 
+// Many axe runs a test, on a machine the whole suite shares: minutes, not the default 30 s.
 describe('the desk: the owner’s set-up checklist', () => {
   it('shows the checklist with its progress, readiness and the clinic page; he and en', async () => {
     const { context, page } = await signedInDeskPage(browser(), demoOwner);
@@ -48,7 +49,7 @@ describe('the desk: the owner’s set-up checklist', () => {
     await page.getByRole('button', { name: 'עברית' }).click();
     await h1(page, 'הגדרת המרפאה');
     await context.close();
-  }, 120_000);
+  }, 240_000);
 
   it('the owner walks profile, hours, closures, rules and reminders, each checked at its fields', async () => {
     const { context, page } = await signedInDeskPage(browser(), demoOwner);
@@ -163,7 +164,7 @@ describe('the desk: the owner’s set-up checklist', () => {
         .isVisible(),
     ).resolves.toBe(true);
     await context.close();
-  }, 120_000);
+  }, 240_000);
 
   it('every step page is axe-clean in English, and the checklist and hours on a tablet', async () => {
     const en = await signedInDeskPage(browser(), demoOwner, { lang: 'en' });
@@ -210,7 +211,7 @@ describe('the desk: the owner’s set-up checklist', () => {
     }
     await saveScreenshot(tablet.page, 'desk-setup-hours-tablet');
     await tablet.context.close();
-  }, 120_000);
+  }, 240_000);
 
   it('front desk sees no set-up in its navigation, and the checklist read-only', async () => {
     const { context, page } = await signedInDeskPage(browser(), demoFrontDesk);
@@ -228,5 +229,5 @@ describe('the desk: the owner’s set-up checklist', () => {
     expect(await page.getByRole('button', { name: 'שמירה' }).count()).toBe(0);
     await expectNoAxeViolations(page);
     await context.close();
-  }, 120_000);
+  }, 240_000);
 });
