@@ -18,3 +18,4 @@ export * from './integration/diary.js';
 export * from './integration/calendar-sync.js';
 export * from './integration/patients.js';
 export * from './integration/staff.js';
+export * from './integration/setup.js';

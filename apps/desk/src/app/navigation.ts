@@ -11,8 +11,9 @@ export interface NavItem {
 const everyone = ['owner', 'front_desk'] as const;
 
 export const navItems: readonly NavItem[] = [
-  { path: '/account', label: 'account', roles: everyone },
+  { path: '/setup', label: 'setup', roles: ['owner'] },
   { path: '/staff', label: 'staff', roles: ['owner'] },
+  { path: '/account', label: 'account', roles: everyone },
 ];
 
 export const navFor = (role: StaffRole) => navItems.filter((item) => item.roles.includes(role));

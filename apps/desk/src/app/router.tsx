@@ -48,6 +48,42 @@ export const routes: RouteObject[] = [
             ...page(async () => ({ Page: (await import('../features/home/home-page')).HomePage })),
           },
           {
+            path: '/setup',
+            ...page(async () => ({
+              Page: (await import('../features/setup/setup-page')).SetupPage,
+            })),
+          },
+          {
+            path: '/setup/profile',
+            ...page(async () => ({
+              Page: (await import('../features/setup/profile-page')).ProfilePage,
+            })),
+          },
+          {
+            path: '/setup/hours',
+            ...page(async () => ({
+              Page: (await import('../features/setup/hours-page')).HoursPage,
+            })),
+          },
+          {
+            path: '/setup/closures',
+            ...page(async () => ({
+              Page: (await import('../features/setup/closures-page')).ClosuresPage,
+            })),
+          },
+          {
+            path: '/setup/rules',
+            ...page(async () => ({
+              Page: (await import('../features/setup/rules-page')).RulesPage,
+            })),
+          },
+          {
+            path: '/setup/reminders',
+            ...page(async () => ({
+              Page: (await import('../features/setup/reminders-page')).RemindersPage,
+            })),
+          },
+          {
             path: '/account',
             ...page(async () => ({
               Page: (await import('../features/account/account-page')).AccountPage,

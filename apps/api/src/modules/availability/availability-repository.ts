@@ -9,6 +9,7 @@ import {
   caregiverScheduleExceptionHours,
   caregiverScheduleExceptions,
   caregiverWorkingHours,
+  clinicClosures,
   clinics,
   isStoredId,
 } from '../../platform/db/schema.js';
@@ -31,6 +32,22 @@ export interface BookingContext {
 
 /** Whose schedules to read: a clinic's active caregivers, or one caregiver. */
 export type ScheduleOwners = { clinicId: number } | { caregiverId: number };
+
+/**
+ * A caregiver's exceptions with the clinic's closures laid over them: a closed date is a day off
+ * whatever the caregiver's own exception for it says (one exception a date: the engine adds up the
+ * hours of exceptions sharing one). By date.
+ */
+export function withClosures(
+  exceptions: readonly ExceptionRow[],
+  closedDates: ReadonlySet<string>,
+): ExceptionRow[] {
+  if (closedDates.size === 0) return [...exceptions];
+  return [
+    ...exceptions.filter((e) => !closedDates.has(e.date)),
+    ...[...closedDates].map((date) => ({ date, hours: [] })),
+  ].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+}
 
 /** The first key of the caregivers' diary advisory locks (two-key form): "MB", Marpe bookings. */
 const DIARY_LOCK_SPACE = 0x4d42;
@@ -163,15 +180,28 @@ export function createAvailabilityRepository(db: Database) {
     },
 
     /**
-     * Working hours, breaks and the exceptions dated `fromDate` or later, per caregiver, in three
-     * queries whatever the number of caregivers. Caregivers without any row are absent.
+     * Working hours, breaks and the exceptions dated `fromDate` or later, per caregiver, in four
+     * queries whatever the number of caregivers. The clinic's closures (dated `fromDate` or later)
+     * are days off among every caregiver's exceptions. Caregivers without any row are absent.
      */
     async listSchedules(
       owners: ScheduleOwners,
       fromDate: string,
     ): Promise<Map<number, ScheduleRows>> {
       const where = ownedBy(owners);
-      const [hours, breaks, exceptions] = await Promise.all([
+      const closuresFrom = gte(clinicClosures.date, fromDate);
+      const closures =
+        'clinicId' in owners
+          ? db
+              .select({ date: clinicClosures.date })
+              .from(clinicClosures)
+              .where(and(eq(clinicClosures.clinicId, owners.clinicId), closuresFrom))
+          : db
+              .select({ date: clinicClosures.date })
+              .from(clinicClosures)
+              .innerJoin(caregivers, eq(caregivers.clinicId, clinicClosures.clinicId))
+              .where(and(eq(caregivers.id, owners.caregiverId), closuresFrom));
+      const [hours, breaks, exceptions, closed] = await Promise.all([
         db
           .select({
             caregiverId: caregiverWorkingHours.caregiverId,
@@ -216,6 +246,7 @@ export function createAvailabilityRepository(db: Database) {
             asc(caregiverScheduleExceptions.date),
             asc(caregiverScheduleExceptionHours.startTime),
           ),
+        closures,
       ]);
 
       const schedules = new Map<
@@ -241,6 +272,12 @@ export function createAvailabilityRepository(db: Database) {
         }
         // A day off has no hours row: the left join gives nulls.
         if (startTime !== null && endTime !== null) exception.hours.push({ startTime, endTime });
+      }
+      if (closed.length > 0) {
+        const closedDates = new Set(closed.map((row) => row.date));
+        for (const schedule of schedules.values()) {
+          schedule.exceptions = withClosures(schedule.exceptions, closedDates);
+        }
       }
       return schedules;
     },

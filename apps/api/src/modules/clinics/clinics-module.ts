@@ -12,12 +12,14 @@ import { createClinicsRepository } from './clinics-repository.js';
 import { createClinicsService, type ClinicsService } from './clinics-service.js';
 import { clinicsRoutes } from './patient-routes.js';
 import { createClinicRepository } from './setup-repository.js';
+import { createSetupChecklist } from './setup-checklist.js';
+import { setupRoutes } from './setup-routes.js';
 import { createClinicService } from './setup-service.js';
 
 /**
  * The clinic and its setup: the public clinic page and its cache (patients), and the profile,
- * caregivers with their hours, breaks and exceptions, appointment types and uploaded images (the
- * clinic's API).
+ * caregivers with their hours, breaks and exceptions, appointment types, closures, uploaded images
+ * and the desk's set-up checklist (the clinic's API).
  */
 export async function registerClinics(
   app: FastifyInstance,
@@ -59,6 +61,13 @@ export async function registerClinics(
         clock,
       }),
     },
+    'owner-writes',
+  );
+  // The desk's set-up checklist and the clinic's closures: owners write, front desk reads.
+  await registerIntegrationRoutes(
+    app,
+    setupRoutes,
+    { checklist: createSetupChecklist({ db, clock, cache, waitlist: deps.waitlist }) },
     'owner-writes',
   );
   // The clinic's images (logo, caregivers' photos): uploaded by its owners, served to anyone.
