@@ -12,13 +12,18 @@ import {
   type Formats,
   type SlotInfo,
 } from 'react-big-calendar';
-import withDragAndDrop, {
-  type EventInteractionArgs,
-} from 'react-big-calendar/lib/addons/dragAndDrop';
+import dragAndDrop, { type EventInteractionArgs } from 'react-big-calendar/lib/addons/dragAndDrop';
 import { useTranslation } from 'react-i18next';
 import type { DiaryView } from '../clinic-time';
 import { patientName, type DiaryEvent } from '../diary-events';
 import { isWithin, type Interval } from '../working-hours';
+
+// The addon is CommonJS only (`lib/`): the build hands its `exports` object over as the default
+// import, the function under its own `default`.
+const withDragAndDrop: typeof dragAndDrop =
+  typeof dragAndDrop === 'function'
+    ? dragAndDrop
+    : (dragAndDrop as unknown as { default: typeof dragAndDrop }).default;
 
 const DragAndDropCalendar = withDragAndDrop<DiaryEvent, IntegrationCaregiver>(Calendar);
 
@@ -54,7 +59,7 @@ function DiaryEventContent({ event }: EventProps<DiaryEvent>) {
       <span className="diary-busy-text">
         {t('calendar.busy')}
         {event.busy.label ? ` · ${event.busy.label}` : ''}
-        <span className="visually-hidden">
+        <span className="diary-sr">
           , {t(`busy.source_${event.busy.source}`)}, {event.caregiverName}
         </span>
       </span>
@@ -64,9 +69,9 @@ function DiaryEventContent({ event }: EventProps<DiaryEvent>) {
   return (
     <>
       <strong className="diary-event-patient">{patientName(appointment)}</strong>
-      <span className="visually-hidden">, </span>{' '}
+      <span className="diary-sr">, </span>{' '}
       <span className="diary-event-type">{appointment.appointment_type.name}</span>
-      <span className="visually-hidden">, {appointment.caregiver.name}</span>
+      <span className="diary-sr">, {appointment.caregiver.name}</span>
     </>
   );
 }
@@ -176,7 +181,7 @@ export function DiaryCalendar(props: DiaryCalendarProps) {
         '& .rbc-calendar': { fontFamily: theme.typography.fontFamily },
         // No all-day events in this diary (closures are said above it): RBC's all-day row, with
         // its table roles outside a table, stays out of the way and of the accessibility tree.
-        '& .rbc-allday-cell': { display: 'none' },
+        '& .rbc-allday-cell, & .rbc-row:has(> .rbc-allday-cell)': { display: 'none' },
         '& .rbc-time-header-content': { borderInlineStart: `1px solid ${theme.palette.divider}` },
         '& .rbc-header': {
           fontWeight: 500,
@@ -194,7 +199,17 @@ export function DiaryCalendar(props: DiaryCalendarProps) {
             0.18,
           )} 6px 7px)`,
         },
-        '& .rbc-timeslot-group': { minHeight: 64 },
+        '& .rbc-timeslot-group': { minHeight: 80 },
+        // Time and words on one line, wrapping: a 20-minute appointment still says who.
+        '& .rbc-day-slot .rbc-event, & .rbc-day-slot .rbc-background-event': {
+          flexFlow: 'row wrap',
+          alignItems: 'baseline',
+          alignContent: 'flex-start',
+          columnGap: 0.5,
+          overflow: 'hidden',
+        },
+        '& .rbc-day-slot .rbc-event-label': { flex: 'none', paddingInlineEnd: 0 },
+        '& .rbc-day-slot .rbc-event-content': { flex: '1 1 auto', minWidth: 0, height: 'auto' },
         '& .rbc-event.diary-appointment, & .rbc-day-slot .rbc-event.diary-appointment': {
           color: 'text.primary',
           border: `1px solid ${theme.palette.grey[400]}`,
@@ -213,6 +228,9 @@ export function DiaryCalendar(props: DiaryCalendarProps) {
           outlineOffset: 1,
         },
         '& .rbc-event-label': { fontSize: '0.75rem', color: 'text.secondary' },
+        // Words for screen readers inside an event's name: inline (an absolutely placed
+        // visually-hidden span would add a space before its comma in the accessible name).
+        '& .diary-sr': { fontSize: 0 },
         '& .rbc-background-event.diary-busy': {
           opacity: 1,
           color: 'text.primary',

@@ -86,6 +86,10 @@ export function DiaryToolbar({
           if (next) onView(next);
         }}
         aria-label={t('toolbar.view')}
+        sx={{
+          bgcolor: 'background.paper',
+          '& .MuiToggleButton-root': { color: 'text.primary', px: 2 },
+        }}
       >
         <ToggleButton value="day">{t('toolbar.day')}</ToggleButton>
         <ToggleButton value="week">{t('toolbar.week')}</ToggleButton>
