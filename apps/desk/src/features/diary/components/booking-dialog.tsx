@@ -21,16 +21,12 @@ import {
 } from '@marpe/shared';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  errorText,
-  serverFieldErrors,
-  validate,
-  type FieldErrors,
-} from '../../../lib/field-errors';
+import { errorText, validate, type FieldErrors } from '../../../lib/field-errors';
 import { formatPhone } from '../../../lib/format';
 import { bookAppointment } from '../api/book-appointment';
 import { usePatientSearch } from '../api/search-patients';
 import { toZonedIso, zonedInstant } from '../clinic-time';
+import { diaryFieldErrors } from '../time-errors';
 
 export interface BookingPreset {
   caregiverId: number | null;
@@ -145,7 +141,7 @@ export function BookingDialog({
       onBooked(await bookAppointment(checked.data));
       onClose();
     } catch (error) {
-      const fields = serverFieldErrors(t, error);
+      const fields = diaryFieldErrors(t, error);
       if (fields) setErrors(fields);
       setFailure(errorText(t, error));
     } finally {

@@ -69,7 +69,9 @@ function DiaryEventContent({ event }: EventProps<DiaryEvent>) {
   return (
     <>
       <strong className="diary-event-patient">{patientName(appointment)}</strong>
-      <span className="diary-sr">, </span>{' '}
+      {/* The comma only for the name; the space after it is visible (a space inside the
+          zero-size span would swallow it). */}
+      <span className="diary-sr">,</span>{' '}
       <span className="diary-event-type">{appointment.appointment_type.name}</span>
       <span className="diary-sr">, {appointment.caregiver.name}</span>
     </>

@@ -18,15 +18,11 @@ import {
 } from '@marpe/shared';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  errorText,
-  serverFieldErrors,
-  validate,
-  type FieldErrors,
-} from '../../../lib/field-errors';
+import { errorText, validate, type FieldErrors } from '../../../lib/field-errors';
 import { rescheduleAppointment } from '../api/reschedule-appointment';
 import { formatWhen, localParts, toZonedIso, zonedInstant } from '../clinic-time';
 import { patientName } from '../diary-events';
+import { diaryFieldErrors } from '../time-errors';
 import { isWithin, openIntervals } from '../working-hours';
 
 /** Where a drag dropped the appointment: the dialog only confirms it. */
@@ -123,9 +119,12 @@ export function MoveDialog({
       onMoved(await rescheduleAppointment(appointment.id, checked.data));
       onClose();
     } catch (error) {
-      const fields = serverFieldErrors(t, error);
+      const fields = diaryFieldErrors(t, error);
       if (fields) setErrors(fields);
-      setFailure(errorText(t, error));
+      setFailure(
+        // A confirmation after a drag shows no fields: the field's words are the failure's.
+        (proposal !== null && (fields?.start_date ?? fields?.caregiver_id)) || errorText(t, error),
+      );
     } finally {
       setBusy(false);
     }
