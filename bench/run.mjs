@@ -4,6 +4,7 @@ import os from 'node:os';
 import { engineBench } from './availability-engine.ts';
 import { bookingRace } from './booking-race.mjs';
 import { calendarFreshness } from './calendar-freshness.mjs';
+import { deskTable } from './desk.mjs';
 import { firstTapTable } from './first-tap.mjs';
 import { httpThroughput } from './http-throughput.mjs';
 import { pageTable } from './pages.mjs';
@@ -46,3 +47,8 @@ console.log(
   "\nThe patient's first tap on a slow phone (DevTools throttling: 562.5 ms latency, 1.47 Mbit/s down, 0.6 Mbit/s up, CPU 4×; 390×844 touch; reads 3 s, taps; from the touch to its answer painted, timed in the page; median of 3):",
 );
 console.table(await firstTapTable());
+
+console.log(
+  "\nThe desk (staff app): the diary's week view of a busy clinic, from the navigation to every appointment painted, Lighthouse desktop conditions (40 ms latency, 10 Mbit/s, CPU 1×; 1366×768), cold and warm, median of 3; its JavaScript:",
+);
+console.table(await deskTable());

@@ -839,6 +839,7 @@ describe.each(engines)('integration API: clinic data and appointments (%s)', (en
         source: 'patient',
         created_at: expect.any(String),
         cancelled_at: null,
+        cancel_reason: null,
       });
       // After the spring-forward night the offset is +03:00.
       expect(listed[1]).toMatchObject({

@@ -768,6 +768,7 @@ describe.each(engines)('webhooks (%s)', (engine) => {
           source: 'patient',
           created_at: expect.any(String),
           cancelled_at: null,
+          cancel_reason: null,
         },
       });
       expect(first.headers['marpe-event-id']).toBe(event.id);

@@ -11,6 +11,7 @@ export interface NavItem {
 const everyone = ['owner', 'front_desk'] as const;
 
 export const navItems: readonly NavItem[] = [
+  { path: '/diary', label: 'diary', roles: everyone },
   { path: '/setup', label: 'setup', roles: ['owner'] },
   { path: '/staff', label: 'staff', roles: ['owner'] },
   { path: '/account', label: 'account', roles: everyone },

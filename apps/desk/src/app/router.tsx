@@ -48,6 +48,12 @@ export const routes: RouteObject[] = [
             ...page(async () => ({ Page: (await import('../features/home/home-page')).HomePage })),
           },
           {
+            path: '/diary',
+            ...page(async () => ({
+              Page: (await import('../features/diary/diary-page')).DiaryPage,
+            })),
+          },
+          {
             path: '/setup',
             ...page(async () => ({
               Page: (await import('../features/setup/setup-page')).SetupPage,

@@ -375,6 +375,8 @@ export const integrationAppointmentSchema = z.object({
   /** ISO 8601, UTC. */
   created_at: z.string(),
   cancelled_at: z.string().nullable(),
+  /** Why the clinic cancelled it (`POST /appointments/:id/cancel` with a reason); else null. */
+  cancel_reason: z.string().nullable(),
 });
 export type IntegrationAppointment = z.infer<typeof integrationAppointmentSchema>;
 

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { localDateSchema } from '../clinic.js';
 import { idNumberSchema, nameSchema, phoneSchema } from '../patient-auth.js';
+import { partsOfDay } from '../waitlist-rules.js';
 
 // The clinic's own diary in the integration API (issue 24; docs/integration.md, "The clinic's
 // diary"): busy times pushed from a practice-management system, bookings the clinic makes itself,
@@ -199,3 +201,133 @@ export const calendarFeedStateSchema = z.object({
   created_at: z.string().nullable(),
 });
 export type CalendarFeedState = z.infer<typeof calendarFeedStateSchema>;
+
+// The desk's diary (issue 34 §4): every busy time of the clinic, moving and cancelling with a
+// reason, finding a patient, and who waits on the waitlist for a day.
+
+/** The longest window one `GET /api/integration/busy-times` covers. */
+export const MAX_CLINIC_BUSY_TIMES_DAYS = 31;
+
+/** An id in a query string (`?caregiver_id=3`). */
+const queryIdSchema = (what: string) =>
+  z.coerce
+    .number({ error: `Expected ${what}` })
+    .int(`Expected ${what}`)
+    .positive(`Expected ${what}`)
+    .max(2_147_483_647, `Expected ${what}`);
+
+/** `GET /api/integration/busy-times`: the window [from, to), optionally one caregiver's. */
+export const clinicBusyTimesQuerySchema = z
+  .object({
+    from: instantSchema.describe("The window's start (included), ISO 8601 with an offset"),
+    to: instantSchema.describe(
+      `The window's end (excluded): after from, at most ${MAX_CLINIC_BUSY_TIMES_DAYS} days later`,
+    ),
+    caregiver_id: queryIdSchema('a caregiver id').optional(),
+  })
+  .superRefine((q, ctx) => {
+    const from = Date.parse(q.from);
+    const to = Date.parse(q.to);
+    if (!(to > from)) {
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'to must be after from' });
+    } else if (to - from > MAX_CLINIC_BUSY_TIMES_DAYS * DAY_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['to'],
+        message: `The window is at most ${MAX_CLINIC_BUSY_TIMES_DAYS} days`,
+      });
+    }
+  });
+export type ClinicBusyTimesQuery = z.infer<typeof clinicBusyTimesQuerySchema>;
+
+export const busyTimeSources = ['api', 'calendar'] as const;
+export type BusyTimeSource = (typeof busyTimeSources)[number];
+
+/** One busy time of a caregiver, from either source. */
+export const clinicBusyTimeSchema = z.object({
+  caregiver_id: z.number().int(),
+  /** ISO 8601 with the clinic's offset. */
+  start: z.string(),
+  end: z.string(),
+  /** `api`: pushed by the clinic's system (busy-times); `calendar`: the caregiver's synced calendar. */
+  source: z.enum(busyTimeSources),
+  /** The pushed item's label; null for calendar events (Marpe keeps no titles of them). */
+  label: z.string().nullable(),
+});
+export type ClinicBusyTime = z.infer<typeof clinicBusyTimeSchema>;
+export const clinicBusyTimesSchema = z.array(clinicBusyTimeSchema);
+
+/**
+ * `POST /api/integration/appointments/:id/reschedule`: the booked appointment's new start (same
+ * type, same patient), and its caregiver when it changes.
+ */
+export const clinicRescheduleBodySchema = z.strictObject({
+  start_date: instantSchema,
+  /** Default: the appointment's caregiver. */
+  caregiver_id: storedIdSchema('a caregiver id').optional(),
+  /** true: any time the caregiver is free, as in a clinic booking. Default false. */
+  outside_working_hours: z.boolean().optional(),
+  /** true: may overlap the caregiver's busy times (never another appointment). Default false. */
+  ignore_busy_times: z.boolean().optional(),
+  /** true: the patient gets the new time's details by SMS (or WhatsApp). Default false. */
+  send_sms: z.boolean().optional(),
+});
+export type ClinicRescheduleBody = z.infer<typeof clinicRescheduleBodySchema>;
+
+export const CANCEL_REASON_MAX_LENGTH = 500;
+
+/** `POST /api/integration/appointments/:id/cancel`: an optional body. */
+export const clinicCancelBodySchema = z
+  .strictObject({
+    /** Why (for the clinic's eyes: kept on the appointment, never sent to the patient). */
+    reason: z.string().trim().max(CANCEL_REASON_MAX_LENGTH).optional(),
+    /** true: the patient is told of the cancellation, in their language. Default false. */
+    send_sms: z.boolean().optional(),
+  })
+  .nullish();
+export type ClinicCancelBody = z.infer<typeof clinicCancelBodySchema>;
+
+export const PATIENT_SEARCH_MAX_LIMIT = 50;
+
+/** `GET /api/integration/patients?q=&limit=`. */
+export const patientSearchQuerySchema = z.object({
+  q: z
+    .string()
+    .trim()
+    .min(1, 'Must not be empty')
+    .max(100)
+    .describe(
+      'Words of the first or last name (each a prefix, any order), an ID number prefix, or a phone number prefix in any spelling',
+    ),
+  limit: z.coerce.number().int().min(1).max(PATIENT_SEARCH_MAX_LIMIT).default(20),
+});
+export type PatientSearchQuery = z.infer<typeof patientSearchQuerySchema>;
+
+/** `GET /api/integration/waitlist` and `/waitlist/entries`: who waits, on a date, with a caregiver. */
+export const waitlistFilterQuerySchema = z.object({
+  /** Entries whose dates include this one (clinic time). */
+  date: localDateSchema.optional(),
+  caregiver_id: queryIdSchema('a caregiver id').optional(),
+});
+export type WaitlistFilterQuery = z.infer<typeof waitlistFilterQuerySchema>;
+
+/** One waiting patient: `GET /api/integration/waitlist/entries`. */
+export const integrationWaitlistEntrySchema = z.object({
+  id: z.number().int(),
+  patient: z.object({
+    id: z.number().int(),
+    id_number: z.string(),
+    first_name: z.string(),
+    last_name: z.string(),
+    phone: z.string(),
+  }),
+  caregiver: z.object({ id: z.number().int(), name: z.string() }),
+  appointment_type: z.object({ id: z.number().int(), name: z.string() }),
+  from_date: z.string(),
+  to_date: z.string(),
+  part_of_day: z.enum(partsOfDay),
+  /** ISO 8601 instant. */
+  joined_at: z.string(),
+});
+export type IntegrationWaitlistEntry = z.infer<typeof integrationWaitlistEntrySchema>;
+export const integrationWaitlistEntriesSchema = z.array(integrationWaitlistEntrySchema);

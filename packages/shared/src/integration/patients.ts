@@ -31,3 +31,5 @@ export const integrationPatientSchema = z.object({
   phone: z.string(),
 });
 export type IntegrationPatient = z.infer<typeof integrationPatientSchema>;
+
+export const integrationPatientsSchema = z.array(integrationPatientSchema);

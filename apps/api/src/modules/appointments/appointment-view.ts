@@ -27,6 +27,7 @@ export function selectAppointmentViews(ex: Executor) {
       endAt: appointments.endAt,
       createdAt: appointments.createdAt,
       cancelledAt: appointments.cancelledAt,
+      cancelReason: appointments.cancelReason,
       caregiverId: caregivers.id,
       caregiverName: caregivers.name,
       typeId: appointmentTypes.id,
@@ -65,5 +66,6 @@ export function toAppointmentView(row: AppointmentViewRow): IntegrationAppointme
     source: row.source,
     created_at: row.createdAt.toISOString(),
     cancelled_at: row.cancelledAt?.toISOString() ?? null,
+    cancel_reason: row.cancelReason,
   };
 }

@@ -388,27 +388,55 @@ export function createAppointmentsRepository(db: Database) {
       return row ?? null;
     },
 
-    /** The clinic's appointment, locked until the transaction ends; null if not the clinic's. */
-    async lockClinicAppointment(tx: Executor, appointmentId: number, clinicId: number) {
+    /**
+     * The clinic's appointment with its patient's phone and the clinic's zone, locked until the
+     * transaction ends (without a transaction: as it stands); null if not the clinic's.
+     */
+    async lockClinicAppointment(
+      ex: Executor,
+      appointmentId: number,
+      clinicId: number,
+      lock = true,
+    ) {
       if (!isStoredId(appointmentId)) return null;
-      const [row] = await tx
+      const query = ex
         .select({
           id: appointments.id,
           status: appointments.status,
           caregiverId: appointments.caregiverId,
+          appointmentTypeId: appointments.appointmentTypeId,
+          patientId: appointments.patientId,
           startAt: appointments.startAt,
           endAt: appointments.endAt,
+          language: appointments.language,
+          phone: patients.phone,
+          timezone: clinics.timezone,
         })
         .from(appointments)
-        .where(and(eq(appointments.id, appointmentId), eq(appointments.clinicId, clinicId)))
-        .for('update');
+        .innerJoin(patients, eq(patients.id, appointments.patientId))
+        .innerJoin(clinics, eq(clinics.id, appointments.clinicId))
+        .where(and(eq(appointments.id, appointmentId), eq(appointments.clinicId, clinicId)));
+      const [row] = lock ? await query.for('update', { of: appointments }) : await query;
       return row ?? null;
     },
 
-    async cancelAppointment(tx: Executor, appointmentId: number, at: Date) {
+    /** What the cancellation message names: the clinic, caregiver and type of an appointment. */
+    async findCancellationDetails(ex: Executor, appointmentId: number) {
+      const [row] = await ex
+        .select({ ...detailsColumns, clinicPhone: clinics.phone })
+        .from(appointments)
+        .innerJoin(clinics, eq(clinics.id, appointments.clinicId))
+        .innerJoin(caregivers, eq(caregivers.id, appointments.caregiverId))
+        .innerJoin(appointmentTypes, eq(appointmentTypes.id, appointments.appointmentTypeId))
+        .where(eq(appointments.id, appointmentId));
+      return row ?? null;
+    },
+
+    /** `reason`: the clinic's, when it cancels (kept for its eyes). */
+    async cancelAppointment(tx: Executor, appointmentId: number, at: Date, reason?: string | null) {
       await tx
         .update(appointments)
-        .set({ status: 'cancelled', cancelledAt: at })
+        .set({ status: 'cancelled', cancelledAt: at, cancelReason: reason ?? null })
         .where(eq(appointments.id, appointmentId));
     },
 

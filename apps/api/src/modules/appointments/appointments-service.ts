@@ -5,6 +5,7 @@ import {
   type AppointmentSource,
   type BookAppointmentBody,
   type ClinicBookingBody,
+  type ClinicRescheduleBody,
   type BookedAppointment,
   type PatientAppointment,
   type SendAppointmentSmsBody,
@@ -34,7 +35,7 @@ import type { Reminders } from '../reminders/reminders-service.js';
 import type { WaitlistService } from '../waitlist/waitlist-service.js';
 import type { Webhooks } from '../webhooks/webhooks-service.js';
 import type { MessageLanguage } from '../../platform/http/message-language.js';
-import { appointmentSmsMessage } from './appointment-sms.js';
+import { appointmentCancelledMessage, appointmentSmsMessage } from './appointment-sms.js';
 import {
   bookingConflictOf,
   isRetryableConflict,
@@ -60,6 +61,7 @@ export interface AppointmentsServiceDeps {
     | 'listUpcoming'
     | 'lockOwnAppointment'
     | 'lockClinicAppointment'
+    | 'findCancellationDetails'
     | 'cancelAppointment'
     | 'findOwnUpcoming'
     | 'takeSmsAllowance'
@@ -714,27 +716,232 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
     },
 
     /**
-     * `POST /api/integration/appointments/:id/cancel`: the clinic cancels one of its booked
-     * appointments, whatever the patient's online cancellation notice. Audited as `actor`.
+     * `POST /api/integration/appointments/:id/reschedule`: the clinic moves one of its booked
+     * appointments (same patient, same type) to `start_date`, with another caregiver if it names
+     * one. As the patient's reschedule: one transaction (an UPDATE of the row), the same locks and
+     * constraints, reminders planned again, the calendar written back, the freed time offered to
+     * the waitlist, appointment.rescheduled raised; as a clinic booking: any time the caregiver is
+     * free with outside_working_hours, over busy times with ignore_busy_times, the details by SMS
+     * with send_sms (counted by the message caps). Audited as `writer.actor`.
      */
-    async cancelForClinic(clinicId: number, appointmentId: number, actor: string): Promise<void> {
+    async rescheduleForClinic(
+      writer: Writer,
+      appointmentId: number,
+      body: ClinicRescheduleBody,
+    ): Promise<void> {
+      const current = await repository.lockClinicAppointment(
+        repository.db,
+        appointmentId,
+        writer.clinicId,
+        false,
+      );
+      if (!current) throw appointmentNotFound();
+      if (current.status !== 'booked') {
+        throw new AppError('not_cancellable', 409, 'The appointment is cancelled: book a new one');
+      }
+      const start = Date.parse(body.start_date);
+      const slot = await loadSlot(
+        {
+          clinicId: writer.clinicId,
+          caregiverId: body.caregiver_id ?? current.caregiverId,
+          appointmentTypeId: current.appointmentTypeId,
+          start,
+        },
+        { type: 'caregiver_id', start: 'start_date' },
+      );
+      const end = start + slot.type.durationMinutes * MINUTE;
+      if (start <= clock()) throw invalidField('start_date', 'The start has passed');
+      if (slot.caregiver.id === current.caregiverId && start === current.startAt.getTime()) {
+        throw invalidField('start_date', 'This is the appointment’s time already');
+      }
+      if (body.outside_working_hours !== true) {
+        await checkOffered(
+          slot,
+          start,
+          end,
+          'start_date',
+          'choose one from available-slots, or send outside_working_hours: true',
+        );
+      }
+      if (body.ignore_busy_times !== true) await checkCalendar(slot.caregiver.id, start, end);
+      const sms = body.send_sms === true ? detailsMessage(slot, start, current.language) : null;
+      const { localDate } = slot;
+
+      type Outcome = { refused: MessageCapRefusal } | { moved: true };
+      const outcome = await inBookingTransaction(async (tx): Promise<Outcome> => {
+        const now = clock();
+        const row = await repository.lockClinicAppointment(tx, appointmentId, writer.clinicId);
+        if (!row) throw appointmentNotFound();
+        if (row.status !== 'booked') {
+          throw new AppError(
+            'not_cancellable',
+            409,
+            'The appointment is cancelled: book a new one',
+          );
+        }
+        if (sms !== null) {
+          const refused = await takeMessageCap(tx, {
+            clinicId: writer.clinicId,
+            to: row.phone,
+            kind: 'clinic_booking',
+            actor: writer.actor,
+            now,
+          });
+          if (refused) return { refused };
+        }
+        // Both caregivers' queues, in id order so two opposite moves cannot deadlock.
+        for (const id of [...new Set([row.caregiverId, slot.caregiver.id])].sort((a, b) => a - b)) {
+          await repository.lockCaregiverBookings(tx, id);
+        }
+        const onDate = await repository.findBookingOnDate(
+          tx,
+          writer.clinicId,
+          row.patientId,
+          localDate,
+        );
+        if (onDate && onDate.id !== row.id) throw existingAppointment();
+        const startAt = new Date(start);
+        const endAt = new Date(end);
+        if (await repository.findOverlapping(tx, slot.caregiver.id, startAt, endAt, row.id)) {
+          throw slotTaken();
+        }
+        if (
+          body.ignore_busy_times !== true &&
+          (await busy.overlapsExternalBusy(tx, slot.caregiver.id, startAt, endAt))
+        ) {
+          throw slotTaken();
+        }
+        await repository.moveAppointment(tx, row.id, {
+          caregiverId: slot.caregiver.id,
+          appointmentTypeId: row.appointmentTypeId,
+          startAt,
+          endAt,
+          localDate,
+          language: row.language,
+          // The details allowance starts again for the new time.
+          detailsSmsCount: sms === null ? 0 : 1,
+        });
+        // The old time's reminders are withdrawn, the new time's planned.
+        await reminders.plan(tx, { id: row.id, clinicId: writer.clinicId, startAt });
+        await calendar.queueWrite(tx, row.id);
+        if (sms !== null) {
+          await messaging.queueMessage(tx, {
+            clinicId: writer.clinicId,
+            to: row.phone,
+            body: sms,
+            expiresAt: endAt,
+          });
+        }
+        await waitlist.markBooked(tx, {
+          patientId: row.patientId,
+          caregiverId: slot.caregiver.id,
+          appointmentTypeId: row.appointmentTypeId,
+          localDate,
+          at: new Date(now),
+        });
+        // The old time is free for those waiting.
+        await waitlist.queueOffers(tx, {
+          clinicId: writer.clinicId,
+          caregiverId: row.caregiverId,
+          freed: { startAt: row.startAt, endAt: row.endAt },
+        });
+        const previous = {
+          caregiver_id: row.caregiverId,
+          appointment_type_id: row.appointmentTypeId,
+          start_date: formatZonedIso(row.startAt.getTime(), row.timezone),
+          end_date: formatZonedIso(row.endAt.getTime(), row.timezone),
+        };
+        await webhooks.emitAppointmentRescheduled(
+          tx,
+          { id: row.id, clinicId: writer.clinicId },
+          previous,
+        );
+        await audit(tx, {
+          clinicId: writer.clinicId,
+          actor: writer.actor,
+          action: 'appointment.reschedule',
+          targetType: 'appointment',
+          targetId: row.id,
+          details: {
+            from: { caregiver_id: row.caregiverId, start_at: row.startAt.toISOString() },
+            to: { caregiver_id: slot.caregiver.id, start_at: startAt.toISOString() },
+            outside_working_hours: body.outside_working_hours === true,
+            ignore_busy_times: body.ignore_busy_times === true,
+            send_sms: sms !== null,
+          },
+          at: new Date(now),
+        });
+        return { moved: true };
+      });
+      if ('refused' in outcome) throw messageCapError(outcome.refused);
+      cache.invalidate(writer.clinicId);
+      if (sms !== null) messaging.kick();
+      webhooks.kick();
+      waitlist.kick();
+    },
+
+    /**
+     * `POST /api/integration/appointments/:id/cancel`: the clinic cancels one of its booked
+     * appointments, whatever the patient's online cancellation notice. `reason` is kept on the
+     * appointment (for the clinic's eyes); `sendSms` tells the patient, in their language, through
+     * the clinic's channel (counted by the message caps: refused, nothing is cancelled). Audited
+     * as `actor`.
+     */
+    async cancelForClinic(
+      clinicId: number,
+      appointmentId: number,
+      actor: string,
+      options: { reason?: string | null; sendSms?: boolean } = {},
+    ): Promise<void> {
       const now = clock();
-      await repository.db.transaction(async (tx) => {
+      const reason = options.reason?.trim() ? options.reason.trim() : null;
+      const refused = await repository.db.transaction(async (tx) => {
         const row = await repository.lockClinicAppointment(tx, appointmentId, clinicId);
         if (!row) throw appointmentNotFound();
         if (row.status !== 'booked') {
           throw new AppError('not_cancellable', 409, 'The appointment is already cancelled');
         }
-        await repository.cancelAppointment(tx, row.id, new Date(now));
+        let message: string | null = null;
+        if (options.sendSms === true) {
+          const cap = await takeMessageCap(tx, {
+            clinicId,
+            to: row.phone,
+            kind: 'clinic_cancellation',
+            actor,
+            now,
+          });
+          if (cap) return cap;
+          const details = await repository.findCancellationDetails(tx, row.id);
+          if (!details) throw appointmentNotFound();
+          message = appointmentCancelledMessage(
+            { ...details, start: row.startAt.getTime() },
+            row.language,
+          );
+        }
+        await repository.cancelAppointment(tx, row.id, new Date(now), reason);
         await reminders.withdraw(tx, row.id);
         await calendar.queueWrite(tx, row.id);
+        if (message !== null) {
+          await messaging.queueMessage(tx, {
+            clinicId,
+            to: row.phone,
+            body: message,
+            // Told until the time it was for; after that the news is no use.
+            expiresAt: new Date(Math.max(row.startAt.getTime(), now + 60 * MINUTE)),
+          });
+        }
         await audit(tx, {
           clinicId,
           actor,
           action: 'appointment.cancel',
           targetType: 'appointment',
           targetId: row.id,
-          details: { caregiver_id: row.caregiverId, start_at: row.startAt.toISOString() },
+          details: {
+            caregiver_id: row.caregiverId,
+            start_at: row.startAt.toISOString(),
+            ...(reason !== null ? { reason } : {}),
+            ...(options.sendSms === true ? { send_sms: true } : {}),
+          },
           at: new Date(now),
         });
         await webhooks.emitAppointment(tx, 'appointment.cancelled', { id: row.id, clinicId });
@@ -743,8 +950,11 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
           caregiverId: row.caregiverId,
           freed: { startAt: row.startAt, endAt: row.endAt },
         });
+        return null;
       });
+      if (refused) throw messageCapError(refused);
       cache.invalidate(clinicId);
+      if (options.sendSms === true) messaging.kick();
       webhooks.kick();
       waitlist.kick();
     },

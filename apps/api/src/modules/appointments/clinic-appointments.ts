@@ -1,6 +1,8 @@
 import { and, asc, eq, gte, lt } from 'drizzle-orm';
 import type {
   ClinicBookingBody,
+  ClinicCancelBody,
+  ClinicRescheduleBody,
   IntegrationAppointment,
   IntegrationAppointmentsQuery,
 } from '@marpe/shared';
@@ -19,7 +21,10 @@ import type { AppointmentsService } from './appointments-service.js';
 
 export interface ClinicAppointmentsDeps {
   db: Database;
-  appointments: Pick<AppointmentsService, 'cancelForClinic' | 'bookForClinic'>;
+  appointments: Pick<
+    AppointmentsService,
+    'cancelForClinic' | 'bookForClinic' | 'rescheduleForClinic'
+  >;
 }
 
 /** The integration API's view of a clinic's appointments: the list by dates, and cancelling. */
@@ -78,9 +83,20 @@ export function createClinicAppointments({ db, appointments: service }: ClinicAp
       return toAppointmentView(row);
     },
 
+    /** Moves on the clinic's behalf and answers the appointment at its new time. */
+    async rescheduleAppointment(writer: Writer, appointmentId: number, body: ClinicRescheduleBody) {
+      await service.rescheduleForClinic(writer, appointmentId, body);
+      const [row] = await repository.listAppointments(db, writer.clinicId, { id: appointmentId });
+      if (!row) throw new AppError('appointment_not_found', 404, 'Appointment not found');
+      return toAppointmentView(row);
+    },
+
     /** Cancels on the clinic's behalf and answers the cancelled appointment. */
-    async cancelAppointment(writer: Writer, appointmentId: number) {
-      await service.cancelForClinic(writer.clinicId, appointmentId, writer.actor);
+    async cancelAppointment(writer: Writer, appointmentId: number, body?: ClinicCancelBody) {
+      await service.cancelForClinic(writer.clinicId, appointmentId, writer.actor, {
+        reason: body?.reason ?? null,
+        sendSms: body?.send_sms === true,
+      });
       const [row] = await repository.listAppointments(db, writer.clinicId, { id: appointmentId });
       if (!row) throw new AppError('appointment_not_found', 404, 'Appointment not found');
       return toAppointmentView(row);

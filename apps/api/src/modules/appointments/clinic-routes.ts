@@ -1,5 +1,8 @@
 import {
   clinicBookingBodySchema,
+  clinicCancelBodySchema,
+  clinicRescheduleBodySchema,
+  CANCEL_REASON_MAX_LENGTH,
   errorBodySchema,
   integrationAppointmentSchema,
   integrationAppointmentsQuerySchema,
@@ -70,15 +73,33 @@ export const clinicAppointmentsRoutes: FastifyPluginAsyncZod<
     {
       schema: {
         tags,
-        summary:
-          "Cancels a booked appointment on the clinic's behalf, whatever the patient's online cancellation notice; the slot is free again. 409 not_cancellable when already cancelled",
+        summary: `Cancels a booked appointment on the clinic's behalf, whatever the patient's online cancellation notice; the slot is free again and offered to the waitlist. The body is optional: \`reason\` (at most ${CANCEL_REASON_MAX_LENGTH} characters) is kept as the appointment's cancel_reason, for the clinic's eyes; \`send_sms: true\` tells the patient, in their language, through the clinic's channel (counted by the message caps: 429 and nothing cancelled when one is full). 409 not_cancellable when already cancelled. Audited`,
         params: integrationIdParamsSchema,
-        response: { 200: integrationAppointmentSchema, ...writeErrors },
+        body: clinicCancelBodySchema,
+        response: { 200: integrationAppointmentSchema, ...writeErrors, 429: errorBodySchema },
       },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return service.cancelAppointment(writerOf(request), request.params.id);
+      return service.cancelAppointment(writerOf(request), request.params.id, request.body);
+    },
+  );
+
+  app.post(
+    '/appointments/:id/reschedule',
+    {
+      schema: {
+        tags,
+        summary:
+          "Moves a booked appointment (same patient, same type) to start_date, with caregiver_id when the caregiver changes (it must offer the type: 400 caregiver_id otherwise). As a clinic booking: start_date a slot the booking page offers, or any future time with outside_working_hours: true; never over another appointment nor another of the patient's on the same date (409 slot_taken, existingAppointment), nor over a busy time unless ignore_busy_times: true (409 slot_taken). In one transaction: reminders planned again, the caregiver's calendar written back, the freed time offered to the waitlist, appointment.rescheduled raised with where it was before; send_sms: true sends the new time's details (message caps: 429). 409 not_cancellable when cancelled. Audited",
+        params: integrationIdParamsSchema,
+        body: clinicRescheduleBodySchema,
+        response: { 200: integrationAppointmentSchema, ...writeErrors, 429: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return service.rescheduleAppointment(writerOf(request), request.params.id, request.body);
     },
   );
 };

@@ -1,8 +1,21 @@
-import { and, asc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
-import type { BusyTimesBody, BusyTimesQuery, BusyTimesResult, BusyTimeView } from '@marpe/shared';
+import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import type {
+  BusyTimesBody,
+  BusyTimesQuery,
+  BusyTimesResult,
+  BusyTimeView,
+  ClinicBusyTime,
+  ClinicBusyTimesQuery,
+} from '@marpe/shared';
 import { audit } from '../../platform/audit.js';
 import type { Database, Executor } from '../../platform/db/client.js';
-import { caregiverBusyTimes, caregivers, clinics, isStoredId } from '../../platform/db/schema.js';
+import {
+  calendarEvents,
+  caregiverBusyTimes,
+  caregivers,
+  clinics,
+  isStoredId,
+} from '../../platform/db/schema.js';
 import { AppError } from '../../platform/errors.js';
 import { formatZonedIso } from '../../platform/zoned-time.js';
 import type { Writer } from '../integration/integration-auth.js';
@@ -183,6 +196,85 @@ export function createBusyTimes({ db, waitlist, cache, clock }: BusyTimesDeps) {
         waitlist.kick();
       }
       return result.view;
+    },
+
+    /**
+     * Every busy time of the clinic's caregivers (or of one) overlapping [from, to), from both
+     * sources: the pushed ones (with their labels) and the busy events of the caregivers' synced
+     * calendars (the mirror keeps no titles; Marpe's own events are its appointments, left out),
+     * by start. Bounded by the window (31 days) and the clinic's caregivers, on the same window
+     * indexes availability reads.
+     */
+    async listForClinic(clinicId: number, query: ClinicBusyTimesQuery): Promise<ClinicBusyTime[]> {
+      const [clinic] = await db
+        .select({ timezone: clinics.timezone })
+        .from(clinics)
+        .where(eq(clinics.id, clinicId));
+      if (!clinic) throw new AppError('clinic_not_found', 404, `No clinic ${clinicId}`);
+      let ids: number[];
+      if (query.caregiver_id !== undefined) {
+        const caregiver = await findCaregiver(db, clinicId, query.caregiver_id);
+        if (!caregiver) throw caregiverNotFound(query.caregiver_id);
+        ids = [caregiver.id];
+      } else {
+        const rows = await db
+          .select({ id: caregivers.id })
+          .from(caregivers)
+          .where(eq(caregivers.clinicId, clinicId));
+        ids = rows.map((row) => row.id);
+      }
+      if (ids.length === 0) return [];
+      const from = new Date(Date.parse(query.from));
+      const to = new Date(Date.parse(query.to));
+      const [pushed, mirrored] = await Promise.all([
+        db
+          .select({
+            caregiverId: caregiverBusyTimes.caregiverId,
+            startAt: caregiverBusyTimes.startAt,
+            endAt: caregiverBusyTimes.endAt,
+            label: caregiverBusyTimes.label,
+          })
+          .from(caregiverBusyTimes)
+          .where(
+            and(
+              inArray(caregiverBusyTimes.caregiverId, ids),
+              gt(caregiverBusyTimes.endAt, from),
+              lt(caregiverBusyTimes.startAt, to),
+            ),
+          ),
+        db
+          .select({
+            caregiverId: calendarEvents.caregiverId,
+            startAt: calendarEvents.startAt,
+            endAt: calendarEvents.endAt,
+          })
+          .from(calendarEvents)
+          .where(
+            and(
+              inArray(calendarEvents.caregiverId, ids),
+              eq(calendarEvents.busy, true),
+              isNull(calendarEvents.appointmentId),
+              gt(calendarEvents.endAt, from),
+              lt(calendarEvents.startAt, to),
+            ),
+          ),
+      ]);
+      const items = [
+        ...pushed.map((row) => ({ ...row, source: 'api' as const })),
+        ...mirrored.map((row) => ({ ...row, label: null, source: 'calendar' as const })),
+      ].sort(
+        (a, b) =>
+          a.startAt.getTime() - b.startAt.getTime() ||
+          a.caregiverId - b.caregiverId ||
+          a.endAt.getTime() - b.endAt.getTime(),
+      );
+      return items.map((item) => ({
+        caregiver_id: item.caregiverId,
+        start: formatZonedIso(item.startAt.getTime(), clinic.timezone),
+        end: formatZonedIso(item.endAt.getTime(), clinic.timezone),
+        source: item.source,
+        label: item.label,
+      }));
     },
 
     /** The caregiver's stored busy times overlapping [from, to), by start. */

@@ -5,11 +5,14 @@ import {
   busyTimesListSchema,
   busyTimesQuerySchema,
   busyTimesResultSchema,
+  clinicBusyTimesQuerySchema,
+  clinicBusyTimesSchema,
   errorBodySchema,
   integrationIdParamsSchema,
   MAX_BUSY_TIME_DAYS,
   MAX_BUSY_TIMES_PER_CALL,
   MAX_BUSY_TIMES_WINDOW_DAYS,
+  MAX_CLINIC_BUSY_TIMES_DAYS,
 } from '@marpe/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { callerOf, refuseNulCharacters, writerOf } from '../integration/integration-auth.js';
@@ -64,6 +67,22 @@ export const busyTimesRoutes: FastifyPluginAsyncZod<BusyTimesRoutesOptions> = as
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return service.list(callerOf(request).clinicId, request.params.id, request.query);
+    },
+  );
+
+  app.get(
+    '/busy-times',
+    {
+      schema: {
+        tags,
+        summary: `Every busy time of the clinic's caregivers (or of caregiver_id's) overlapping [from, to) (ISO 8601 with an offset, at most ${MAX_CLINIC_BUSY_TIMES_DAYS} days), from both sources, by start: \`source: "api"\` the ones pushed with PUT /caregivers/:id/busy-times (with their label), \`source: "calendar"\` the busy events of the caregivers' synced calendars (label null: Marpe keeps no titles). Marpe's own appointments are not busy times (GET /appointments). 404 caregiver_not_found for another clinic's caregiver`,
+        querystring: clinicBusyTimesQuerySchema,
+        response: { 200: clinicBusyTimesSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return service.listForClinic(callerOf(request).clinicId, request.query);
     },
   );
 };

@@ -9,7 +9,8 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 /** What the integration API sent a message for. */
-export type ApiMessageKind = 'form_link' | 'payment_link' | 'clinic_booking';
+export type ApiMessageKind =
+  'form_link' | 'payment_link' | 'clinic_booking' | 'clinic_cancellation';
 
 export type MessageCapName =
   'per_recipient_per_hour' | 'per_recipient_per_day' | 'per_clinic_per_day';

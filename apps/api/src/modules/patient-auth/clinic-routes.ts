@@ -2,17 +2,26 @@ import {
   errorBodySchema,
   integrationPatientParamsSchema,
   integrationPatientSchema,
+  integrationPatientsSchema,
   MAX_IDENTITIES_PER_PHONE,
   normaliseIsraeliMobile,
+  PATIENT_SEARCH_MAX_LIMIT,
+  patientSearchQuerySchema,
   updatePatientBodySchema,
   type IntegrationPatient,
 } from '@marpe/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { audit } from '../../platform/audit.js';
 import { AppError, invalidField } from '../../platform/errors.js';
-import { refuseNulCharacters, writerOf, type Writer } from '../integration/integration-auth.js';
+import {
+  callerOf,
+  refuseNulCharacters,
+  writerOf,
+  type Writer,
+} from '../integration/integration-auth.js';
 import type { PatientAuthRepository } from './patient-auth-repository.js';
 import { toPatient, tooManyIdentities } from './patient-auth-service.js';
+import type { PatientSearch } from './patient-search.js';
 
 /**
  * The clinic's corrections of its patients' records (issue 25). A changed phone number is the
@@ -77,8 +86,24 @@ const tags = ['integration'];
 
 export const patientsIntegrationRoutes: FastifyPluginAsyncZod<{
   corrections: PatientCorrections;
-}> = async (app, { corrections }) => {
+  search: PatientSearch;
+}> = async (app, { corrections, search }) => {
   app.addHook('preValidation', refuseNulCharacters);
+  app.get(
+    '/patients',
+    {
+      schema: {
+        tags,
+        summary: `Finds the clinic's patients by what was typed (q): words of the first or last name (each a prefix, in any order), an ID number (a prefix), or a phone number (a prefix, any spelling: 052-700, +972 52 700…); every word must match. At most limit (default 20, at most ${PATIENT_SEARCH_MAX_LIMIT}), whole matches first, then by last and first name`,
+        querystring: patientSearchQuerySchema,
+        response: { 200: integrationPatientsSchema, 400: errorBodySchema, 401: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return search.search(callerOf(request).clinicId, request.query);
+    },
+  );
   app.patch(
     '/patients/:idNumber',
     {

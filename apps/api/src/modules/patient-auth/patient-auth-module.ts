@@ -8,6 +8,7 @@ import { createPatientCorrections, patientsIntegrationRoutes } from './clinic-ro
 import { createPatientAuthRepository } from './patient-auth-repository.js';
 import { patientAuthRoutes } from './patient-auth-routes.js';
 import { createPatientAuthService } from './patient-auth-service.js';
+import { createPatientSearch } from './patient-search.js';
 
 /**
  * Login by SMS code and the patient's session, and the clinic's correction of a patient's phone
@@ -37,6 +38,7 @@ export async function registerPatientAuth(
   registerAuthenticate(app, service);
   await registerIntegrationRoutes(app, patientsIntegrationRoutes, {
     corrections: createPatientCorrections({ repository, clock: deps.clock }),
+    search: createPatientSearch({ db: deps.db }),
   });
   await app.register(patientAuthRoutes, {
     prefix: '/api',

@@ -48,6 +48,25 @@ const entryColumns = {
   createdAt: waitlistEntries.createdAt,
 };
 
+/** Who waits on a date (clinic time) and with a caregiver: `GET /api/integration/waitlist…`. */
+export interface WaitlistFilter {
+  date?: string;
+  caregiverId?: number;
+}
+
+/** The most entries `listClinicEntries` answers: a day's waitlist, not the clinic's history. */
+export const WAITLIST_ENTRIES_LIMIT = 500;
+
+const matches = (filter: WaitlistFilter) =>
+  and(
+    filter.date === undefined
+      ? undefined
+      : and(lte(waitlistEntries.fromDate, filter.date), gte(waitlistEntries.toDate, filter.date)),
+    filter.caregiverId === undefined
+      ? undefined
+      : eq(waitlistEntries.caregiverId, filter.caregiverId),
+  );
+
 /** Active: waiting, and its range not over (`today` in the clinic's zone). */
 const isActive = (today: string) =>
   and(eq(waitlistEntries.status, 'waiting'), gte(waitlistEntries.toDate, today));
@@ -269,7 +288,7 @@ export function createWaitlistRepository(db: Database) {
     },
 
     /** Active entries per caregiver of the clinic, caregivers in the clinic's order. */
-    async countWaitingByCaregiver(clinicId: number, today: string) {
+    async countWaitingByCaregiver(clinicId: number, today: string, filter: WaitlistFilter = {}) {
       return db
         .select({
           caregiverId: caregivers.id,
@@ -279,9 +298,39 @@ export function createWaitlistRepository(db: Database) {
         })
         .from(waitlistEntries)
         .innerJoin(caregivers, eq(caregivers.id, waitlistEntries.caregiverId))
-        .where(and(eq(waitlistEntries.clinicId, clinicId), isActive(today)))
+        .where(and(eq(waitlistEntries.clinicId, clinicId), isActive(today), matches(filter)))
         .groupBy(caregivers.id, caregivers.name, caregivers.sortOrder)
         .orderBy(asc(caregivers.sortOrder), asc(caregivers.id));
+    },
+
+    /** The clinic's active entries matching the filter, with their patients, in joining order. */
+    async listClinicEntries(clinicId: number, today: string, filter: WaitlistFilter) {
+      return db
+        .select({
+          ...entryColumns,
+          patientId: patients.id,
+          idNumber: patients.idNumber,
+          firstName: patients.firstName,
+          lastName: patients.lastName,
+          phone: patients.phone,
+        })
+        .from(waitlistEntries)
+        .innerJoin(caregivers, eq(caregivers.id, waitlistEntries.caregiverId))
+        .innerJoin(appointmentTypes, eq(appointmentTypes.id, waitlistEntries.appointmentTypeId))
+        .innerJoin(patients, eq(patients.id, waitlistEntries.patientId))
+        .where(and(eq(waitlistEntries.clinicId, clinicId), isActive(today), matches(filter)))
+        .orderBy(asc(waitlistEntries.createdAt), asc(waitlistEntries.id))
+        .limit(WAITLIST_ENTRIES_LIMIT);
+    },
+
+    /** Whether the caregiver is the clinic's. */
+    async isClinicCaregiver(clinicId: number, caregiverId: number): Promise<boolean> {
+      if (!isStoredId(caregiverId)) return false;
+      const [row] = await db
+        .select({ id: caregivers.id })
+        .from(caregivers)
+        .where(and(eq(caregivers.id, caregiverId), eq(caregivers.clinicId, clinicId)));
+      return row !== undefined;
     },
   };
 }

@@ -2,7 +2,9 @@ import {
   defaultReminderSettings,
   isInPartOfDay,
   WAITLIST_MAX_ACTIVE,
+  type IntegrationWaitlistEntry,
   type IntegrationWaitlistRow,
+  type WaitlistFilterQuery,
   type JoinWaitlistBody,
   type WaitlistEntry,
 } from '@marpe/shared';
@@ -124,6 +126,17 @@ export function createWaitlistService(deps: WaitlistServiceDeps) {
   const { repository, subjects, availability, messaging, outbox, clock, publicOrigin } = deps;
   const { db } = repository;
   const take = deps.takeLimit ?? takeLimit;
+
+  /** A clinic's filter of its waitlist: 404 for another clinic's caregiver. */
+  async function clinicFilter(clinicId: number, query: WaitlistFilterQuery) {
+    if (
+      query.caregiver_id !== undefined &&
+      !(await repository.isClinicCaregiver(clinicId, query.caregiver_id))
+    ) {
+      throw new AppError('caregiver_not_found', 404, `No caregiver ${query.caregiver_id} here`);
+    }
+    return { date: query.date, caregiverId: query.caregiver_id };
+  }
 
   async function todayOf(clinicId: number, now: number): Promise<string> {
     const timezone = await repository.findClinicTimezone(clinicId);
@@ -414,10 +427,40 @@ export function createWaitlistService(deps: WaitlistServiceDeps) {
       await offer(clinicId, caregiverId, freed);
     },
 
-    /** `GET /api/integration/waitlist`. */
-    async clinicSummary(clinicId: number): Promise<IntegrationWaitlistRow[]> {
+    /** `GET /api/integration/waitlist/entries`: who waits, on a date, with a caregiver. */
+    async clinicEntries(
+      clinicId: number,
+      query: WaitlistFilterQuery = {},
+    ): Promise<IntegrationWaitlistEntry[]> {
+      const filter = await clinicFilter(clinicId, query);
       const today = await todayOf(clinicId, clock());
-      const rows = await repository.countWaitingByCaregiver(clinicId, today);
+      const rows = await repository.listClinicEntries(clinicId, today, filter);
+      return rows.map((row) => ({
+        id: row.id,
+        patient: {
+          id: row.patientId,
+          id_number: row.idNumber,
+          first_name: row.firstName,
+          last_name: row.lastName,
+          phone: row.phone,
+        },
+        caregiver: { id: row.caregiverId, name: row.caregiverName },
+        appointment_type: { id: row.appointmentTypeId, name: row.typeName },
+        from_date: row.fromDate,
+        to_date: row.toDate,
+        part_of_day: row.partOfDay,
+        joined_at: row.createdAt.toISOString(),
+      }));
+    },
+
+    /** `GET /api/integration/waitlist`. */
+    async clinicSummary(
+      clinicId: number,
+      query: WaitlistFilterQuery = {},
+    ): Promise<IntegrationWaitlistRow[]> {
+      const filter = await clinicFilter(clinicId, query);
+      const today = await todayOf(clinicId, clock());
+      const rows = await repository.countWaitingByCaregiver(clinicId, today, filter);
       return rows.map((row) => ({
         caregiver_id: row.caregiverId,
         name: row.name,

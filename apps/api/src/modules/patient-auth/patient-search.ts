@@ -1,0 +1,92 @@
+import { and, asc, eq, ilike, like, or, sql, type SQL } from 'drizzle-orm';
+import type { IntegrationPatient, PatientSearchQuery } from '@marpe/shared';
+import type { Database } from '../../platform/db/client.js';
+import { patients } from '../../platform/db/schema.js';
+import { toPatient } from './patient-auth-service.js';
+
+/** What a phone may be spelled with besides its digits: `+972 52-700 0001`, `(052) 7000001`. */
+const phoneSpelling = /^[+\d][\d\s\-().]*$/;
+
+/** `%`, `_` and `\` are LIKE's own: a typed one means itself. */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The spellings a typed number's prefix may take in `patients.phone` (05XXXXXXXX). */
+export function phonePrefixes(digits: string): string[] {
+  const prefixes = new Set<string>([digits]);
+  if (digits.startsWith('00972')) prefixes.add(`0${digits.slice(5).replace(/^0/, '')}`);
+  else if (digits.startsWith('972')) prefixes.add(`0${digits.slice(3).replace(/^0/, '')}`);
+  else if (!digits.startsWith('0')) prefixes.add(`0${digits}`);
+  return [...prefixes].filter((prefix) => prefix.length > 0);
+}
+
+/**
+ * How a search reads what was typed: one number when it is a number in any spelling (an ID
+ * number or a phone, prefixes), otherwise words, each a prefix of the first or the last name or,
+ * when it is digits, of the ID number or phone; every word must match, in any order.
+ */
+export function searchTerms(q: string): { numbers: string[]; words: string[] } {
+  const text = q.trim();
+  if (phoneSpelling.test(text)) {
+    const digits = text.replace(/\D/g, '');
+    if (digits.length > 0) return { numbers: [digits], words: [] };
+  }
+  const numbers: string[] = [];
+  const words: string[] = [];
+  for (const token of text.split(/\s+/).filter(Boolean)) {
+    if (/^\d+$/.test(token.replace(/[-().+]/g, ''))) numbers.push(token.replace(/\D/g, ''));
+    else words.push(token);
+  }
+  return { numbers, words };
+}
+
+/** `GET /api/integration/patients`: the clinic's patients matching what the desk typed. */
+export function createPatientSearch({ db }: { db: Database }) {
+  return {
+    async search(clinicId: number, query: PatientSearchQuery): Promise<IntegrationPatient[]> {
+      const { numbers, words } = searchTerms(query.q);
+      const conditions: SQL[] = [];
+      const exact: SQL[] = [];
+      for (const digits of numbers) {
+        const phones = phonePrefixes(digits);
+        conditions.push(
+          or(
+            like(patients.idNumber, `${escapeLike(digits)}%`),
+            // A whole ID number typed without its leading zeros.
+            digits.length < 9 ? eq(patients.idNumber, digits.padStart(9, '0')) : undefined,
+            ...phones.map((prefix) => like(patients.phone, `${escapeLike(prefix)}%`)),
+          ) as SQL,
+        );
+        exact.push(
+          or(
+            eq(patients.idNumber, digits.padStart(9, '0')),
+            ...phones.map((prefix) => eq(patients.phone, prefix)),
+          ) as SQL,
+        );
+      }
+      for (const word of words) {
+        const prefix = `${escapeLike(word)}%`;
+        conditions.push(
+          or(ilike(patients.firstName, prefix), ilike(patients.lastName, prefix)) as SQL,
+        );
+        exact.push(
+          or(
+            sql`lower(${patients.firstName}) = lower(${word})`,
+            sql`lower(${patients.lastName}) = lower(${word})`,
+          ) as SQL,
+        );
+      }
+      if (conditions.length === 0) return [];
+      // Whole words and whole numbers first, then by name.
+      const rank = sql<number>`(CASE WHEN ${and(...exact)} THEN 0 ELSE 1 END)`;
+      const rows = await db
+        .select()
+        .from(patients)
+        .where(and(eq(patients.clinicId, clinicId), ...conditions))
+        .orderBy(rank, asc(patients.lastName), asc(patients.firstName), asc(patients.id))
+        .limit(query.limit);
+      return rows.map(toPatient);
+    },
+  };
+}
+
+export type PatientSearch = ReturnType<typeof createPatientSearch>;
