@@ -6,20 +6,24 @@ import { actForClinic, api, ApiError } from './api';
 export const sessionQueryKey = ['staff-session'] as const;
 
 /** The signed-in staff member, or null when no one is (a 401); other failures throw. */
+export async function fetchStaffSession(): Promise<StaffSession | null> {
+  try {
+    return await api<StaffSession>('/api/staff-auth/session');
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+export const sessionQuery = {
+  queryKey: sessionQueryKey,
+  queryFn: fetchStaffSession,
+  retry: false,
+  staleTime: 5 * 60_000,
+} as const;
+
 export function useStaffSession() {
-  return useQuery({
-    queryKey: sessionQueryKey,
-    queryFn: async (): Promise<StaffSession | null> => {
-      try {
-        return await api<StaffSession>('/api/staff-auth/session');
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 401) return null;
-        throw error;
-      }
-    },
-    retry: false,
-    staleTime: 5 * 60_000,
-  });
+  return useQuery(sessionQuery);
 }
 
 const clinicStorageKey = 'marpe-desk-clinic';

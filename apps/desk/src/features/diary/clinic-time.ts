@@ -1,10 +1,76 @@
-import { DateTime } from 'luxon';
+import { DateTime, IANAZone, Zone } from 'luxon';
 
 /**
  * The diary shows every time in the clinic's zone (`timezone` of GET /api/integration/clinic),
  * whatever the browser's zone is. Dates are `YYYY-MM-DD` of the clinic's calendar; instants are
  * epoch milliseconds or ISO 8601 with an offset.
  */
+
+const QUARTER_HOUR = 900_000;
+
+/**
+ * An IANA zone whose offsets are remembered by quarter hour. Luxon asks the browser's Intl for a
+ * zone's offset at every date it makes (`formatToParts`); the diary's grid makes thousands (each
+ * time slot of each caregiver column), and in a week of 10 caregivers that alone took 1.6 s of a
+ * 4.3 s first render. Every offset change of a modern zone falls on a quarter hour, so an offset
+ * holds for its whole quarter hour and the remembered one is exact.
+ */
+class RememberingZone extends Zone {
+  readonly #zone: IANAZone;
+  readonly #offsets = new Map<number, number>();
+
+  constructor(name: string) {
+    super();
+    this.#zone = IANAZone.create(name);
+  }
+
+  override get type() {
+    return this.#zone.type;
+  }
+
+  override get name() {
+    return this.#zone.name;
+  }
+
+  override get isUniversal() {
+    return false;
+  }
+
+  override get isValid() {
+    return this.#zone.isValid;
+  }
+
+  override offsetName(ts: number, options: Parameters<Zone['offsetName']>[1]) {
+    return this.#zone.offsetName(ts, options);
+  }
+
+  override formatOffset(ts: number, format: Parameters<Zone['formatOffset']>[1]) {
+    return this.#zone.formatOffset(ts, format);
+  }
+
+  override offset(ts: number) {
+    const quarter = Math.floor(ts / QUARTER_HOUR);
+    let offset = this.#offsets.get(quarter);
+    if (offset === undefined) {
+      offset = this.#zone.offset(ts);
+      this.#offsets.set(quarter, offset);
+    }
+    return offset;
+  }
+
+  override equals(other: Zone) {
+    return this.#zone.equals(other);
+  }
+}
+
+const zones = new Map<string, RememberingZone>();
+
+/** The clinic's zone for luxon, one per name, its offsets remembered. */
+export function clinicZone(name: string): Zone {
+  let zone = zones.get(name);
+  if (!zone) zones.set(name, (zone = new RememberingZone(name)));
+  return zone;
+}
 
 export const diaryViews = ['day', 'week'] as const;
 export type DiaryView = (typeof diaryViews)[number];
@@ -23,7 +89,7 @@ export function parseDate(value: string | null | undefined): string | null {
 
 /** Today's date in the zone. */
 export function todayIn(zone: string, now: number = Date.now()): string {
-  return DateTime.fromMillis(now, { zone }).toISODate() ?? '';
+  return DateTime.fromMillis(now, { zone: clinicZone(zone) }).toISODate() ?? '';
 }
 
 /** A date's day in the week: 0 Sunday … 6 Saturday. */
@@ -55,7 +121,7 @@ export function stepDate(view: DiaryView, date: string, step: 1 | -1): string {
 /** The instant a wall-clock time of a date has in the zone (`24:00` is the next midnight). */
 export function zonedInstant(date: string, time: string, zone: string): number {
   const [hour = 0, minute = 0] = time.split(':').map(Number);
-  const day = DateTime.fromISO(date, { zone });
+  const day = DateTime.fromISO(date, { zone: clinicZone(zone) });
   if (hour >= 24) return day.plus({ days: 1 }).startOf('day').toMillis();
   return day.set({ hour, minute, second: 0, millisecond: 0 }).toMillis();
 }
@@ -64,14 +130,18 @@ export function zonedInstant(date: string, time: string, zone: string): number {
 export function localParts(instant: number | string, zone: string): { date: string; time: string } {
   const at =
     typeof instant === 'number'
-      ? DateTime.fromMillis(instant, { zone })
-      : DateTime.fromISO(instant, { zone, setZone: false }).setZone(zone);
+      ? DateTime.fromMillis(instant, { zone: clinicZone(zone) })
+      : DateTime.fromISO(instant, { zone: clinicZone(zone) });
   return { date: at.toISODate() ?? '', time: at.toFormat('HH:mm') };
 }
 
 /** ISO 8601 with the zone's offset at that instant (what the API's bodies take). */
 export function toZonedIso(instant: number, zone: string): string {
-  return DateTime.fromMillis(instant, { zone }).toISO({ suppressMilliseconds: true }) ?? '';
+  return (
+    DateTime.fromMillis(instant, { zone: clinicZone(zone) }).toISO({
+      suppressMilliseconds: true,
+    }) ?? ''
+  );
 }
 
 /** What a view asks the API for: its dates (both included) and its instants [from, to). */
@@ -87,6 +157,21 @@ export function windowOf(view: DiaryView, date: string, zone: string) {
     to: toZonedIso(zonedInstant(toDate, '24:00', zone), zone),
   };
 }
+
+/**
+ * A window of instants that holds every instant of `dates` in any time zone (a day before the
+ * first to two days after the last, UTC): the diary asks for busy times with it before it knows the
+ * clinic's zone, and shows only those its columns hold.
+ */
+export function widestWindow(dates: readonly string[]): { from: string; to: string } {
+  const first = dates[0] ?? '';
+  const last = dates[dates.length - 1] ?? first;
+  return { from: `${addDays(first, -1)}T00:00:00Z`, to: `${addDays(last, 2)}T00:00:00Z` };
+}
+
+/** Today's date in the browser's zone: the diary's first guess at the clinic's today. */
+export const browserToday = (): string =>
+  todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
 
 /** Minutes from the zone's midnight to a wall-clock `HH:mm`. */
 export const minutesOf = (time: string): number => {
@@ -122,8 +207,8 @@ export function formatWeek(date: string, language: string): string {
 export function formatWhen(instant: number | string, zone: string, language: string): string {
   const at = (
     typeof instant === 'number'
-      ? DateTime.fromMillis(instant, { zone })
-      : DateTime.fromISO(instant).setZone(zone)
+      ? DateTime.fromMillis(instant, { zone: clinicZone(zone) })
+      : DateTime.fromISO(instant).setZone(clinicZone(zone))
   ).setLocale(localeOf(language));
   return at.toFormat('ccc dd/MM/yyyy, HH:mm');
 }

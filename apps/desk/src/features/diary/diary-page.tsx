@@ -20,6 +20,7 @@ import {
 } from './api/diary-setup';
 import { useWaitlistForDay } from './api/waitlist';
 import {
+  browserToday,
   formatDay,
   formatWeek,
   formatWhen,
@@ -29,6 +30,8 @@ import {
   parseDate,
   stepDate,
   todayIn,
+  visibleDates,
+  widestWindow,
   windowOf,
   type DiaryView,
 } from './clinic-time';
@@ -60,6 +63,26 @@ export function DiaryPage() {
   const caregivers = useDiaryCaregivers();
   const types = useDiaryTypes();
   const closures = useDiaryClosures();
+  // The week's appointments and busy times are asked for with the clinic's set-up, not after it:
+  // their dates come from the address (or a first guess at today), and busy times from a window
+  // wide enough for any zone, so the diary's first picture waits for one round of calls.
+  const [params] = useSearchParams();
+  const zone = clinic.data?.timezone ?? null;
+  const view: DiaryView = isDiaryView(params.get('view'))
+    ? (params.get('view') as DiaryView)
+    : 'day';
+  const date = parseDate(params.get('date')) ?? (zone ? todayIn(zone) : browserToday());
+  const dates = useMemo(() => visibleDates(view, date), [view, date]);
+  const appointments = useDiaryAppointments(
+    dates[0] ?? date,
+    dates[dates.length - 1] ?? date,
+    true,
+  );
+  const busy = useDiaryBusyTimes(
+    useMemo(() => widestWindow(dates), [dates]),
+    null,
+    true,
+  );
 
   const failed = [clinic, caregivers, types, closures].find((q) => q.isError);
   if (failed) {
@@ -91,6 +114,8 @@ export function DiaryPage() {
       caregivers={caregivers.data}
       types={types.data}
       closures={closures.data}
+      appointments={appointments}
+      busy={busy}
     />
   );
 }
@@ -108,11 +133,15 @@ function Diary({
   caregivers,
   types,
   closures,
+  appointments,
+  busy,
 }: {
   zone: string;
   caregivers: NonNullable<ReturnType<typeof useDiaryCaregivers>['data']>;
   types: NonNullable<ReturnType<typeof useDiaryTypes>['data']>;
   closures: NonNullable<ReturnType<typeof useDiaryClosures>['data']>;
+  appointments: ReturnType<typeof useDiaryAppointments>;
+  busy: ReturnType<typeof useDiaryBusyTimes>;
 }) {
   const { t, i18n } = useTranslation('diary');
   const language = i18n.language;
@@ -153,8 +182,6 @@ function Diary({
   };
 
   const range = useMemo(() => windowOf(view, date, zone), [view, date, zone]);
-  const appointments = useDiaryAppointments(range.fromDate, range.toDate, true);
-  const busy = useDiaryBusyTimes(range, caregiverId, true);
   const waitlist = useWaitlistForDay(date, caregiverId, true);
 
   const closedDates = useMemo(() => new Set(closures.map((c) => c.date)), [closures]);
@@ -166,7 +193,15 @@ function Diary({
     () => appointmentEvents(appointments.data ?? [], caregiverId),
     [appointments.data, caregiverId],
   );
-  const background = useMemo(() => busyEvents(busy.data ?? [], shown), [busy.data, shown]);
+  // Busy times come for a window wider than the days shown (asked before the zone was known).
+  const background = useMemo(() => {
+    const from = Date.parse(range.from);
+    const to = Date.parse(range.to);
+    const inView = (busy.data ?? []).filter(
+      (b) => Date.parse(b.end) > from && Date.parse(b.start) < to,
+    );
+    return busyEvents(inView, shown);
+  }, [busy.data, shown, range.from, range.to]);
   const open = useMemo(() => {
     const map = new Map<number, Interval[]>();
     for (const caregiver of shown) {
@@ -210,6 +245,41 @@ function Diary({
     setDialog({ kind: 'book', preset: { caregiverId, date, time } });
   };
 
+  // Stable, so the grid (memoised: a busy week's grid is the page's slowest render) draws again
+  // only when what it shows changes, not when a dialog opens or the waitlist's count arrives.
+  const openEvent = useCallback(
+    (event: DiaryEvent) => setDialog({ kind: 'event', event, at: Date.now() }),
+    [setDialog],
+  );
+  const bookSlot = useCallback(
+    ({ start, caregiverId: slotCaregiver }: { start: number; caregiverId: number | null }) => {
+      const parts = localParts(start, zone);
+      setDialog({ kind: 'book', preset: { caregiverId: slotCaregiver ?? caregiverId, ...parts } });
+    },
+    [setDialog, zone, caregiverId],
+  );
+  const proposeMove = useCallback(
+    ({
+      event,
+      start,
+      caregiverId: target,
+    }: {
+      event: DiaryEvent;
+      start: number;
+      caregiverId: number;
+    }) => {
+      if (event.kind !== 'appointment') return;
+      const same = start === event.start.getTime() && target === event.appointment.caregiver.id;
+      if (same) return;
+      setDialog({
+        kind: 'move',
+        appointment: event.appointment,
+        proposal: { start, caregiverId: target },
+      });
+    },
+    [setDialog],
+  );
+
   return (
     <Page
       title={t('title')}
@@ -248,7 +318,8 @@ function Diary({
       ) : null}
       {shown.length === 0 ? (
         <Alert severity="info">{t('noCaregivers')}</Alert>
-      ) : !appointments.data ? (
+      ) : !appointments.data || !busy.data ? (
+        // One picture once both are in: the grid of a busy week is the page's slowest render.
         <PageLoading />
       ) : (
         <DiaryCalendar
@@ -260,25 +331,9 @@ function Diary({
           background={background}
           open={open}
           hours={hours}
-          onOpen={(event) => setDialog({ kind: 'event', event, at: Date.now() })}
-          onSlot={({ start, caregiverId: slotCaregiver }) => {
-            const parts = localParts(start, zone);
-            setDialog({
-              kind: 'book',
-              preset: { caregiverId: slotCaregiver ?? caregiverId, ...parts },
-            });
-          }}
-          onDrop={({ event, start, caregiverId: target }) => {
-            if (event.kind !== 'appointment') return;
-            const same =
-              start === event.start.getTime() && target === event.appointment.caregiver.id;
-            if (same) return;
-            setDialog({
-              kind: 'move',
-              appointment: event.appointment,
-              proposal: { start, caregiverId: target },
-            });
-          }}
+          onOpen={openEvent}
+          onSlot={bookSlot}
+          onDrop={proposeMove}
         />
       )}
 

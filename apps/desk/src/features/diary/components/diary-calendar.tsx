@@ -4,7 +4,7 @@ import Box from '@mui/material/Box';
 import { alpha, useTheme } from '@mui/material/styles';
 import type { IntegrationCaregiver } from '@marpe/shared';
 import { DateTime, Settings } from 'luxon';
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
 import {
   Calendar,
   luxonLocalizer,
@@ -14,7 +14,7 @@ import {
 } from 'react-big-calendar';
 import dragAndDrop, { type EventInteractionArgs } from 'react-big-calendar/lib/addons/dragAndDrop';
 import { useTranslation } from 'react-i18next';
-import type { DiaryView } from '../clinic-time';
+import { clinicZone, type DiaryView } from '../clinic-time';
 import { patientName, type DiaryEvent } from '../diary-events';
 import { isWithin, type Interval } from '../working-hours';
 
@@ -47,7 +47,7 @@ const cultures = { he: 'he', en: 'en-GB' } as const;
  * one clinic at a time, and nothing else in it uses luxon.
  */
 function localizerIn(zone: string) {
-  Settings.defaultZone = zone;
+  Settings.defaultZone = clinicZone(zone);
   return luxonLocalizer(DateTime, { firstDayOfWeek: 7 });
 }
 
@@ -101,7 +101,7 @@ export interface DiaryCalendarProps {
  * (resources), in the clinic's time zone (its luxon localizer on luxon's default zone), right to
  * left in Hebrew, appointments draggable to another time or caregiver.
  */
-export function DiaryCalendar(props: DiaryCalendarProps) {
+export const DiaryCalendar = memo(function DiaryCalendar(props: DiaryCalendarProps) {
   const { zone, view, date, caregivers, events, background, open, hours } = props;
   const { onOpen, onSlot, onDrop } = props;
   const { t, i18n } = useTranslation('diary');
@@ -126,7 +126,7 @@ export function DiaryCalendar(props: DiaryCalendarProps) {
     [],
   );
 
-  const day = useMemo(() => DateTime.fromISO(date, { zone }), [date, zone]);
+  const day = useMemo(() => DateTime.fromISO(date, { zone: clinicZone(zone) }), [date, zone]);
   const min = useMemo(() => day.set({ hour: hours.from }).toJSDate(), [day, hours.from]);
   const max = useMemo(
     () => (hours.to >= 24 ? day.endOf('day') : day.set({ hour: hours.to })).toJSDate(),
@@ -280,8 +280,10 @@ export function DiaryCalendar(props: DiaryCalendarProps) {
         resourceTitleAccessor="name"
         resourceAccessor="resourceId"
         resourceGroupingLayout={view === 'week'}
-        step={15}
-        timeslots={4}
+        // A quarter-hour grid for a day; in a week of many caregivers' narrow columns, half hours:
+        // half the cells to draw, and a click there is a starting point the dialog refines.
+        step={view === 'week' ? 30 : 15}
+        timeslots={view === 'week' ? 2 : 4}
         min={min}
         max={max}
         scrollToTime={min}
@@ -320,4 +322,4 @@ export function DiaryCalendar(props: DiaryCalendarProps) {
       />
     </Box>
   );
-}
+});
