@@ -28,7 +28,12 @@ let clinicId: number;
 
 const owner = { phone: '0521234567', name: 'נועה שקד' };
 const frontDesk = { phone: '0521234568', name: 'אורי לוי' };
-const patient = { idNumber: withIdCheckDigit('30123456'), phone: '0541234569', first: 'מיה', last: 'כהן' };
+const patient = {
+  idNumber: withIdCheckDigit('30123456'),
+  phone: '0541234569',
+  first: 'מיה',
+  last: 'כהן',
+};
 const png = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
   'base64',
