@@ -177,6 +177,12 @@ describe.each(engines)('the desk: every write audited with who made it (%s)', (e
       'payment_provider.set',
     );
     await write(owner, 'DELETE', '/payment-provider', undefined, 'payment_provider.remove');
+    const closure = (
+      await write(owner, 'POST', '/closures', { date: '2027-04-20', note: 'חג' }, 'closure.create')
+    ).json<{ id: number }>();
+    await write(owner, 'DELETE', `/closures/${closure.id}`, undefined, 'closure.delete');
+    await write(owner, 'PUT', '/setup/steps/closures', { done: true }, 'setup_step.done');
+    seen.add('PUT /setup/steps/{id}');
     const webhook = (
       await write(
         owner,
@@ -259,6 +265,13 @@ describe.each(engines)('the desk: every write audited with who made it (%s)', (e
       '/patients/039845128',
       { phone: '0527654321' },
       'patient.update_phone',
+    );
+    await write(
+      frontDesk,
+      'POST',
+      `/appointments/${booked.id}/reschedule`,
+      { start_date: '2027-03-25T10:00:00+02:00', outside_working_hours: true },
+      'appointment.reschedule',
     );
     await write(
       frontDesk,
