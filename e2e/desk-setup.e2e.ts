@@ -14,7 +14,12 @@ const h1 = (page: Page, name: string) => page.getByRole('heading', { level: 1, n
 
 /** Saves the form, and waits for the snackbar saying it saved and marked the step. */
 async function saveAndMark(page: Page, lang: 'he' | 'en' = 'he') {
+  // The last step's notice may still be on screen: wait for this step's mark to be answered.
+  const marked = page.waitForResponse(
+    (r) => r.request().method() === 'PUT' && /\/api\/integration\/setup\/steps\//.test(r.url()),
+  );
   await page.getByRole('button', { name: lang === 'he' ? 'שמירה' : 'Save' }).click();
+  expect((await marked).ok()).toBe(true);
   await page
     .getByText(lang === 'he' ? 'נשמר, והשלב סומן כבוצע' : 'Saved, and the step is marked as done')
     .waitFor();

@@ -116,8 +116,10 @@ describe('the desk: staff', () => {
 
     // The invitee joins from the link in a browser of their own, as front desk.
     const invitee = await join(link, phone);
-    await invitee.page.getByRole('heading', { level: 1, name: 'החשבון שלי' }).waitFor();
+    // Front desk starts on the diary, and its navigation has no staff page.
+    await invitee.page.waitForURL((u) => u.pathname === '/desk/diary');
     const nav = invitee.page.getByRole('navigation', { name: 'ניווט ראשי' });
+    await nav.getByRole('link', { name: 'יומן' }).waitFor();
     await nav.getByRole('link', { name: 'החשבון שלי' }).waitFor();
     expect(await nav.getByRole('link', { name: 'צוות' }).count()).toBe(0);
 

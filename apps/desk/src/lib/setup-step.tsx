@@ -6,6 +6,7 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import type { SetupChecklist, SetupStep } from '@marpe/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
@@ -18,11 +19,12 @@ import { useClinic } from './session';
 const checklistPath = '/setup';
 const checklistQueryKey = ['setup'] as const;
 
-/** `PUT /api/integration/setup/steps/:step`: the owner says a set-up step is done. */
-export const markSetupStepDone = (step: string) =>
-  api<unknown>(`/api/integration/setup/steps/${encodeURIComponent(step)}`, {
+/** `PUT /api/integration/setup/steps/:step`: the owner says a set-up step is done, or not; the
+ * server answers the checklist. */
+export const markSetupStep = (step: SetupStep, done: boolean) =>
+  api<SetupChecklist>(`/api/integration/setup/steps/${encodeURIComponent(step)}`, {
     method: 'PUT',
-    body: { done: true },
+    body: { done },
   });
 
 /**
@@ -53,7 +55,7 @@ export function SetupStepFooter({
   step,
   texts,
 }: {
-  step: string;
+  step: SetupStep;
   texts: { intro: string; markDone: string; marked: string; back: string };
 }) {
   const { t } = useTranslation();
@@ -61,7 +63,7 @@ export function SetupStepFooter({
   const navigate = useNavigate();
   const notify = useNotify();
   const mark = useMutation({
-    mutationFn: () => markSetupStepDone(step),
+    mutationFn: () => markSetupStep(step, true),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: checklistQueryKey });
       notify(texts.marked);

@@ -413,3 +413,4 @@ function Diary({
     </Page>
   );
 }
+export { prefetchDiary } from './api/prefetch-diary';

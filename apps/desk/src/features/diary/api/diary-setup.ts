@@ -4,7 +4,7 @@ import type {
   IntegrationCaregiver,
   IntegrationClinic,
 } from '@marpe/shared';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 
 /** What the diary is drawn from: the clinic (its time zone), caregivers, types and closures. */
@@ -15,31 +15,31 @@ export const diarySetupKeys = {
   closures: ['diary', 'closures'] as const,
 };
 
-export const useDiaryClinic = () =>
-  useQuery({
+export const diarySetupQueries = {
+  clinic: queryOptions({
     queryKey: diarySetupKeys.clinic,
     queryFn: () => api<IntegrationClinic>('/api/integration/clinic'),
     staleTime: 5 * 60_000,
-  });
-
-export const useDiaryCaregivers = () =>
-  useQuery({
+  }),
+  caregivers: queryOptions({
     queryKey: diarySetupKeys.caregivers,
     queryFn: () => api<IntegrationCaregiver[]>('/api/integration/caregivers'),
     staleTime: 60_000,
-  });
-
-export const useDiaryTypes = () =>
-  useQuery({
+  }),
+  types: queryOptions({
     queryKey: diarySetupKeys.types,
     queryFn: () => api<IntegrationAppointmentType[]>('/api/integration/appointment-types'),
     staleTime: 60_000,
-  });
-
-/** The clinic's closures from today on (the set-up's closures step). */
-export const useDiaryClosures = () =>
-  useQuery({
+  }),
+  /** The clinic's closures from today on (the set-up's closures step). */
+  closures: queryOptions({
     queryKey: diarySetupKeys.closures,
     queryFn: () => api<Closure[]>('/api/integration/closures'),
     staleTime: 5 * 60_000,
-  });
+  }),
+};
+
+export const useDiaryClinic = () => useQuery(diarySetupQueries.clinic);
+export const useDiaryCaregivers = () => useQuery(diarySetupQueries.caregivers);
+export const useDiaryTypes = () => useQuery(diarySetupQueries.types);
+export const useDiaryClosures = () => useQuery(diarySetupQueries.closures);

@@ -27,7 +27,7 @@ import { useNotify } from '../../../lib/notify';
 import { Page } from '../../../lib/page';
 import { useClinic } from '../../../lib/session';
 import { setupChecklistQueryKey, useSetupChecklist } from '../../../lib/setup-checklist';
-import { markStep } from '../api/mark-step';
+import { markSetupStep } from '../../../lib/setup-step';
 
 /** Where a step's form lives in the desk. */
 export const stepPath = (step: SetupStep) => `/setup/${step}`;
@@ -89,7 +89,7 @@ export function useSavedStep(step: SetupStep) {
   const notify = useNotify();
   return useCallback(async () => {
     try {
-      queryClient.setQueryData(setupChecklistQueryKey, await markStep(step, true));
+      queryClient.setQueryData(setupChecklistQueryKey, await markSetupStep(step, true));
       notify(t('savedAndDone'));
     } catch {
       // Saved all the same; the mark can be set below.
@@ -158,7 +158,7 @@ function StepFooter({
   const state = checklist?.steps.find((s) => s.step === step);
   const rtl = useTheme().direction === 'rtl';
   const mark = useMutation({
-    mutationFn: (done: boolean) => markStep(step, done),
+    mutationFn: (done: boolean) => markSetupStep(step, done),
     onSuccess: (list, done) => {
       queryClient.setQueryData(setupChecklistQueryKey, list);
       notify(t(done ? 'markedDone' : 'unmarked'));
