@@ -1,6 +1,13 @@
-import { and, count, eq, gt, lt, min, sql } from 'drizzle-orm';
+import { and, count, eq, gt, lt, max, min, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from './db/client.js';
-import { limitEvents, type LimitEventKind } from './db/schema.js';
+import type {
+  authChallenges,
+  authFailures,
+  staffChallenges,
+  staffFailures,
+  LimitEventKind,
+} from './db/schema.js';
+import { limitEvents } from './db/schema.js';
 import { AppError } from './errors.js';
 
 const MINUTE = 60_000;
@@ -70,4 +77,70 @@ export async function takeLimit(
 
 export async function pruneLimitEvents(ex: Executor, now: number): Promise<void> {
   await ex.delete(limitEvents).where(lt(limitEvents.createdAt, new Date(now - LONGEST_WINDOW_MS)));
+}
+
+/** How many rows fall in a window, and when the oldest and newest of them were written. */
+export interface WindowCount {
+  count: number;
+  oldest: Date | null;
+  newest: Date | null;
+}
+
+/** The tables of sent codes and wrong codes, patients' and staff's, that the code limits count. */
+type CodeWindowTable =
+  typeof authChallenges | typeof authFailures | typeof staffChallenges | typeof staffFailures;
+
+export async function windowCount(
+  ex: Executor,
+  table: CodeWindowTable,
+  where: SQL | undefined,
+): Promise<WindowCount> {
+  const [row] = await ex
+    .select({ count: count(), oldest: min(table.createdAt), newest: max(table.createdAt) })
+    .from(table)
+    .where(where);
+  return { count: row?.count ?? 0, oldest: row?.oldest ?? null, newest: row?.newest ?? null };
+}
+
+/** 429 until the oldest row of a full window leaves it. */
+export function windowFull(window: WindowCount, windowMs: number, now: number): AppError {
+  return tooManyRequests((window.oldest?.getTime() ?? now) + windowMs, now);
+}
+
+/** The send limits of a one-time code, the patients' and the staff's alike. */
+export interface CodeSendRules {
+  resendCooldownMs: number;
+  sendWindowMs: number;
+  maxSendsPerPhone: number;
+  maxSendsPerClient: number;
+}
+
+/**
+ * Throws 429 unless a code may be sent now: none to this phone within the cooldown, and fewer
+ * than the most per phone and per client address in the window. Call it in the send's
+ * transaction, after locking the phone and the address.
+ */
+export async function assertCodeSendAllowed(
+  tx: Executor,
+  counts: {
+    sendsToPhoneSince: (ex: Executor, phone: string, since: Date) => Promise<WindowCount>;
+    sendsFromClientSince: (ex: Executor, client: string, since: Date) => Promise<WindowCount>;
+  },
+  send: { phone: string; clientAddress: string },
+  rules: CodeSendRules,
+  now: number,
+): Promise<void> {
+  const cooldown = await counts.sendsToPhoneSince(
+    tx,
+    send.phone,
+    new Date(now - rules.resendCooldownMs),
+  );
+  if (cooldown.count > 0) throw windowFull(cooldown, rules.resendCooldownMs, now);
+  const since = new Date(now - rules.sendWindowMs);
+  const toPhone = await counts.sendsToPhoneSince(tx, send.phone, since);
+  if (toPhone.count >= rules.maxSendsPerPhone) throw windowFull(toPhone, rules.sendWindowMs, now);
+  const fromClient = await counts.sendsFromClientSince(tx, send.clientAddress, since);
+  if (fromClient.count >= rules.maxSendsPerClient) {
+    throw windowFull(fromClient, rules.sendWindowMs, now);
+  }
 }

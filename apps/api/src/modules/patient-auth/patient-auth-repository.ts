@@ -1,4 +1,4 @@
-import { and, count, eq, gt, isNull, lt, max, min, sql } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../platform/db/client.js';
 import {
   authChallenges,
@@ -8,31 +8,13 @@ import {
   patients,
   patientSessions,
 } from '../../platform/db/schema.js';
+import { windowCount } from '../../platform/limits.js';
 
 export type PatientRow = typeof patients.$inferSelect;
 /** The patient of the session: patients belong to one clinic. */
 export type SessionPatient = Pick<PatientRow, 'id' | 'clinicId' | 'phone'>;
 export type ChallengeRow = typeof authChallenges.$inferSelect;
 export type NewChallenge = typeof authChallenges.$inferInsert;
-
-/** How many rows fall in a window, and when the oldest and newest of them were written. */
-export interface WindowCount {
-  count: number;
-  oldest: Date | null;
-  newest: Date | null;
-}
-
-async function windowCount(
-  ex: Executor,
-  table: typeof authChallenges | typeof authFailures,
-  where: ReturnType<typeof and>,
-): Promise<WindowCount> {
-  const [row] = await ex
-    .select({ count: count(), oldest: min(table.createdAt), newest: max(table.createdAt) })
-    .from(table)
-    .where(where);
-  return { count: row?.count ?? 0, oldest: row?.oldest ?? null, newest: row?.newest ?? null };
-}
 
 export function createPatientAuthRepository(db: Database) {
   return {

@@ -1,11 +1,17 @@
-import { randomInt } from 'node:crypto';
 import { MAX_IDENTITIES_PER_PHONE, PHONE_HINT_DIGITS, type Patient } from '@marpe/shared';
 import type { Executor } from '../../platform/db/client.js';
 import { hmacHex, randomToken, safeEqual, sha256Hex } from '../../platform/crypto.js';
 import { AppError } from '../../platform/errors.js';
-import { limits, pruneLimitEvents, takeLimit, tooManyRequests } from '../../platform/limits.js';
-import { otpMessage } from './otp-message.js';
-import type { PatientAuthRepository, PatientRow, WindowCount } from './patient-auth-repository.js';
+import {
+  assertCodeSendAllowed,
+  limits,
+  pruneLimitEvents,
+  takeLimit,
+  tooManyRequests,
+  windowFull,
+} from '../../platform/limits.js';
+import { generateCode, otpMessage } from './otp-message.js';
+import type { PatientAuthRepository, PatientRow } from './patient-auth-repository.js';
 import { patientAuthRules, type PatientAuthRules } from './patient-auth-rules.js';
 
 /** What the service needs of messaging: queue a code's SMS in a transaction, wake the sender after. */
@@ -66,14 +72,6 @@ export function tooManyIdentities(): AppError {
 }
 
 /** 429 until the oldest row of a full window leaves it. */
-function windowFull(window: WindowCount, windowMs: number, now: number): AppError {
-  return tooManyRequests((window.oldest?.getTime() ?? now) + windowMs, now);
-}
-
-function generateCode(): string {
-  return String(randomInt(0, 1_000_000)).padStart(6, '0');
-}
-
 /**
  * Patient verification: a code by SMS for a known patient (login) or a new one (sign-up), then
  * a session for whoever proves they hold the phone. Wrong-code answers are written before the
@@ -171,21 +169,7 @@ export function createPatientAuthService(deps: PatientAuthServiceDeps) {
       await repository.lockSendLimits(tx, request.phone, request.clientAddress);
       const locked = await lockout(tx, request.clinicId, request.idNumber, now);
       if (locked) throw locked;
-      const cooldown = await repository.sendsToPhoneSince(
-        tx,
-        request.phone,
-        new Date(now - rules.resendCooldownMs),
-      );
-      if (cooldown.count > 0) throw windowFull(cooldown, rules.resendCooldownMs, now);
-      const since = new Date(now - rules.sendWindowMs);
-      const toPhone = await repository.sendsToPhoneSince(tx, request.phone, since);
-      if (toPhone.count >= rules.maxSendsPerPhone) {
-        throw windowFull(toPhone, rules.sendWindowMs, now);
-      }
-      const fromClient = await repository.sendsFromClientSince(tx, request.clientAddress, since);
-      if (fromClient.count >= rules.maxSendsPerClient) {
-        throw windowFull(fromClient, rules.sendWindowMs, now);
-      }
+      await assertCodeSendAllowed(tx, repository, request, rules, now);
 
       await repository.replacePendingChallenges(tx, request.clinicId, request.idNumber);
       const expiresAt = new Date(now + rules.codeTtlMs);

@@ -1,13 +1,12 @@
-import { randomInt } from 'node:crypto';
 import { PHONE_HINT_DIGITS, type StaffInvitationView, type StaffSession } from '@marpe/shared';
 import { audit } from '../../platform/audit.js';
 import type { Executor } from '../../platform/db/client.js';
 import { hmacHex, randomToken, safeEqual, sha256Hex } from '../../platform/crypto.js';
 import { AppError } from '../../platform/errors.js';
-import { tooManyRequests } from '../../platform/limits.js';
+import { assertCodeSendAllowed, windowFull } from '../../platform/limits.js';
 import type { SmsQueue } from '../patient-auth/patient-auth-service.js';
-import { otpMessage } from '../patient-auth/otp-message.js';
-import type { StaffRepository, WindowCount } from './staff-repository.js';
+import { generateCode, otpMessage } from '../patient-auth/otp-message.js';
+import type { StaffRepository } from './staff-repository.js';
 import { staffAuthRules, type StaffAuthRules } from './staff-auth-rules.js';
 
 export interface StaffAuthServiceDeps {
@@ -31,14 +30,6 @@ export interface StaffSessionContext {
 
 /** The name the sign-in SMS gives: "<code> הוא קוד האימות שלך בדלפק מרפא." */
 const DESK_NAME = 'דלפק מרפא';
-
-function generateCode(): string {
-  return String(randomInt(0, 1_000_000)).padStart(6, '0');
-}
-
-function windowFull(window: WindowCount, windowMs: number, now: number): AppError {
-  return tooManyRequests((window.oldest?.getTime() ?? now) + windowMs, now);
-}
 
 export const invitationNotFound = () =>
   new AppError(
@@ -92,21 +83,7 @@ export function createStaffAuthService(deps: StaffAuthServiceDeps) {
       if (failures.count >= rules.maxFailuresPerPhone) {
         throw windowFull(failures, rules.failureWindowMs, now);
       }
-      const cooldown = await repository.sendsToPhoneSince(
-        tx,
-        input.phone,
-        new Date(now - rules.resendCooldownMs),
-      );
-      if (cooldown.count > 0) throw windowFull(cooldown, rules.resendCooldownMs, now);
-      const since = new Date(now - rules.sendWindowMs);
-      const toPhone = await repository.sendsToPhoneSince(tx, input.phone, since);
-      if (toPhone.count >= rules.maxSendsPerPhone) {
-        throw windowFull(toPhone, rules.sendWindowMs, now);
-      }
-      const fromClient = await repository.sendsFromClientSince(tx, input.clientAddress, since);
-      if (fromClient.count >= rules.maxSendsPerClient) {
-        throw windowFull(fromClient, rules.sendWindowMs, now);
-      }
+      await assertCodeSendAllowed(tx, repository, input, rules, now);
       await repository.replacePendingChallenges(tx, input.phone);
       const expiresAt = new Date(now + rules.codeTtlMs);
       await repository.insertChallenge(tx, {

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, isNull, lt, max, min, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../platform/db/client.js';
 import {
   clinics,
@@ -12,30 +12,12 @@ import {
   staffPasskeys,
   staffSessions,
 } from '../../platform/db/schema.js';
+import { windowCount } from '../../platform/limits.js';
 
 export type StaffAccountRow = typeof staffAccounts.$inferSelect;
 export type StaffChallengeRow = typeof staffChallenges.$inferSelect;
 export type StaffInvitationRow = typeof staffInvitations.$inferSelect;
 export type StaffPasskeyRow = typeof staffPasskeys.$inferSelect;
-
-/** How many rows fall in a window, and when the oldest and newest of them were written. */
-export interface WindowCount {
-  count: number;
-  oldest: Date | null;
-  newest: Date | null;
-}
-
-async function windowCount(
-  ex: Executor,
-  table: typeof staffChallenges | typeof staffFailures,
-  where: ReturnType<typeof and>,
-): Promise<WindowCount> {
-  const [row] = await ex
-    .select({ count: count(), oldest: min(table.createdAt), newest: max(table.createdAt) })
-    .from(table)
-    .where(where);
-  return { count: row?.count ?? 0, oldest: row?.oldest ?? null, newest: row?.newest ?? null };
-}
 
 /** Staff accounts, memberships, invitations, codes, sessions and passkeys. */
 export function createStaffRepository(db: Database) {

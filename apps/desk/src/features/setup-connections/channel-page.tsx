@@ -35,7 +35,7 @@ import {
   startWhatsAppConnection,
   whatsappQueryKey,
 } from './api/whatsapp';
-import { Section } from './components/section';
+import { Section } from '../../lib/section';
 
 type Channel = WhatsAppStatus['messaging_channel'];
 

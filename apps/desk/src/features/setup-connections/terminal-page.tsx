@@ -25,7 +25,7 @@ import {
   removePaymentProvider,
   setPaymentProvider,
 } from './api/payment-provider';
-import { Section } from './components/section';
+import { Section } from '../../lib/section';
 
 /**
  * `/setup/terminal`: the card terminal payment links charge on, and its API credentials, with

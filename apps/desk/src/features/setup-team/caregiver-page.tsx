@@ -55,7 +55,7 @@ import {
 import { BookingRulesFields, ruleNames, type RulesForm } from './components/booking-rules-fields';
 import { ExceptionsEditor } from './components/exceptions-editor';
 import { LeaveGuard } from './components/leave-guard';
-import { Section } from './components/section';
+import { Section } from '../../lib/section';
 import { WeeklyHoursEditor } from './components/weekly-hours-editor';
 
 const listPath = '/setup/caregivers';

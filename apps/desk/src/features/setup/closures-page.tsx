@@ -8,13 +8,12 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { createClosureBodySchema, type Closure, type HolidaySuggestion } from '@marpe/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
 import { ConfirmDialog } from '../../lib/confirm-dialog';
@@ -32,6 +31,7 @@ import {
   listHolidaySuggestions,
 } from './api/closures';
 import { StepPage } from './components/step-page';
+import { Section } from '../../lib/section';
 
 /** Today's date here, YYYY-MM-DD (the clinic's staff work in its time zone). */
 function todayHere(): string {
@@ -51,18 +51,6 @@ function useLongDate() {
     timeZone: 'UTC',
   });
   return (date: string) => format.format(new Date(`${date}T00:00:00Z`));
-}
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  const id = useId();
-  return (
-    <Paper component="section" aria-labelledby={id} sx={{ p: 3 }}>
-      <Typography id={id} variant="h2" sx={{ mb: 2 }}>
-        {title}
-      </Typography>
-      {children}
-    </Paper>
-  );
 }
 
 /** `/desk/setup/closures`: dates the whole clinic is closed, and the year's holidays to add. */

@@ -17,7 +17,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { MAX_REMINDER_LEADS, reminderSettingsSchema, type ReminderSettings } from '@marpe/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
 import { errorText, serverFieldErrors, validate, type FieldErrors } from '../../lib/field-errors';
@@ -30,6 +30,7 @@ import {
 import { leadTimeOf, leadUnits, minutesOf, type LeadTime } from './components/lead-times';
 import { SaveBar } from './components/save-bar';
 import { StepPage, useSavedStep } from './components/step-page';
+import { Section } from '../../lib/section';
 
 /** `/desk/setup/reminders`: appointment reminders, their lead times and quiet hours. */
 export function RemindersPage() {
@@ -45,18 +46,6 @@ export function RemindersPage() {
         <PageLoading />
       ) : null}
     </StepPage>
-  );
-}
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  const id = useId();
-  return (
-    <Paper component="section" aria-labelledby={id} sx={{ p: 3 }}>
-      <Typography id={id} variant="h2" sx={{ mb: 2 }}>
-        {title}
-      </Typography>
-      <Stack spacing={2}>{children}</Stack>
-    </Paper>
   );
 }
 
@@ -140,106 +129,112 @@ function RemindersForm({ settings }: { settings: ReminderSettings }) {
         </Paper>
 
         <Section title={t('reminders.leads')}>
-          <Typography variant="body2" color="text.secondary">
-            {t('reminders.leadsHelp')}
-          </Typography>
-          {leads.map((lead, index) => {
-            const number = index + 1;
-            const error = errors[`lead_minutes.${index}`];
-            return (
-              <Stack
-                key={index}
-                direction="row"
-                spacing={1}
-                useFlexGap
-                role="group"
-                aria-label={t('reminders.lead', { number })}
-                sx={{ alignItems: 'flex-start', flexWrap: 'wrap' }}
-              >
-                <TextField
-                  label={t('reminders.amount', { number })}
-                  value={lead.amount}
-                  onChange={(e) =>
-                    setLeads((all) =>
-                      all.map((l, i) => (i === index ? { ...l, amount: e.target.value } : l)),
-                    )
-                  }
-                  error={error !== undefined}
-                  helperText={error}
-                  required
-                  slotProps={{ htmlInput: { inputMode: 'decimal', dir: 'ltr' } }}
-                  sx={{ maxWidth: 300 }}
-                />
-                <TextField
-                  select
-                  label={t('reminders.unit', { number })}
-                  value={lead.unit}
-                  onChange={(e) =>
-                    setLeads((all) =>
-                      all.map((l, i) =>
-                        i === index ? { ...l, unit: e.target.value as LeadTime['unit'] } : l,
-                      ),
-                    )
-                  }
-                  sx={{ maxWidth: 200 }}
+          <Stack spacing={2}>
+            <Typography variant="body2" color="text.secondary">
+              {t('reminders.leadsHelp')}
+            </Typography>
+            {leads.map((lead, index) => {
+              const number = index + 1;
+              const error = errors[`lead_minutes.${index}`];
+              return (
+                <Stack
+                  key={index}
+                  direction="row"
+                  spacing={1}
+                  useFlexGap
+                  role="group"
+                  aria-label={t('reminders.lead', { number })}
+                  sx={{ alignItems: 'flex-start', flexWrap: 'wrap' }}
                 >
-                  {leadUnits.map((unit) => (
-                    <MenuItem key={unit} value={unit}>
-                      {t(`reminders.units.${unit}`)}
-                    </MenuItem>
-                  ))}
-                </TextField>
-                {leads.length > 1 ? (
-                  <IconButton
-                    aria-label={t('reminders.removeLead', { number })}
-                    onClick={() => setLeads((all) => all.filter((_, i) => i !== index))}
-                    sx={{ mt: 1 }}
+                  <TextField
+                    label={t('reminders.amount', { number })}
+                    value={lead.amount}
+                    onChange={(e) =>
+                      setLeads((all) =>
+                        all.map((l, i) => (i === index ? { ...l, amount: e.target.value } : l)),
+                      )
+                    }
+                    error={error !== undefined}
+                    helperText={error}
+                    required
+                    slotProps={{ htmlInput: { inputMode: 'decimal', dir: 'ltr' } }}
+                    sx={{ maxWidth: 300 }}
+                  />
+                  <TextField
+                    select
+                    label={t('reminders.unit', { number })}
+                    value={lead.unit}
+                    onChange={(e) =>
+                      setLeads((all) =>
+                        all.map((l, i) =>
+                          i === index ? { ...l, unit: e.target.value as LeadTime['unit'] } : l,
+                        ),
+                      )
+                    }
+                    sx={{ maxWidth: 200 }}
                   >
-                    <DeleteOutlineIcon />
-                  </IconButton>
-                ) : null}
-              </Stack>
-            );
-          })}
-          {leadsError ? <Alert severity="error">{leadsError}</Alert> : null}
-          {leads.length < MAX_REMINDER_LEADS ? (
-            <div>
-              <Button
-                startIcon={<AddIcon />}
-                onClick={() => setLeads((all) => [...all, { amount: '2', unit: 'hours' }])}
-              >
-                {t('reminders.addLead')}
-              </Button>
-            </div>
-          ) : null}
+                    {leadUnits.map((unit) => (
+                      <MenuItem key={unit} value={unit}>
+                        {t(`reminders.units.${unit}`)}
+                      </MenuItem>
+                    ))}
+                  </TextField>
+                  {leads.length > 1 ? (
+                    <IconButton
+                      aria-label={t('reminders.removeLead', { number })}
+                      onClick={() => setLeads((all) => all.filter((_, i) => i !== index))}
+                      sx={{ mt: 1 }}
+                    >
+                      <DeleteOutlineIcon />
+                    </IconButton>
+                  ) : null}
+                </Stack>
+              );
+            })}
+            {leadsError ? <Alert severity="error">{leadsError}</Alert> : null}
+            {leads.length < MAX_REMINDER_LEADS ? (
+              <div>
+                <Button
+                  startIcon={<AddIcon />}
+                  onClick={() => setLeads((all) => [...all, { amount: '2', unit: 'hours' }])}
+                >
+                  {t('reminders.addLead')}
+                </Button>
+              </div>
+            ) : null}
+          </Stack>
         </Section>
 
         <Section title={t('reminders.quiet')}>
-          <Typography variant="body2" color="text.secondary">
-            {t('reminders.quietHelp')}
-          </Typography>
-          <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
-            {(['start', 'end'] as const).map((edge) => (
-              <TextField
-                key={edge}
-                type="time"
-                label={t(edge === 'start' ? 'reminders.quietStart' : 'reminders.quietEnd')}
-                value={quiet[edge]}
-                onChange={(e) => setQuiet((q) => ({ ...q, [edge]: e.target.value }))}
-                error={errors[`quiet_hours.${edge}`] !== undefined}
-                helperText={errors[`quiet_hours.${edge}`]}
-                sx={{ width: 160 }}
-                slotProps={{ inputLabel: { shrink: true } }}
+          <Stack spacing={2}>
+            <Typography variant="body2" color="text.secondary">
+              {t('reminders.quietHelp')}
+            </Typography>
+            <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+              {(['start', 'end'] as const).map((edge) => (
+                <TextField
+                  key={edge}
+                  type="time"
+                  label={t(edge === 'start' ? 'reminders.quietStart' : 'reminders.quietEnd')}
+                  value={quiet[edge]}
+                  onChange={(e) => setQuiet((q) => ({ ...q, [edge]: e.target.value }))}
+                  error={errors[`quiet_hours.${edge}`] !== undefined}
+                  helperText={errors[`quiet_hours.${edge}`]}
+                  sx={{ width: 160 }}
+                  slotProps={{ inputLabel: { shrink: true } }}
+                />
+              ))}
+            </Stack>
+            <div>
+              <FormControlLabel
+                control={
+                  <Switch checked={shabbat} onChange={(e) => setShabbat(e.target.checked)} />
+                }
+                label={t('reminders.shabbat')}
               />
-            ))}
+              <FormHelperText sx={{ mt: 0 }}>{t('reminders.shabbatHelp')}</FormHelperText>
+            </div>
           </Stack>
-          <div>
-            <FormControlLabel
-              control={<Switch checked={shabbat} onChange={(e) => setShabbat(e.target.checked)} />}
-              label={t('reminders.shabbat')}
-            />
-            <FormHelperText sx={{ mt: 0 }}>{t('reminders.shabbatHelp')}</FormHelperText>
-          </div>
         </Section>
 
         <Paper sx={{ p: 3 }}>

@@ -1,7 +1,6 @@
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -13,7 +12,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { staffRoles, type StaffInvitation, type StaffMember, type StaffRole } from '@marpe/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../lib/confirm-dialog';
@@ -28,17 +27,7 @@ import { cancelInvitation } from './api/invitations';
 import { staffQueryKey, useStaffList } from './api/list-staff';
 import { changeRole, removeMember } from './api/members';
 import { InviteDialog } from './components/invite-dialog';
-
-function Section({ title, children, id }: { title: string; children: ReactNode; id: string }) {
-  return (
-    <Paper component="section" aria-labelledby={id} sx={{ p: { xs: 2, md: 3 } }}>
-      <Typography variant="h2" id={id} sx={{ mb: 2 }}>
-        {title}
-      </Typography>
-      {children}
-    </Paper>
-  );
-}
+import { Section } from '../../lib/section';
 
 /** `/desk/staff` (owners): who works at the clinic in the desk, and who is invited. */
 export function StaffPage() {

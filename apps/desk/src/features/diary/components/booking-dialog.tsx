@@ -1,13 +1,10 @@
 import Alert from '@mui/material/Alert';
 import Autocomplete from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
-import Checkbox from '@mui/material/Checkbox';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import FormGroup from '@mui/material/FormGroup';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
@@ -27,6 +24,7 @@ import { bookAppointment } from '../api/book-appointment';
 import { usePatientSearch } from '../api/search-patients';
 import { toZonedIso, zonedInstant } from '../clinic-time';
 import { diaryFieldErrors } from '../time-errors';
+import { BookingOptionsFields, bookingOptionsBody, defaultBookingOptions } from './booking-options';
 
 export interface BookingPreset {
   caregiverId: number | null;
@@ -90,9 +88,7 @@ export function BookingDialog({
   const [patient, setPatient] = useState<IntegrationPatient | null>(null);
   const [query, setQuery] = useState('');
   const [newPatient, setNewPatient] = useState(emptyNewPatient);
-  const [outsideHours, setOutsideHours] = useState(false);
-  const [ignoreBusy, setIgnoreBusy] = useState(false);
-  const [sendSms, setSendSms] = useState(true);
+  const [options, setOptions] = useState(defaultBookingOptions);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -121,9 +117,7 @@ export function BookingDialog({
                 last_name: patient.last_name,
               }
             : undefined,
-      outside_working_hours: outsideHours,
-      ignore_busy_times: ignoreBusy,
-      send_sms: sendSms,
+      ...bookingOptionsBody(options),
     };
     const checked = validate(t, clinicBookingBodySchema, body);
     if (checked.errors) {
@@ -317,32 +311,12 @@ export function BookingDialog({
               </Button>
             </div>
 
-            <FormGroup aria-label={t('booking.options')}>
-              <FormControlLabel
-                control={
-                  <Checkbox checked={sendSms} onChange={(e) => setSendSms(e.target.checked)} />
-                }
-                label={t('booking.sendSms')}
-              />
-              <FormControlLabel
-                control={
-                  <Checkbox
-                    checked={outsideHours}
-                    onChange={(e) => setOutsideHours(e.target.checked)}
-                  />
-                }
-                label={t('booking.outsideHours')}
-              />
-              <FormControlLabel
-                control={
-                  <Checkbox
-                    checked={ignoreBusy}
-                    onChange={(e) => setIgnoreBusy(e.target.checked)}
-                  />
-                }
-                label={t('booking.ignoreBusy')}
-              />
-            </FormGroup>
+            <BookingOptionsFields
+              value={options}
+              onChange={setOptions}
+              words="booking"
+              groupLabel={t('booking.options')}
+            />
             {failure ? (
               <Alert severity="error" role="alert">
                 {failure}

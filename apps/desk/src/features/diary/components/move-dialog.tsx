@@ -1,13 +1,10 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Checkbox from '@mui/material/Checkbox';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import FormGroup from '@mui/material/FormGroup';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
@@ -24,6 +21,7 @@ import { formatWhen, localParts, toZonedIso, zonedInstant } from '../clinic-time
 import { patientName } from '../diary-events';
 import { diaryFieldErrors } from '../time-errors';
 import { isWithin, openIntervals } from '../working-hours';
+import { BookingOptionsFields, bookingOptionsBody, defaultBookingOptions } from './booking-options';
 
 /** Where a drag dropped the appointment: the dialog only confirms it. */
 export interface MoveProposal {
@@ -75,11 +73,10 @@ export function MoveDialog({
   const [caregiverId, setCaregiverId] = useState<number | ''>(initial.caregiver);
   const [date, setDate] = useState(initial.date);
   const [time, setTime] = useState(initial.time);
-  const [outsideHours, setOutsideHours] = useState(() =>
-    proposal ? outside(initial.caregiver, initial.date, initial.time) : false,
-  );
-  const [ignoreBusy, setIgnoreBusy] = useState(false);
-  const [sendSms, setSendSms] = useState(true);
+  const [options, setOptions] = useState(() => ({
+    ...defaultBookingOptions,
+    outsideHours: proposal ? outside(initial.caregiver, initial.date, initial.time) : false,
+  }));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -101,9 +98,7 @@ export function MoveDialog({
       ...(caregiverId !== '' && caregiverId !== appointment.caregiver.id
         ? { caregiver_id: caregiverId }
         : {}),
-      outside_working_hours: outsideHours,
-      ignore_busy_times: ignoreBusy,
-      send_sms: sendSms,
+      ...bookingOptionsBody(options),
     };
     const checked = validate(t, clinicRescheduleBodySchema, body);
     if (checked.errors) {
@@ -217,32 +212,7 @@ export function MoveDialog({
               </>
             )}
             {warnOutside ? <Alert severity="warning">{t('move.outsideWarning')}</Alert> : null}
-            <FormGroup>
-              <FormControlLabel
-                control={
-                  <Checkbox checked={sendSms} onChange={(e) => setSendSms(e.target.checked)} />
-                }
-                label={t('move.sendSms')}
-              />
-              <FormControlLabel
-                control={
-                  <Checkbox
-                    checked={outsideHours}
-                    onChange={(e) => setOutsideHours(e.target.checked)}
-                  />
-                }
-                label={t('move.outsideHours')}
-              />
-              <FormControlLabel
-                control={
-                  <Checkbox
-                    checked={ignoreBusy}
-                    onChange={(e) => setIgnoreBusy(e.target.checked)}
-                  />
-                }
-                label={t('move.ignoreBusy')}
-              />
-            </FormGroup>
+            <BookingOptionsFields value={options} onChange={setOptions} words="move" />
             {failure ? (
               <Alert severity="error" role="alert">
                 {failure}
