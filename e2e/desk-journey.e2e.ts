@@ -185,7 +185,7 @@ describe('a clinic goes live without a developer', () => {
     await act('owner', page.getByRole('link', { name: 'לשלב הבא: ימי סגירה וחגים' }).click());
     await h1('ימי סגירה וחגים');
     await act('owner', page.getByRole('button', { name: 'סימון השלב כבוצע' }).click());
-    await page.getByText('השלב סומן כבוצע').first().waitFor();
+    await page.getByRole('button', { name: 'ביטול הסימון' }).waitFor();
 
     // 6. Appointment types: a check-up of 30 minutes.
     // Types before caregivers (a caregiver offers types): the owner opens that step first.
@@ -199,6 +199,7 @@ describe('a clinic goes live without a developer', () => {
     await act('owner', typeDialog.getByRole('button', { name: 'הוספת סוג תור' }).click());
     await typeDialog.waitFor({ state: 'detached' });
     await act('owner', page.getByRole('button', { name: 'סימון השלב כבוצע' }).click());
+    await page.getByRole('button', { name: 'ביטול הסימון' }).waitFor();
     await shot(page, '05-types');
 
     // 7. The caregiver: name, licence, photo, the type, Sunday to Thursday 08:00–16:00.
@@ -228,6 +229,7 @@ describe('a clinic goes live without a developer', () => {
     await act('owner', page.getByRole('button', { name: 'הוספת המטפל/ת' }).click());
     await page.getByRole('heading', { level: 2, name: 'ד"ר נועה שקד' }).waitFor();
     await act('owner', page.getByRole('button', { name: 'סימון השלב כבוצע' }).click());
+    await page.getByRole('button', { name: 'ביטול הסימון' }).waitFor();
 
     // 8. Booking rules and reminders as they are: saved, so marked.
     await page.goto(`${baseUrl}/desk/setup/rules`);
@@ -245,7 +247,7 @@ describe('a clinic goes live without a developer', () => {
     await page.goto(`${baseUrl}/desk/setup/channel`);
     acts.owner += 1;
     await act('owner', page.getByRole('button', { name: 'סימון השלב כבוצע' }).click());
-    await page.getByText('השלב סומן כבוצע').first().waitFor();
+    await page.getByRole('button', { name: 'ביטול הסימון' }).waitFor();
 
     // 10. Ready: the checklist says so, and links to the clinic's page.
     await page.goto(`${baseUrl}/desk/setup`);

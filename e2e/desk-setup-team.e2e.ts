@@ -98,7 +98,7 @@ describe('the desk: set-up of caregivers, types, channel and terminal', () => {
     journey,
     async () => {
       const { context, page } = await deskPage(browser(), demoOwner);
-      await openPage(page, '/setup/caregivers', 'הצוות המטפל');
+      await openPage(page, '/setup/caregivers', 'מטפלים');
       await expectNoAxeViolations(page);
       await page.getByRole('link', { name: 'הוספת מטפל/ת' }).click();
       await page.getByRole('heading', { level: 1, name: 'הוספת מטפל/ת' }).waitFor();
@@ -173,7 +173,7 @@ describe('the desk: set-up of caregivers, types, channel and terminal', () => {
     journey,
     async () => {
       const { context, page } = await deskPage(browser(), demoOwner);
-      await openPage(page, '/setup/caregivers', 'הצוות המטפל');
+      await openPage(page, '/setup/caregivers', 'מטפלים');
       await page.getByRole('link', { name: `עריכה ${caregiverName}` }).click();
       await page.getByRole('heading', { level: 1, name: caregiverName }).waitFor();
       await page.getByLabel('מספר רישיון').fill('12-99999');
@@ -224,7 +224,7 @@ describe('the desk: set-up of caregivers, types, channel and terminal', () => {
     async () => {
       const owner = await deskPage(browser(), demoOwner);
       const { page } = owner;
-      await openPage(page, '/setup/caregivers', 'הצוות המטפל');
+      await openPage(page, '/setup/caregivers', 'מטפלים');
       await page.getByRole('button', { name: `השבתה ${caregiverName}` }).click();
       await dialogIsClean(page, `להשבית את ${caregiverName}?`);
       await page.getByRole('dialog').getByRole('button', { name: 'השבתה' }).click();
@@ -412,9 +412,12 @@ describe('the desk: set-up of caregivers, types, channel and terminal', () => {
 
   it('front desk sees that the set-up is the owners’', journey, async () => {
     const { context, page } = await deskPage(browser(), demoFrontDesk);
-    await openPage(page, '/setup/caregivers', 'לבעלי המרפאה בלבד');
-    await page.getByText('העמוד הזה פתוח רק לבעלי המרפאה').waitFor();
+    // The step's page, as every step's: read, not written, and pointing to the clinic page.
+    await openPage(page, '/setup/caregivers', 'מטפלים');
+    await page.getByText('את השלב הזה ממלאים בעלי המרפאה').waitFor();
+    await page.getByRole('link', { name: /עמוד המרפאה כפי שמטופלים רואים אותו/ }).waitFor();
     await expect(page.getByRole('link', { name: 'הוספת מטפל/ת' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: 'סימון השלב כבוצע' }).count()).resolves.toBe(0);
     await expectNoAxeViolations(page);
     await context.close();
   });

@@ -24,10 +24,8 @@ import { ConfirmDialog } from '../../lib/confirm-dialog';
 import { errorText, serverFieldErrors, validate } from '../../lib/field-errors';
 import { localeOf } from '../../lib/format';
 import { useNotify } from '../../lib/notify';
-import { OwnersOnly } from '../../lib/owners-only';
-import { Page } from '../../lib/page';
 import { PageLoading } from '../../lib/page-loading';
-import { PatientPageLink, SetupStepFooter } from '../../lib/setup-step';
+import { StepPage } from '../../lib/setup-step';
 import { clinicQueryKey, updateClinicSettings } from './api/clinic-settings';
 import {
   disconnectWhatsApp,
@@ -46,9 +44,9 @@ type Channel = WhatsAppStatus['messaging_channel'];
  */
 export function ChannelPage() {
   return (
-    <OwnersOnly>
+    <StepPage step="channel">
       <Channel />
-    </OwnersOnly>
+    </StepPage>
   );
 }
 
@@ -62,11 +60,7 @@ function Channel() {
     refetchOnWindowFocus: 'always',
   });
   return (
-    <Page
-      title={t('channel.title')}
-      width="md"
-      actions={<PatientPageLink label={t('step.patientPage')} newTab={t('step.newTab')} />}
-    >
+    <>
       <Typography sx={{ mb: 3 }}>{t('channel.intro')}</Typography>
       {status.isError ? (
         <Alert severity="error">{errorText(t, status.error)}</Alert>
@@ -78,16 +72,7 @@ function Channel() {
           <ChannelChoice status={status.data} />
         </Stack>
       )}
-      <SetupStepFooter
-        step="channel"
-        texts={{
-          intro: t('step.channelIntro'),
-          markDone: t('step.markDone'),
-          marked: t('step.marked'),
-          back: t('step.back'),
-        }}
-      />
-    </Page>
+    </>
   );
 }
 

@@ -14,10 +14,8 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../lib/confirm-dialog';
 import { errorText, serverFieldErrors, validate, type FieldErrors } from '../../lib/field-errors';
 import { useNotify } from '../../lib/notify';
-import { OwnersOnly } from '../../lib/owners-only';
-import { Page } from '../../lib/page';
 import { PageLoading } from '../../lib/page-loading';
-import { PatientPageLink, SetupStepFooter } from '../../lib/setup-step';
+import { StepPage } from '../../lib/setup-step';
 import { clinicQueryKey, getClinic, updateClinicSettings } from './api/clinic-settings';
 import {
   getPaymentProvider,
@@ -33,9 +31,9 @@ import { Section } from '../../lib/section';
  */
 export function TerminalPage() {
   return (
-    <OwnersOnly>
+    <StepPage step="terminal">
       <Terminal />
-    </OwnersOnly>
+    </StepPage>
   );
 }
 
@@ -45,11 +43,7 @@ function Terminal() {
   const provider = useQuery({ queryKey: paymentProviderQueryKey, queryFn: getPaymentProvider });
   const failed = clinic.error ?? provider.error;
   return (
-    <Page
-      title={t('terminal.title')}
-      width="md"
-      actions={<PatientPageLink label={t('step.patientPage')} newTab={t('step.newTab')} />}
-    >
+    <>
       <Typography sx={{ mb: 1 }}>{t('terminal.intro')}</Typography>
       <Typography sx={{ mb: 3 }}>{t('terminal.introCredentials')}</Typography>
       {failed ? (
@@ -62,16 +56,7 @@ function Terminal() {
           <Credentials provider={provider.data} />
         </Stack>
       )}
-      <SetupStepFooter
-        step="terminal"
-        texts={{
-          intro: t('step.terminalIntro'),
-          markDone: t('step.markDone'),
-          marked: t('step.marked'),
-          back: t('step.back'),
-        }}
-      />
-    </Page>
+    </>
   );
 }
 

@@ -32,7 +32,7 @@ import { useNotify } from '../../lib/notify';
 import { OwnersOnly } from '../../lib/owners-only';
 import { Page } from '../../lib/page';
 import { PageLoading } from '../../lib/page-loading';
-import { PatientPageLink } from '../../lib/setup-step';
+import { ClinicPageLink } from '../../lib/setup-step';
 import { appointmentTypesQueryKey, listAppointmentTypes } from './api/appointment-types';
 import {
   caregiverQueryKey,
@@ -104,7 +104,7 @@ function NewCaregiver() {
     ...caregivers.data.map((c) => c.sort_order + 1),
   );
   return (
-    <Page title={t('caregiver.newTitle')} width="lg" actions={<PatientLink />}>
+    <Page title={t('caregiver.newTitle')} width="lg" actions={<ClinicPageLink />}>
       <CaregiverForm
         caregiver={null}
         types={types.data}
@@ -140,7 +140,7 @@ function EditCaregiver({ id }: { id: number }) {
       width="lg"
       actions={
         <>
-          <PatientLink />
+          <ClinicPageLink />
           <ActiveButton caregiver={caregiver.data} />
         </>
       }
@@ -158,11 +158,6 @@ function EditCaregiver({ id }: { id: number }) {
       />
     </Page>
   );
-}
-
-function PatientLink() {
-  const { t } = useTranslation('setup-team');
-  return <PatientPageLink label={t('step.patientPage')} newTab={t('step.newTab')} />;
 }
 
 /** Deactivate (asked first: it leaves the clinic page, its appointments stay) or reactivate. */

@@ -19,10 +19,8 @@ import { Link as RouterLink } from 'react-router';
 import { ConfirmDialog } from '../../lib/confirm-dialog';
 import { errorText } from '../../lib/field-errors';
 import { useNotify } from '../../lib/notify';
-import { OwnersOnly } from '../../lib/owners-only';
-import { Page } from '../../lib/page';
 import { PageLoading } from '../../lib/page-loading';
-import { PatientPageLink, SetupStepFooter } from '../../lib/setup-step';
+import { StepPage } from '../../lib/setup-step';
 import { appointmentTypesQueryKey, listAppointmentTypes } from './api/appointment-types';
 import {
   caregiversQueryKey,
@@ -37,9 +35,24 @@ type Direction = -1 | 1;
 /** `/setup/caregivers`: the caregivers in the clinic page's order, to add, edit, move, deactivate. */
 export function CaregiversPage() {
   return (
-    <OwnersOnly>
+    <StepPage step="caregivers" width="lg" actions={<AddCaregiver />}>
       <Caregivers />
-    </OwnersOnly>
+    </StepPage>
+  );
+}
+
+/** The way to add a caregiver: a page of its own (`/setup/caregivers/new`). */
+function AddCaregiver() {
+  const { t } = useTranslation('setup-team');
+  return (
+    <Button
+      component={RouterLink}
+      to="/setup/caregivers/new"
+      variant="contained"
+      startIcon={<AddIcon />}
+    >
+      {t('caregivers.add')}
+    </Button>
   );
 }
 
@@ -108,27 +121,8 @@ function Caregivers() {
     (same && !same.disabled ? same : other)?.focus();
   }, [caregivers.data]);
 
-  const add = (
-    <Button
-      component={RouterLink}
-      to="/setup/caregivers/new"
-      variant="contained"
-      startIcon={<AddIcon />}
-    >
-      {t('caregivers.add')}
-    </Button>
-  );
-
   return (
-    <Page
-      title={t('caregivers.title')}
-      actions={
-        <>
-          <PatientPageLink label={t('step.patientPage')} newTab={t('step.newTab')} />
-          {add}
-        </>
-      }
-    >
+    <>
       <Typography sx={{ mb: 2 }}>{t('caregivers.intro')}</Typography>
       {caregivers.isError ? (
         <Alert severity="error">{errorText(t, caregivers.error)}</Alert>
@@ -165,16 +159,6 @@ function Caregivers() {
         </Stack>
       )}
 
-      <SetupStepFooter
-        step="caregivers"
-        texts={{
-          intro: t('step.caregiversIntro'),
-          markDone: t('step.markDone'),
-          marked: t('step.marked'),
-          back: t('step.back'),
-        }}
-      />
-
       <ConfirmDialog
         open={deactivating !== null}
         title={t('caregivers.deactivateTitle', { name: deactivating?.name ?? '' })}
@@ -189,7 +173,7 @@ function Caregivers() {
           notify(t('caregivers.deactivated', { name: deactivating.name }));
         }}
       />
-    </Page>
+    </>
   );
 }
 

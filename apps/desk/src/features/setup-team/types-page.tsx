@@ -14,10 +14,8 @@ import { ApiError } from '../../lib/api';
 import { ConfirmDialog } from '../../lib/confirm-dialog';
 import { errorText } from '../../lib/field-errors';
 import { useNotify } from '../../lib/notify';
-import { OwnersOnly } from '../../lib/owners-only';
-import { Page } from '../../lib/page';
 import { PageLoading } from '../../lib/page-loading';
-import { PatientPageLink, SetupStepFooter } from '../../lib/setup-step';
+import { StepPage } from '../../lib/setup-step';
 import {
   appointmentTypesQueryKey,
   deleteAppointmentType,
@@ -30,9 +28,9 @@ import { TypeDialog } from './components/type-dialog';
 /** `/setup/types`: the appointment types patients choose from, their length and who offers them. */
 export function TypesPage() {
   return (
-    <OwnersOnly>
+    <StepPage step="types" width="lg">
       <Types />
-    </OwnersOnly>
+    </StepPage>
   );
 }
 
@@ -55,23 +53,23 @@ function Types() {
   const caregiverName = new Map((caregivers.data ?? []).map((c) => [c.id, c.name]));
 
   return (
-    <Page
-      title={t('types.title')}
-      actions={
-        <>
-          <PatientPageLink label={t('step.patientPage')} newTab={t('step.newTab')} />
-          <Button
-            variant="contained"
-            startIcon={<AddIcon />}
-            onClick={() => setEditing(null)}
-            disabled={!caregivers.data}
-          >
-            {t('types.add')}
-          </Button>
-        </>
-      }
-    >
-      <Typography sx={{ mb: 2 }}>{t('types.intro')}</Typography>
+    <>
+      <Stack
+        direction="row"
+        spacing={2}
+        useFlexGap
+        sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', mb: 2 }}
+      >
+        <Typography>{t('types.intro')}</Typography>
+        <Button
+          variant="contained"
+          startIcon={<AddIcon />}
+          onClick={() => setEditing(null)}
+          disabled={!caregivers.data}
+        >
+          {t('types.add')}
+        </Button>
+      </Stack>
       {types.isError || caregivers.isError ? (
         <Alert severity="error">{errorText(t, types.error ?? caregivers.error)}</Alert>
       ) : !types.data || !caregivers.data ? (
@@ -142,16 +140,6 @@ function Types() {
         </Stack>
       )}
 
-      <SetupStepFooter
-        step="types"
-        texts={{
-          intro: t('step.typesIntro'),
-          markDone: t('step.markDone'),
-          marked: t('step.marked'),
-          back: t('step.back'),
-        }}
-      />
-
       {editing !== undefined && caregivers.data ? (
         <TypeDialog
           type={editing}
@@ -202,6 +190,6 @@ function Types() {
           notify(t('types.stoppedOffering', { name: inUse.name }));
         }}
       />
-    </Page>
+    </>
   );
 }

@@ -30,7 +30,7 @@ import {
   listClosures,
   listHolidaySuggestions,
 } from './api/closures';
-import { StepPage } from './components/step-page';
+import { StepPage } from '../../lib/setup-step';
 import { Section } from '../../lib/section';
 
 /** Today's date here, YYYY-MM-DD (the clinic's staff work in its time zone). */

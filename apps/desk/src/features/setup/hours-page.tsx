@@ -24,7 +24,7 @@ import {
   type HoursForm,
 } from './components/hours-form';
 import { SaveBar } from './components/save-bar';
-import { StepPage } from './components/step-page';
+import { StepPage } from '../../lib/setup-step';
 import { useClinicForm, useClinicQuery } from './components/use-clinic-form';
 
 /** `/desk/setup/hours`: the weekly opening hours the clinic page shows. */

@@ -14,7 +14,7 @@ import { errorText, validate } from '../../lib/field-errors';
 import { ImageField } from '../../lib/image-field';
 import { PageLoading } from '../../lib/page-loading';
 import { SaveBar } from './components/save-bar';
-import { StepPage } from './components/step-page';
+import { StepPage } from '../../lib/setup-step';
 import { useClinicForm, useClinicQuery } from './components/use-clinic-form';
 
 /** `/desk/setup/profile`: the clinic's name, logo, address, phone and about text. */

@@ -29,7 +29,7 @@ import {
 } from './api/reminder-settings';
 import { leadTimeOf, leadUnits, minutesOf, type LeadTime } from './components/lead-times';
 import { SaveBar } from './components/save-bar';
-import { StepPage, useSavedStep } from './components/step-page';
+import { StepPage, useSavedStep } from '../../lib/setup-step';
 import { Section } from '../../lib/section';
 
 /** `/desk/setup/reminders`: appointment reminders, their lead times and quiet hours. */

@@ -14,7 +14,7 @@ import { errorText, validate, type FieldErrors } from '../../lib/field-errors';
 import { PageLoading } from '../../lib/page-loading';
 import { parseAmount } from './components/lead-times';
 import { SaveBar } from './components/save-bar';
-import { StepPage } from './components/step-page';
+import { StepPage } from '../../lib/setup-step';
 import { useClinicForm, useClinicQuery } from './components/use-clinic-form';
 
 /** `/desk/setup/rules`: the booking rules patients meet online. */

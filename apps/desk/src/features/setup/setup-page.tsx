@@ -13,7 +13,7 @@ import { Page } from '../../lib/page';
 import { PageLoading } from '../../lib/page-loading';
 import { useClinic } from '../../lib/session';
 import { useSetupChecklist } from '../../lib/setup-checklist';
-import { ClinicPageLink, stepPath, StepStateChip } from './components/step-page';
+import { ClinicPageLink, stepPath, StepStateChip } from '../../lib/setup-step';
 
 /**
  * `/desk/setup`: the owner's set-up checklist. Each step with its state (complete by the clinic's
@@ -36,7 +36,7 @@ export function SetupPage() {
     : '';
 
   return (
-    <Page title={t('title')} actions={<ClinicPageLink checklist={data} />} width="md">
+    <Page title={t('title')} actions={<ClinicPageLink />} width="md">
       <Typography sx={{ mb: 2 }}>{t('intro')}</Typography>
       {checklist.isError ? <Alert severity="error">{errorText(t, checklist.error)}</Alert> : null}
       {checklist.isPending ? <PageLoading /> : null}

@@ -6,7 +6,7 @@ import { serverFieldErrors, type FieldErrors } from '../../../lib/field-errors';
 import { sessionQueryKey } from '../../../lib/session';
 import { setupChecklistQueryKey } from '../../../lib/setup-checklist';
 import { clinicQueryKey, getClinic, updateClinic } from '../api/clinic';
-import { useSavedStep } from './step-page';
+import { useSavedStep } from '../../../lib/setup-step';
 
 export const useClinicQuery = () => useQuery({ queryKey: clinicQueryKey, queryFn: getClinic });
 
