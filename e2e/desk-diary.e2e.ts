@@ -104,6 +104,17 @@ async function openDiary(page: Page, query: string, lang: 'he' | 'en' = 'he') {
   await page.locator('.rbc-time-view').waitFor();
 }
 
+/**
+ * Enter on an appointment, once the grid has its data (not `aria-busy`): an answer arriving between
+ * the focus and the key would draw the grid again under the keyboard.
+ */
+async function openWithKeyboard(page: Page, event: Locator, dialog: string): Promise<Locator> {
+  await page.locator('[aria-busy="false"] .rbc-time-view').waitFor();
+  await event.focus();
+  await page.keyboard.press('Enter');
+  return dialogNamed(page, dialog);
+}
+
 async function dialogNamed(page: Page, name: string | RegExp): Promise<Locator> {
   const dialog = page.getByRole('dialog', { name });
   await dialog.waitFor();
@@ -156,9 +167,7 @@ describe("the desk's diary", () => {
           await page.waitForURL(/view=day/);
           // The keyboard reaches an appointment and opens it with Enter.
           const event = page.getByRole('button', { name, exact: true });
-          await event.focus();
-          await page.keyboard.press('Enter');
-          let dialog = await dialogNamed(page, w.details);
+          let dialog = await openWithKeyboard(page, event, w.details);
           await expectNoAxeViolations(page);
           await dialog.getByRole('button', { name: w.move }).click();
           dialog = await dialogNamed(page, lang === 'he' ? 'העברת התור' : 'Move the appointment');
@@ -166,9 +175,7 @@ describe("the desk's diary", () => {
           await dialog.getByRole('button', { name: w.back, exact: true }).click();
           await dialog.waitFor({ state: 'detached' });
 
-          await event.focus();
-          await page.keyboard.press('Enter');
-          dialog = await dialogNamed(page, w.details);
+          dialog = await openWithKeyboard(page, event, w.details);
           await dialog.getByRole('button', { name: w.cancel }).click();
           dialog = await dialogNamed(page, lang === 'he' ? 'ביטול התור' : 'Cancel the appointment');
           await expectNoAxeViolations(page);
@@ -332,9 +339,7 @@ describe("the desk's diary", () => {
     const event = () => page.getByRole('button', { name: /עומר גל/ });
     // By the keyboard: Enter on the appointment, "move", a new time.
     const later = `${String(Number(start.slice(0, 2)) + 1).padStart(2, '0')}${start.slice(2)}`;
-    await event().focus();
-    await page.keyboard.press('Enter');
-    let dialog = await dialogNamed(page, 'פרטי התור');
+    let dialog = await openWithKeyboard(page, event(), 'פרטי התור');
     await dialog.getByRole('button', { name: 'העברת התור' }).click();
     dialog = await dialogNamed(page, 'העברת התור');
     await dialog.getByLabel('שעה').fill(later);
@@ -366,9 +371,7 @@ describe("the desk's diary", () => {
 
     // Cancelled with a common reason; the patient is told.
     const before = (await messagesTo(phone)).length;
-    await event().focus();
-    await page.keyboard.press('Enter');
-    dialog = await dialogNamed(page, 'פרטי התור');
+    dialog = await openWithKeyboard(page, event(), 'פרטי התור');
     await dialog.getByRole('button', { name: 'ביטול התור' }).click();
     dialog = await dialogNamed(page, 'ביטול התור');
     await dialog.getByRole('button', { name: 'המטופל/ת ביקש/ה לבטל' }).click();

@@ -322,19 +322,23 @@ function Diary({
         // One picture once both are in: the grid of a busy week is the page's slowest render.
         <PageLoading />
       ) : (
-        <DiaryCalendar
-          zone={zone}
-          view={view}
-          date={date}
-          caregivers={shown}
-          events={events}
-          background={background}
-          open={open}
-          hours={hours}
-          onOpen={openEvent}
-          onSlot={bookSlot}
-          onDrop={proposeMove}
-        />
+        // Busy while the shown days are asked for again: screen readers hear the grid may change.
+        // On a wrapper, so the memoised grid does not draw again for the flag.
+        <div aria-busy={appointments.isFetching || busy.isFetching}>
+          <DiaryCalendar
+            zone={zone}
+            view={view}
+            date={date}
+            caregivers={shown}
+            events={events}
+            background={background}
+            open={open}
+            hours={hours}
+            onOpen={openEvent}
+            onSlot={bookSlot}
+            onDrop={proposeMove}
+          />
+        </div>
       )}
 
       <EventDialog
