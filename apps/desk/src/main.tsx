@@ -8,27 +8,18 @@ import { z } from 'zod';
 import { initDeskI18n } from './app/i18n/init';
 import { createDeskQueryClient, DeskProviders } from './app/providers';
 import { createDeskRouter } from './app/router';
-import { actForClinic } from './lib/api';
-import { initialClinicId, sessionQuery } from './lib/session';
+import { sessionQuery } from './lib/session';
 
 // The desk checks forms with the shared zod schemas; the CSP has no 'unsafe-eval' for zod's JIT.
 z.config({ jitless: true });
 
-// Who is signed in, and the diary (the page most visits open: its code, then its data once the
-// session says which clinic), are asked for at once, beside the router's own work, instead of
-// one after the other.
+// Who is signed in, and the diary's code (the page most visits open), are asked for at once,
+// beside the router's own work, instead of one after the other.
 const queryClient = createDeskQueryClient();
-const diary = /^\/desk\/?(?:diary\/?)?$/.test(window.location.pathname)
-  ? import('./features/diary/diary-page')
-  : null;
-queryClient
-  .fetchQuery(sessionQuery)
-  .then(async (session) => {
-    if (!session || !diary) return;
-    actForClinic(initialClinicId(session));
-    (await diary).prefetchDiary(queryClient, new URLSearchParams(window.location.search));
-  })
-  .catch(() => undefined);
+void queryClient.prefetchQuery(sessionQuery);
+if (/^\/desk\/?(?:diary\/?)?$/.test(window.location.pathname)) {
+  void import('./features/diary/diary-page');
+}
 
 const root = document.getElementById('root');
 if (!root) throw new Error('no #root');

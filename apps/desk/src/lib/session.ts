@@ -43,16 +43,6 @@ function subscribe(listener: () => void) {
   return () => listeners.delete(listener);
 }
 
-/** The member's clinic the desk acts for: the one chosen last, else the first. */
-function membershipFor(session: StaffSession, chosen: number | null) {
-  return session.memberships.find((m) => m.clinic_id === chosen) ?? session.memberships[0];
-}
-
-/** The clinic a new page's calls act for, before any component has rendered. */
-export function initialClinicId(session: StaffSession): number | null {
-  return membershipFor(session, storedClinic())?.clinic_id ?? null;
-}
-
 /** Where the desk acts, with the signed-in member's role there. */
 export interface CurrentClinic {
   clinicId: number;
@@ -72,7 +62,8 @@ export function useCurrentClinic(session: StaffSession): CurrentClinic & {
 } {
   const queryClient = useQueryClient();
   const chosen = useSyncExternalStore(subscribe, storedClinic, () => null);
-  const membership = membershipFor(session, chosen);
+  const membership =
+    session.memberships.find((m) => m.clinic_id === chosen) ?? session.memberships[0];
   const clinicId = membership?.clinic_id ?? 0;
   // Set before any child's query runs in this render pass's effects.
   actForClinic(clinicId || null);

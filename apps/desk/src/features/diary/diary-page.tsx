@@ -417,4 +417,3 @@ function Diary({
     </Page>
   );
 }
-export { prefetchDiary } from './api/prefetch-diary';

@@ -1,5 +1,5 @@
 import type { IntegrationAppointment } from '@marpe/shared';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 
 /** Often enough that a patient's online booking shows up without a reload. */
@@ -9,8 +9,8 @@ export const appointmentsKey = (fromDate: string, toDate: string) =>
   ['diary', 'appointments', fromDate, toDate] as const;
 
 /** The booked appointments starting on the dates shown (clinic time). */
-export const appointmentsQuery = (fromDate: string, toDate: string) =>
-  queryOptions({
+export const useDiaryAppointments = (fromDate: string, toDate: string, enabled: boolean) =>
+  useQuery({
     queryKey: appointmentsKey(fromDate, toDate),
     queryFn: ({ signal }) =>
       api<IntegrationAppointment[]>(
@@ -21,14 +21,9 @@ export const appointmentsQuery = (fromDate: string, toDate: string) =>
         })}`,
         { signal },
       ),
-    staleTime: 10_000,
-  });
-
-export const useDiaryAppointments = (fromDate: string, toDate: string, enabled: boolean) =>
-  useQuery({
-    ...appointmentsQuery(fromDate, toDate),
     enabled,
     refetchInterval: DIARY_REFRESH_MS,
     refetchOnWindowFocus: true,
+    staleTime: 10_000,
     placeholderData: (previous) => previous,
   });

@@ -1,11 +1,15 @@
 import type { ClinicBusyTime } from '@marpe/shared';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { DIARY_REFRESH_MS } from './appointments';
 
 /** The caregivers' busy times (pushed, and their calendars') overlapping [from, to). */
-export const busyTimesQuery = (window: { from: string; to: string }, caregiverId: number | null) =>
-  queryOptions({
+export const useDiaryBusyTimes = (
+  window: { from: string; to: string },
+  caregiverId: number | null,
+  enabled: boolean,
+) =>
+  useQuery({
     queryKey: ['diary', 'busy-times', window.from, window.to, caregiverId] as const,
     queryFn: ({ signal }) =>
       api<ClinicBusyTime[]>(
@@ -16,18 +20,9 @@ export const busyTimesQuery = (window: { from: string; to: string }, caregiverId
         })}`,
         { signal },
       ),
-    staleTime: 10_000,
-  });
-
-export const useDiaryBusyTimes = (
-  window: { from: string; to: string },
-  caregiverId: number | null,
-  enabled: boolean,
-) =>
-  useQuery({
-    ...busyTimesQuery(window, caregiverId),
     enabled,
     refetchInterval: DIARY_REFRESH_MS,
     refetchOnWindowFocus: true,
+    staleTime: 10_000,
     placeholderData: (previous) => previous,
   });

@@ -4,7 +4,7 @@ import type {
   IntegrationCaregiver,
   IntegrationClinic,
 } from '@marpe/shared';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 
 /** What the diary is drawn from: the clinic (its time zone), caregivers, types and closures. */
@@ -15,31 +15,31 @@ export const diarySetupKeys = {
   closures: ['diary', 'closures'] as const,
 };
 
-export const diarySetupQueries = {
-  clinic: queryOptions({
+export const useDiaryClinic = () =>
+  useQuery({
     queryKey: diarySetupKeys.clinic,
     queryFn: () => api<IntegrationClinic>('/api/integration/clinic'),
     staleTime: 5 * 60_000,
-  }),
-  caregivers: queryOptions({
+  });
+
+export const useDiaryCaregivers = () =>
+  useQuery({
     queryKey: diarySetupKeys.caregivers,
     queryFn: () => api<IntegrationCaregiver[]>('/api/integration/caregivers'),
     staleTime: 60_000,
-  }),
-  types: queryOptions({
+  });
+
+export const useDiaryTypes = () =>
+  useQuery({
     queryKey: diarySetupKeys.types,
     queryFn: () => api<IntegrationAppointmentType[]>('/api/integration/appointment-types'),
     staleTime: 60_000,
-  }),
-  /** The clinic's closures from today on (the set-up's closures step). */
-  closures: queryOptions({
+  });
+
+/** The clinic's closures from today on (the set-up's closures step). */
+export const useDiaryClosures = () =>
+  useQuery({
     queryKey: diarySetupKeys.closures,
     queryFn: () => api<Closure[]>('/api/integration/closures'),
     staleTime: 5 * 60_000,
-  }),
-};
-
-export const useDiaryClinic = () => useQuery(diarySetupQueries.clinic);
-export const useDiaryCaregivers = () => useQuery(diarySetupQueries.caregivers);
-export const useDiaryTypes = () => useQuery(diarySetupQueries.types);
-export const useDiaryClosures = () => useQuery(diarySetupQueries.closures);
+  });
