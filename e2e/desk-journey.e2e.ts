@@ -4,7 +4,7 @@ import path from 'node:path';
 import { withIdCheckDigit, type DevMessage } from '@marpe/shared';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoAxeViolations, settled, useBrowser } from './support/browser';
+import { expectNoAxeViolations, saveScreenshot, settled, useBrowser } from './support/browser';
 import {
   freePort,
   freshDataDir,
@@ -60,12 +60,8 @@ async function nextMessage(phone: string, before: number): Promise<string> {
 
 const codeOf = (body: string) => /#(\d{6})\s*$/.exec(body)?.[1] ?? '';
 
-function shot(page: Page, name: string) {
-  return page.screenshot({
-    path: path.join(repoRoot, 'e2e/output/screenshots', `desk-journey-${name}.png`),
-    fullPage: true,
-  });
-}
+/** Once transitions have ended: a notice or a button caught fading in would blur the guide's picture. */
+const shot = (page: Page, name: string) => saveScreenshot(page, `desk-journey-${name}`);
 
 beforeAll(async () => {
   dataDir = freshDataDir();
