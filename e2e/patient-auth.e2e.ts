@@ -177,129 +177,139 @@ describe('patient verification (login/:clinicId)', () => {
     await context.close();
   }, 60_000);
 
-  it('counts down 60 s before a code can be sent again; the new code replaces the old', async () => {
-    const idNumber = withCheckDigit(merav.idBase);
-    const { context, page } = await newPage(browser());
-    await page.clock.install();
-    await page.goto(`${baseUrl}/login/1`);
-    await stepHeading(page, heading.he.identity);
+  // The two tests that wait out the server's 60 s cooldown run side by side (their own phones,
+  // pages and clocks), so the suite waits once.
+  it.concurrent(
+    'counts down 60 s before a code can be sent again; the new code replaces the old',
+    async () => {
+      const idNumber = withCheckDigit(merav.idBase);
+      const { context, page } = await newPage(browser());
+      await page.clock.install();
+      await page.goto(`${baseUrl}/login/1`);
+      await stepHeading(page, heading.he.identity);
 
-    const before = (await messagesTo(merav.phone)).length;
-    await fillIdentity(page, 'he', idNumber, merav.phone);
-    await page.getByRole('button', { name: label.he.continue }).click();
-    await stepHeading(page, heading.he.code);
-    const first = await nextCode(merav.phone, before);
-    // The server keeps the same 60 s cooldown on its own clock, which page.clock does not move.
-    const serverAllowsResendAt = Date.now() + 61_000;
+      const before = (await messagesTo(merav.phone)).length;
+      await fillIdentity(page, 'he', idNumber, merav.phone);
+      await page.getByRole('button', { name: label.he.continue }).click();
+      await stepHeading(page, heading.he.code);
+      const first = await nextCode(merav.phone, before);
+      // The server keeps the same 60 s cooldown on its own clock, which page.clock does not move.
+      const serverAllowsResendAt = Date.now() + 61_000;
 
-    const waiting = page.getByRole('button', { name: /^שליחת קוד חדש בעוד (1:00|0:59)$/ });
-    expect(await waiting.isDisabled()).toBe(true);
-    await page.clock.fastForward(55_000);
-    await page.getByRole('button', { name: /^שליחת קוד חדש בעוד 0:0\d$/ }).waitFor();
-    expect(await page.getByRole('button', { name: /^שליחת קוד חדש/ }).isDisabled()).toBe(true);
-    await page.clock.fastForward(6_000);
-    const resend = page.getByRole('button', { name: 'שליחת קוד חדש', exact: true });
-    await resend.waitFor();
-    expect(await resend.isEnabled()).toBe(true);
+      const waiting = page.getByRole('button', { name: /^שליחת קוד חדש בעוד (1:00|0:59)$/ });
+      expect(await waiting.isDisabled()).toBe(true);
+      await page.clock.fastForward(55_000);
+      await page.getByRole('button', { name: /^שליחת קוד חדש בעוד 0:0\d$/ }).waitFor();
+      expect(await page.getByRole('button', { name: /^שליחת קוד חדש/ }).isDisabled()).toBe(true);
+      await page.clock.fastForward(6_000);
+      const resend = page.getByRole('button', { name: 'שליחת קוד חדש', exact: true });
+      await resend.waitFor();
+      expect(await resend.isEnabled()).toBe(true);
 
-    await page.getByRole('textbox', { name: label.he.code }).fill('12');
-    await sleep(Math.max(0, serverAllowsResendAt - Date.now()));
-    await resend.click();
-    await page.getByRole('status').filter({ hasText: 'נשלח קוד חדש.' }).waitFor();
-    expect(await page.getByRole('textbox', { name: label.he.code }).inputValue()).toBe('');
-    await page.getByRole('button', { name: /^שליחת קוד חדש בעוד (1:00|0:59)$/ }).waitFor();
-    const second = await nextCode(merav.phone, before + 1);
-    await expectNoAxeViolations(page);
+      await page.getByRole('textbox', { name: label.he.code }).fill('12');
+      await sleep(Math.max(0, serverAllowsResendAt - Date.now()));
+      await resend.click();
+      await page.getByRole('status').filter({ hasText: 'נשלח קוד חדש.' }).waitFor();
+      expect(await page.getByRole('textbox', { name: label.he.code }).inputValue()).toBe('');
+      await page.getByRole('button', { name: /^שליחת קוד חדש בעוד (1:00|0:59)$/ }).waitFor();
+      const second = await nextCode(merav.phone, before + 1);
+      await expectNoAxeViolations(page);
 
-    if (second !== first) {
-      // The first code was replaced by the second.
-      await page.getByRole('textbox', { name: label.he.code }).fill(first);
-      await page
-        .getByRole('alert')
-        .filter({ hasText: /קוד שגוי|נסו שוב/ })
+      if (second !== first) {
+        // The first code was replaced by the second.
+        await page.getByRole('textbox', { name: label.he.code }).fill(first);
+        await page
+          .getByRole('alert')
+          .filter({ hasText: /קוד שגוי|נסו שוב/ })
+          .waitFor();
+      }
+      await page.getByRole('textbox', { name: label.he.code }).fill(second);
+      await expectAuthenticated(page, 'האימות הצליח');
+      await context.close();
+    },
+    150_000,
+  );
+
+  it.concurrent(
+    'an ID number known with another phone hints at its last 3 digits; a second code within 60 s counts down',
+    async () => {
+      const idNumber = withCheckDigit(uri.idBase);
+      const { context, page } = await newPage(browser());
+      await page.goto(`${baseUrl}/login/1`);
+      await stepHeading(page, heading.he.identity);
+
+      const before = (await messagesTo(uri.phone)).length;
+      await fillIdentity(page, 'he', idNumber, '0501112222');
+      const next = page.getByRole('button', { name: label.he.continue });
+      await next.click();
+
+      const hint = 'קיים מספר תעודת זהות עם טלפון אחר שמסתיים בספרות 543';
+      await page.getByText(hint).waitFor();
+      const phoneField = page.getByRole('textbox', { name: label.he.phone });
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('tel');
+      expect(await phoneField.getAttribute('aria-invalid')).toBe('true');
+      expect(await next.isDisabled()).toBe(true);
+      await stepHeading(page, heading.he.identity);
+      await expectNoAxeViolations(page);
+
+      // Ends with 543 but is not the phone on file: the server hints again, and sends nothing.
+      await phoneField.fill('0500000543');
+      expect(await next.isEnabled()).toBe(true);
+      await next.click();
+      await page.getByText(hint).waitFor();
+      await stepHeading(page, heading.he.identity);
+
+      await phoneField.fill(uri.phone);
+      await next.click();
+      await stepHeading(page, heading.he.code);
+      await nextCode(uri.phone, before);
+      expect(await messagesTo(uri.phone)).toHaveLength(before + 1);
+      expect(await messagesTo('0500000543')).toHaveLength(0);
+
+      // Back on step 1 the hint still holds for this ID number; another ID number clears it.
+      await page.getByRole('button', { name: 'חזרה', exact: true }).click();
+      await stepHeading(page, heading.he.identity);
+      await phoneField.fill('0501112222');
+      await page.getByText(hint).waitFor();
+      await page.getByRole('textbox', { name: label.he.idNumber }).fill(withCheckDigit('31415927'));
+      expect(await page.getByText(hint).count()).toBe(0);
+      expect(await next.isEnabled()).toBe(true);
+
+      // A second code within 60 s: the page says how many seconds are left, counts them down and
+      // lets the patient ask again once they are over (no code is sent meanwhile).
+      await page.getByRole('textbox', { name: label.he.idNumber }).fill(idNumber);
+      await phoneField.fill(uri.phone);
+      await next.click();
+      const alert = page.getByRole('alert');
+      const ticking = alert.locator('span[aria-hidden="true"]');
+      await alert
+        .getByText(/^כבר נשלח קוד לפני רגע\. אפשר לבקש קוד חדש בעוד/)
+        .first()
         .waitFor();
-    }
-    await page.getByRole('textbox', { name: label.he.code }).fill(second);
-    await expectAuthenticated(page, 'האימות הצליח');
-    await context.close();
-  }, 150_000);
-
-  it('an ID number known with another phone hints at its last 3 digits; a second code within 60 s counts down', async () => {
-    const idNumber = withCheckDigit(uri.idBase);
-    const { context, page } = await newPage(browser());
-    await page.goto(`${baseUrl}/login/1`);
-    await stepHeading(page, heading.he.identity);
-
-    const before = (await messagesTo(uri.phone)).length;
-    await fillIdentity(page, 'he', idNumber, '0501112222');
-    const next = page.getByRole('button', { name: label.he.continue });
-    await next.click();
-
-    const hint = 'קיים מספר תעודת זהות עם טלפון אחר שמסתיים בספרות 543';
-    await page.getByText(hint).waitFor();
-    const phoneField = page.getByRole('textbox', { name: label.he.phone });
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('tel');
-    expect(await phoneField.getAttribute('aria-invalid')).toBe('true');
-    expect(await next.isDisabled()).toBe(true);
-    await stepHeading(page, heading.he.identity);
-    await expectNoAxeViolations(page);
-
-    // Ends with 543 but is not the phone on file: the server hints again, and sends nothing.
-    await phoneField.fill('0500000543');
-    expect(await next.isEnabled()).toBe(true);
-    await next.click();
-    await page.getByText(hint).waitFor();
-    await stepHeading(page, heading.he.identity);
-
-    await phoneField.fill(uri.phone);
-    await next.click();
-    await stepHeading(page, heading.he.code);
-    await nextCode(uri.phone, before);
-    expect(await messagesTo(uri.phone)).toHaveLength(before + 1);
-    expect(await messagesTo('0500000543')).toHaveLength(0);
-
-    // Back on step 1 the hint still holds for this ID number; another ID number clears it.
-    await page.getByRole('button', { name: 'חזרה', exact: true }).click();
-    await stepHeading(page, heading.he.identity);
-    await phoneField.fill('0501112222');
-    await page.getByText(hint).waitFor();
-    await page.getByRole('textbox', { name: label.he.idNumber }).fill(withCheckDigit('31415927'));
-    expect(await page.getByText(hint).count()).toBe(0);
-    expect(await next.isEnabled()).toBe(true);
-
-    // A second code within 60 s: the page says how many seconds are left, counts them down and
-    // lets the patient ask again once they are over (no code is sent meanwhile).
-    await page.getByRole('textbox', { name: label.he.idNumber }).fill(idNumber);
-    await phoneField.fill(uri.phone);
-    await next.click();
-    const alert = page.getByRole('alert');
-    const ticking = alert.locator('span[aria-hidden="true"]');
-    await alert
-      .getByText(/^כבר נשלח קוד לפני רגע\. אפשר לבקש קוד חדש בעוד/)
-      .first()
-      .waitFor();
-    const secondsShown = async () => Number(/(\d+)/.exec(await ticking.innerText())?.[1] ?? NaN);
-    const first = await secondsShown();
-    expect(first).toBeGreaterThan(1);
-    expect(first).toBeLessThanOrEqual(60);
-    expect(await next.isDisabled()).toBe(true);
-    await page.waitForFunction(
-      ([el, start]) => Number(/(\d+)/.exec(el?.textContent ?? '')?.[1]) < start,
-      [await ticking.elementHandle(), first] as const,
-    );
-    await page.mouse.move(0, 0);
-    await expectNoAxeViolations(page);
-    await switchLanguage(page, 'en');
-    await alert
-      .getByText(/^A code was sent a moment ago\. You can ask for a new one in \d+ seconds?\.$/)
-      .first()
-      .waitFor();
-    await expectNoAxeViolations(page);
-    await switchLanguage(page, 'he');
-    await alert.waitFor({ state: 'detached', timeout: (first + 5) * 1000 });
-    const continueHe = page.getByRole('button', { name: label.he.continue });
-    expect(await continueHe.isEnabled()).toBe(true);
-    expect(await messagesTo(uri.phone)).toHaveLength(before + 1);
-    await context.close();
-  }, 150_000);
+      const secondsShown = async () => Number(/(\d+)/.exec(await ticking.innerText())?.[1] ?? NaN);
+      const first = await secondsShown();
+      expect(first).toBeGreaterThan(1);
+      expect(first).toBeLessThanOrEqual(60);
+      expect(await next.isDisabled()).toBe(true);
+      await page.waitForFunction(
+        ([el, start]) => Number(/(\d+)/.exec(el?.textContent ?? '')?.[1]) < start,
+        [await ticking.elementHandle(), first] as const,
+      );
+      await page.mouse.move(0, 0);
+      await expectNoAxeViolations(page);
+      await switchLanguage(page, 'en');
+      await alert
+        .getByText(/^A code was sent a moment ago\. You can ask for a new one in \d+ seconds?\.$/)
+        .first()
+        .waitFor();
+      await expectNoAxeViolations(page);
+      await switchLanguage(page, 'he');
+      await alert.waitFor({ state: 'detached', timeout: (first + 5) * 1000 });
+      const continueHe = page.getByRole('button', { name: label.he.continue });
+      expect(await continueHe.isEnabled()).toBe(true);
+      expect(await messagesTo(uri.phone)).toHaveLength(before + 1);
+      await context.close();
+    },
+    150_000,
+  );
 });
