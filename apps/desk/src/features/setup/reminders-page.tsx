@@ -128,11 +128,8 @@ function RemindersForm({ settings }: { settings: ReminderSettings }) {
           />
         </Paper>
 
-        <Section title={t('reminders.leads')}>
+        <Section title={t('reminders.leads')} intro={t('reminders.leadsHelp')}>
           <Stack spacing={2}>
-            <Typography variant="body2" color="text.secondary">
-              {t('reminders.leadsHelp')}
-            </Typography>
             {leads.map((lead, index) => {
               const number = index + 1;
               const error = errors[`lead_minutes.${index}`];
@@ -205,11 +202,8 @@ function RemindersForm({ settings }: { settings: ReminderSettings }) {
           </Stack>
         </Section>
 
-        <Section title={t('reminders.quiet')}>
+        <Section title={t('reminders.quiet')} intro={t('reminders.quietHelp')}>
           <Stack spacing={2}>
-            <Typography variant="body2" color="text.secondary">
-              {t('reminders.quietHelp')}
-            </Typography>
             <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
               {(['start', 'end'] as const).map((edge) => (
                 <TextField
