@@ -74,6 +74,8 @@ export async function deskFetch<T>(
   pathname: string,
   init: { method?: string; body?: unknown } = {},
 ): Promise<{ status: number; body: T }> {
+  // A page fresh from a stored session is still about:blank, whose document has no cookies to read.
+  if (!page.url().startsWith(baseUrl)) await page.goto(`${baseUrl}/desk/`);
   return page.evaluate(
     async ({ pathname, init }) => {
       const token = /(?:^|; )(?:__Host-)?XSRF-TOKEN=([^;]+)/.exec(document.cookie)?.[1];
