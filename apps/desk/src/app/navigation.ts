@@ -12,8 +12,15 @@ const everyone = ['owner', 'front_desk'] as const;
 
 export const navItems: readonly NavItem[] = [
   { path: '/diary', label: 'diary', roles: everyone },
+  { path: '/patients', label: 'patients', roles: everyone },
+  { path: '/forms', label: 'forms', roles: everyone },
+  { path: '/payments', label: 'payments', roles: everyone },
+  { path: '/waitlist', label: 'waitlist', roles: everyone },
   { path: '/setup', label: 'setup', roles: ['owner'] },
   { path: '/staff', label: 'staff', roles: ['owner'] },
+  { path: '/integrations', label: 'integrations', roles: ['owner'] },
+  { path: '/problems', label: 'problems', roles: ['owner'] },
+  { path: '/audit', label: 'audit', roles: ['owner'] },
   { path: '/account', label: 'account', roles: everyone },
 ];
 

@@ -54,6 +54,60 @@ export const routes: RouteObject[] = [
             })),
           },
           {
+            path: '/patients',
+            ...page(async () => ({
+              Page: (await import('../features/patients/patients-page')).PatientsPage,
+            })),
+          },
+          {
+            path: '/patients/:idNumber',
+            ...page(async () => ({
+              Page: (await import('../features/patients/patient-page')).PatientPage,
+            })),
+          },
+          {
+            path: '/forms',
+            ...page(async () => ({
+              Page: (await import('../features/forms/forms-page')).FormsPage,
+            })),
+          },
+          {
+            path: '/forms/:id',
+            ...page(async () => ({
+              Page: (await import('../features/forms/form-request-page')).FormRequestPage,
+            })),
+          },
+          {
+            path: '/payments',
+            ...page(async () => ({
+              Page: (await import('../features/payments/payments-page')).PaymentsPage,
+            })),
+          },
+          {
+            path: '/waitlist',
+            ...page(async () => ({
+              Page: (await import('../features/waitlist/waitlist-page')).WaitlistPage,
+            })),
+          },
+          {
+            path: '/integrations',
+            ...page(async () => ({
+              Page: (await import('../features/integrations/integrations-page')).IntegrationsPage,
+            })),
+          },
+          {
+            path: '/problems',
+            ...page(async () => ({
+              Page: (await import('../features/problems/problems-page')).ProblemsPage,
+            })),
+          },
+          {
+            path: '/audit',
+            ...page(async () => ({
+              Page: (await import('../features/audit/audit-page')).AuditPage,
+            })),
+          },
+          {
             path: '/setup',
             ...page(async () => ({
               Page: (await import('../features/setup/setup-page')).SetupPage,

@@ -10,6 +10,7 @@ import {
   type ValidationKind,
 } from '../forms/schema.js';
 import { isValidIsraeliMobile } from '../identity.js';
+import { localDateSchema } from '../clinic.js';
 
 // Intake forms through the integration API (docs/integration.md, "Intake forms"): the clinic's
 // templates, the links it sends (form requests) and what patients submitted. Entities are
@@ -239,6 +240,13 @@ export const createFormRequestBodySchema = z.strictObject({
     .refine(isValidIsraeliMobile, 'Expected an Israeli mobile number (05X-XXXXXXX or +972…)')
     .optional()
     .describe('An Israeli mobile number: the link is sent there by SMS in the clinic’s name'),
+  patient_id_number: z
+    .string()
+    .max(20)
+    .optional()
+    .describe(
+      "The patient the form is for (one of the clinic's, by ID number): the request is listed with them",
+    ),
 });
 export type CreateFormRequestBody = z.infer<typeof createFormRequestBodySchema>;
 
@@ -259,9 +267,31 @@ export const createdFormRequestSchema = z.object({
 });
 export type CreatedFormRequest = z.infer<typeof createdFormRequestSchema>;
 
+/**
+ * Where a request stands as the desk shows it, finer than `status`: a pending one is `sent`
+ * until the patient opens the link, `opened` then, `draft_saved` once answers are kept unsent.
+ */
+export const formRequestStages = [
+  'sent',
+  'opened',
+  'draft_saved',
+  'submitted',
+  'expired',
+  'cancelled',
+] as const;
+export const formRequestStageSchema = z.enum(formRequestStages);
+export type FormRequestStage = z.infer<typeof formRequestStageSchema>;
+
 /** A form request without its link. Times are ISO 8601 UTC. */
 export const formRequestSchema = z.object({
   id: z.number().int(),
+  /** The patient it was sent for ('' when made without one). */
+  patient_id_number: z.string(),
+  stage: formRequestStageSchema,
+  /** When the patient first opened the link. */
+  opened_at: z.string().nullable(),
+  /** When the patient's unsent answers were last kept (null without a draft). */
+  draft_saved_at: z.string().nullable(),
   /** null once the template is deleted (the request keeps its own copy of the form). */
   template_id: z.number().int().nullable(),
   template_name: z.string().nullable(),
@@ -277,6 +307,9 @@ export const formRequestsSchema = z.array(formRequestSchema);
 /** `GET /api/integration/form-requests`: newest first; `before` pages on from a request id. */
 export const formRequestsQuerySchema = z.object({
   status: formRequestStatusSchema.optional(),
+  patient_id_number: z.string().max(20).optional().describe("Only this patient's requests"),
+  from: localDateSchema.optional().describe('Made on or after this day (clinic time)'),
+  to: localDateSchema.optional().describe('Made on or before this day (clinic time)'),
   before: z.coerce.number().int().positive().max(MAX_STORED_ID).optional(),
   limit: z.coerce
     .number()

@@ -93,10 +93,30 @@ export const paymentRequestStatuses = [
 export const paymentRequestStatusSchema = z.enum(paymentRequestStatuses);
 export type PaymentRequestStatus = z.infer<typeof paymentRequestStatusSchema>;
 
+/**
+ * Where a request stands as the desk shows it: its status, except that a pending one whose
+ * latest card attempt was declined is `failed` (the patient may still try again).
+ */
+export const paymentRequestStages = [
+  'pending',
+  'verifying',
+  'paid',
+  'failed',
+  'cancelled',
+  'expired',
+] as const;
+export const paymentRequestStageSchema = z.enum(paymentRequestStages);
+export type PaymentRequestStage = z.infer<typeof paymentRequestStageSchema>;
+
 /** A payment request without its link. Sums in shekels; times ISO 8601 UTC. */
 export const paymentRequestSchema = z.object({
   id: z.number().int(),
   status: paymentRequestStatusSchema,
+  stage: paymentRequestStageSchema,
+  /** The paying card's last 4 digits, once paid (or verifying). */
+  card_last4: z.string().nullable(),
+  /** The card company's approval number, once paid (or verifying). */
+  approval_number: z.string().nullable(),
   amount: z.number(),
   max_payments: z.number().int(),
   terminal: z.string(),
@@ -121,6 +141,7 @@ export type CreatedPaymentRequest = z.infer<typeof createdPaymentRequestSchema>;
 /** `GET /api/integration/payment-requests`: newest first; `before` pages on from a request id. */
 export const paymentRequestsQuerySchema = z.object({
   status: paymentRequestStatusSchema.optional(),
+  patient_id_number: z.string().max(20).optional().describe("Only this patient's requests"),
   before: z.coerce.number().int().positive().max(MAX_STORED_ID).optional(),
   limit: z.coerce
     .number()

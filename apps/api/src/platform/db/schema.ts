@@ -223,6 +223,18 @@ export const patients = pgTable(
     unique('patients_clinic_id_number_unique').on(t.clinicId, t.idNumber),
     // The identities a phone signs in at a clinic, and their upcoming appointments (issue 25).
     index('patients_clinic_phone_idx').on(t.clinicId, t.phone),
+    // The desk's patient search (issue 37): prefixes of names, ID numbers and phones, whatever the
+    // database's collation (text_pattern_ops serves LIKE 'x%'); names compared lower-cased.
+    index('patients_search_first_name_idx').on(
+      t.clinicId,
+      sql`lower(${t.firstName}) text_pattern_ops`,
+    ),
+    index('patients_search_last_name_idx').on(
+      t.clinicId,
+      sql`lower(${t.lastName}) text_pattern_ops`,
+    ),
+    index('patients_search_id_number_idx').on(t.clinicId, t.idNumber.op('text_pattern_ops')),
+    index('patients_search_phone_idx').on(t.clinicId, t.phone.op('text_pattern_ops')),
     check('patients_id_number_check', sql`${t.idNumber} ~ '^[0-9]{9}$'`),
   ],
 );
@@ -631,10 +643,15 @@ export const outbox = pgTable(
     /** Past this, the work is pointless (a one-time code that has expired): not sent. */
     expiresAt: instant('expires_at'),
     lastError: text('last_error'),
+    /** The clinic a message is sent for, so its owners see the ones that failed; null for none. */
+    clinicId: integer('clinic_id').references(() => clinics.id, { onDelete: 'cascade' }),
     createdAt: instant('created_at').notNull(),
     processedAt: instant('processed_at'),
   },
   (t) => [
+    index('outbox_clinic_failed_idx')
+      .on(t.clinicId, t.id)
+      .where(sql`status IN ('failed', 'expired')`),
     index('outbox_pending_idx')
       .on(t.lane, t.nextAttemptAt)
       .where(sql`status = 'pending'`),
@@ -691,13 +708,18 @@ export const formRequests = pgTable(
     /** SHA-256 (hex) of the link token. */
     tokenHash: text('token_hash').notNull(),
     status: text('status').$type<FormRequestStatus>().notNull().default('pending'),
+    /** The patient the link was sent for (their ID number), '' when made without one. */
+    patientIdNumber: text('patient_id_number').notNull().default(''),
     createdAt: instant('created_at').notNull(),
     expiresAt: instant('expires_at').notNull(),
+    /** When the patient first opened the link (the desk shows "opened"). */
+    openedAt: instant('opened_at'),
     submittedAt: instant('submitted_at'),
   },
   (t) => [
     unique('form_requests_token_hash_unique').on(t.tokenHash),
     index('form_requests_clinic_idx').on(t.clinicId, t.createdAt),
+    index('form_requests_patient_idx').on(t.clinicId, t.patientIdNumber, t.id),
     check('form_requests_status_check', sql`${t.status} IN ('pending', 'submitted', 'cancelled')`),
     check('form_requests_expiry_check', sql`${t.expiresAt} > ${t.createdAt}`),
   ],
@@ -792,6 +814,7 @@ export const paymentRequests = pgTable(
     unique('payment_requests_token_hash_unique').on(t.tokenHash),
     unique('payment_requests_charge_ref_unique').on(t.chargeRef),
     index('payment_requests_clinic_idx').on(t.clinicId, t.createdAt),
+    index('payment_requests_patient_idx').on(t.clinicId, t.patientIdNumber, t.id),
     check('payment_requests_amount_check', sql`${t.amountAgorot} BETWEEN 1 AND 100000000`),
     check('payment_requests_max_payments_check', sql`${t.maxPayments} BETWEEN 1 AND 36`),
     check(

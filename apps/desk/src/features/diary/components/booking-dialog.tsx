@@ -1,5 +1,4 @@
 import Alert from '@mui/material/Alert';
-import Autocomplete from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -16,12 +15,11 @@ import {
   type IntegrationCaregiver,
   type IntegrationPatient,
 } from '@marpe/shared';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, validate, type FieldErrors } from '../../../lib/field-errors';
-import { formatPhone } from '../../../lib/format';
+import { PatientField } from '../../../lib/patient-field';
 import { bookAppointment } from '../api/book-appointment';
-import { usePatientSearch } from '../api/search-patients';
 import { toZonedIso, zonedInstant } from '../clinic-time';
 import { diaryFieldErrors } from '../time-errors';
 import { BookingOptionsFields, bookingOptionsBody, defaultBookingOptions } from './booking-options';
@@ -33,19 +31,6 @@ export interface BookingPreset {
 }
 
 const emptyNewPatient = { id_number: '', phone: '', first_name: '', last_name: '' };
-
-/** A patient as a search result reads: name, ID number, phone. */
-const describePatient = (p: IntegrationPatient) =>
-  `${p.first_name} ${p.last_name} · ${p.id_number} · ${formatPhone(p.phone)}`;
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = window.setTimeout(() => setDebounced(value), ms);
-    return () => window.clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
-}
 
 /**
  * A phone booking in seconds: caregiver, type (the caregiver's), date and time (from the slot
@@ -86,7 +71,6 @@ export function BookingDialog({
   const [time, setTime] = useState(preset.time);
   const [mode, setMode] = useState<'find' | 'new'>('find');
   const [patient, setPatient] = useState<IntegrationPatient | null>(null);
-  const [query, setQuery] = useState('');
   const [newPatient, setNewPatient] = useState(emptyNewPatient);
   const [options, setOptions] = useState(defaultBookingOptions);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -95,8 +79,6 @@ export function BookingDialog({
 
   const caregiver = caregivers.find((c) => c.id === caregiverId);
   const offeredTypes = types.filter((type) => caregiver?.appointment_type_ids.includes(type.id));
-  const debounced = useDebounced(query, 300);
-  const search = usePatientSearch(mode === 'find' ? debounced : '');
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -229,29 +211,12 @@ export function BookingDialog({
               {t('booking.patient')}
             </Typography>
             {mode === 'find' ? (
-              <Autocomplete
-                options={search.data ?? []}
+              <PatientField
                 value={patient}
-                onChange={(_event, value) => setPatient(value)}
-                inputValue={query}
-                onInputChange={(_event, value) => setQuery(value)}
-                filterOptions={(options) => options}
-                getOptionLabel={describePatient}
-                isOptionEqualToValue={(a, b) => a.id === b.id}
-                loading={search.isFetching}
-                loadingText={t('booking.searching')}
-                noOptionsText={
-                  debounced.trim().length < 2 ? t('booking.searchHelp') : t('booking.noResults')
-                }
-                renderInput={(params) => (
-                  <TextField
-                    {...params}
-                    label={t('booking.search')}
-                    autoFocus
-                    error={Boolean(errors.patient)}
-                    helperText={errors.patient ?? t('booking.searchHelp')}
-                  />
-                )}
+                onChange={setPatient}
+                error={errors.patient}
+                noResultsText={t('booking.noResults')}
+                autoFocus
               />
             ) : (
               <Stack spacing={2}>
