@@ -10,6 +10,7 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
+import ListSubheader from '@mui/material/ListSubheader';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Toolbar from '@mui/material/Toolbar';
@@ -25,7 +26,7 @@ import { LanguageMenu } from '../../lib/language-menu';
 import { NotifyProvider } from '../../lib/notify';
 import { ClinicContext, sessionQueryKey, useCurrentClinic } from '../../lib/session';
 import { PageLoading } from '../../lib/page-loading';
-import { navFor } from '../navigation';
+import { navGroupsFor } from '../navigation';
 import { SessionEndedDialog } from './session-ended-dialog';
 
 const drawerWidth = 232;
@@ -55,20 +56,31 @@ export function DeskLayout({ session }: { session: StaffSession }) {
 
   const nav = (
     <Box component="nav" aria-label={t('nav.label')}>
-      <List>
-        {navFor(clinic.role).map((item) => (
-          <ListItem key={item.path} disablePadding>
-            <ListItemButton
-              component={NavLink}
-              to={item.path}
-              onClick={() => setOpen(false)}
-              selected={location.pathname.startsWith(item.path)}
-            >
-              <ListItemText primary={t(`nav.${item.label}`)} />
-            </ListItemButton>
-          </ListItem>
-        ))}
-      </List>
+      {navGroupsFor(clinic.role).map(({ group, items }) => (
+        <List
+          key={group}
+          dense
+          aria-labelledby={`nav-group-${group}`}
+          subheader={
+            <ListSubheader id={`nav-group-${group}`} disableSticky>
+              {t(`nav.groups.${group}`)}
+            </ListSubheader>
+          }
+        >
+          {items.map((item) => (
+            <ListItem key={item.path} disablePadding>
+              <ListItemButton
+                component={NavLink}
+                to={item.path}
+                onClick={() => setOpen(false)}
+                selected={location.pathname.startsWith(item.path)}
+              >
+                <ListItemText primary={t(`nav.${item.label}`)} />
+              </ListItemButton>
+            </ListItem>
+          ))}
+        </List>
+      ))}
     </Box>
   );
 
