@@ -21,6 +21,7 @@ export const sealedColumns = [
   { table: 'whatsapp_connections', column: 'access_token', purpose: 'whatsapp', row: 'clinic_id' },
   { table: 'webhook_endpoints', column: 'secret', purpose: 'webhooks', row: 'id' },
   { table: 'webhook_endpoints', column: 'previous_secret', purpose: 'webhooks', row: 'id' },
+  { table: 'webhook_deliveries', column: 'body', purpose: 'webhooks', row: 'id' },
   { table: 'form_requests', column: 'init_data', purpose: 'forms', row: 'token_hash' },
   { table: 'form_drafts', column: 'draft', purpose: 'forms', row: 'request_id' },
   { table: 'form_submissions', column: 'answers', purpose: 'forms', row: 'request_id' },

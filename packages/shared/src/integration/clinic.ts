@@ -9,6 +9,7 @@ import {
   timeRangeSchema,
   weekDays,
 } from '../clinic.js';
+import { isValidIsraeliId, normaliseIdNumber } from '../identity.js';
 
 // The integration API's clinic data and appointments (docs/integration.md, "Clinic data and
 // appointments"): what a clinic's practice-management software reads and writes with its API key.
@@ -333,18 +334,56 @@ function daysBetween(from: string, to: string): number {
   return dayNumber(to) - dayNumber(from);
 }
 
-/** `GET /api/integration/appointments`: dates in the clinic's time zone, both included. */
+/** The most appointments one `GET /api/integration/appointments?patient_id_number=` answers. */
+export const MAX_PATIENT_APPOINTMENTS_LIMIT = 500;
+
+/**
+ * `GET /api/integration/appointments`: dates in the clinic's time zone, both included. With
+ * `patient_id_number`, that patient's only, and `from` and `to` may be left out (no bound).
+ */
 export const integrationAppointmentsQuerySchema = z
   .object({
-    from: localDateSchema,
-    to: localDateSchema,
+    from: localDateSchema.optional(),
+    to: localDateSchema.optional(),
     status: z.enum(['booked', 'cancelled']).optional(),
+    patient_id_number: z
+      .string()
+      .max(20)
+      .refine(isValidIsraeliId, 'Expected a valid Israeli ID number')
+      .transform(normaliseIdNumber)
+      .optional()
+      .describe("One patient's appointments (their ID number); from and to become optional"),
+    order: z
+      .enum(['asc', 'desc'])
+      .default('asc')
+      .describe('By start: asc (default, earliest first) or desc (latest first)'),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_PATIENT_APPOINTMENTS_LIMIT)
+      .optional()
+      .describe(
+        `At most this many (1 to ${MAX_PATIENT_APPOINTMENTS_LIMIT}); with patient_id_number 100 unless said, else every appointment of the range`,
+      ),
   })
   .superRefine((q, ctx) => {
+    if (q.patient_id_number === undefined) {
+      for (const key of ['from', 'to'] as const) {
+        if (q[key] === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: 'Required field (unless patient_id_number is given)',
+          });
+        }
+      }
+    }
+    if (q.from === undefined || q.to === undefined) return;
     const days = daysBetween(q.from, q.to);
     if (days < 0) {
       ctx.addIssue({ code: 'custom', path: ['to'], message: 'to must not be before from' });
-    } else if (days >= MAX_APPOINTMENT_RANGE_DAYS) {
+    } else if (days >= MAX_APPOINTMENT_RANGE_DAYS && q.patient_id_number === undefined) {
       ctx.addIssue({
         code: 'custom',
         path: ['to'],
@@ -396,6 +435,23 @@ export const apiKeySchema = z.object({
 export type ApiKey = z.infer<typeof apiKeySchema>;
 
 export const apiKeysSchema = z.array(apiKeySchema);
+
+/** `POST /api/integration/api-keys`: a name telling the key apart (the system that will use it). */
+export const createApiKeyBodySchema = z.strictObject({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Must not be empty')
+    .max(100)
+    .describe(
+      'What the key is for, e.g. the clinic software that will use it; 1 to 100 characters',
+    ),
+});
+export type CreateApiKeyBody = z.infer<typeof createApiKeyBodySchema>;
+
+/** The answer of creating a key: the key itself (`mrp_…`), shown this once and never stored. */
+export const createdApiKeySchema = apiKeySchema.extend({ key: z.string() });
+export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
 
 const auditInstantSchema = z.iso.datetime({
   offset: true,

@@ -288,18 +288,27 @@ export const clinicCancelBodySchema = z
 export type ClinicCancelBody = z.infer<typeof clinicCancelBodySchema>;
 
 export const PATIENT_SEARCH_MAX_LIMIT = 50;
+/** The deepest page a search reaches (`offset`). */
+export const PATIENT_SEARCH_MAX_OFFSET = 100_000;
 
-/** `GET /api/integration/patients?q=&limit=`. */
+/** `GET /api/integration/patients?q=&limit=&offset=`. */
 export const patientSearchQuerySchema = z.object({
   q: z
     .string()
     .trim()
-    .min(1, 'Must not be empty')
     .max(100)
+    .default('')
     .describe(
-      'Words of the first or last name (each a prefix, any order), an ID number prefix, or a phone number prefix in any spelling',
+      'Words of the first or last name (each a prefix, any order), an ID number prefix, or a phone number prefix in any spelling; empty or absent: every patient, by last and first name',
     ),
   limit: z.coerce.number().int().min(1).max(PATIENT_SEARCH_MAX_LIMIT).default(20),
+  offset: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(PATIENT_SEARCH_MAX_OFFSET)
+    .default(0)
+    .describe('How many matches to skip: the next page starts at offset + limit'),
 });
 export type PatientSearchQuery = z.infer<typeof patientSearchQuerySchema>;
 
@@ -310,6 +319,33 @@ export const waitlistFilterQuerySchema = z.object({
   caregiver_id: queryIdSchema('a caregiver id').optional(),
 });
 export type WaitlistFilterQuery = z.infer<typeof waitlistFilterQuerySchema>;
+
+/** The most entries one `GET /api/integration/waitlist/entries` answers (and its default). */
+export const WAITLIST_ENTRIES_MAX_LIMIT = 500;
+
+/**
+ * `GET /api/integration/waitlist/entries`: the filter, one patient's entries, and a page of the
+ * queue in joining order: `after` an entry id answers the entries that joined after it.
+ */
+export const waitlistEntriesQuerySchema = waitlistFilterQuerySchema.extend({
+  patient_id_number: z
+    .string()
+    .trim()
+    .regex(/^\d{1,9}$/, 'Expected an ID number: up to 9 digits')
+    .transform((value) => value.padStart(9, '0'))
+    .optional()
+    .describe("Only this patient's entries"),
+  after: queryIdSchema('an entry id')
+    .optional()
+    .describe('The last entry of the previous page: the entries that joined after it'),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(WAITLIST_ENTRIES_MAX_LIMIT)
+    .default(WAITLIST_ENTRIES_MAX_LIMIT),
+});
+export type WaitlistEntriesQuery = z.infer<typeof waitlistEntriesQuerySchema>;
 
 /** One waiting patient: `GET /api/integration/waitlist/entries`. */
 export const integrationWaitlistEntrySchema = z.object({
@@ -331,3 +367,55 @@ export const integrationWaitlistEntrySchema = z.object({
 });
 export type IntegrationWaitlistEntry = z.infer<typeof integrationWaitlistEntrySchema>;
 export const integrationWaitlistEntriesSchema = z.array(integrationWaitlistEntrySchema);
+
+/** `GET /api/integration/waitlist/entries/:id/slots`: another caregiver's (of the type) instead. */
+export const waitlistSlotsQuerySchema = z.object({
+  caregiver_id: queryIdSchema('a caregiver id').optional(),
+});
+export type WaitlistSlotsQuery = z.infer<typeof waitlistSlotsQuerySchema>;
+
+/** A free time to offer an entry: what the booking page would offer now. */
+export const waitlistSlotSchema = z.object({
+  /** ISO 8601 with the clinic's offset: send it as start_date to offer it. */
+  start: z.string(),
+  end: z.string(),
+  /** Whether it starts in the part of the day the patient asked for. */
+  in_part_of_day: z.boolean(),
+  /** Whether this entry was offered this time already (by hand or by the automatic offers). */
+  offered: z.boolean(),
+});
+export type WaitlistSlot = z.infer<typeof waitlistSlotSchema>;
+
+export const waitlistSlotsSchema = z.object({
+  entry_id: z.number().int(),
+  caregiver_id: z.number().int(),
+  /** By start, on the entry's dates (cut to the booking window). */
+  slots: z.array(waitlistSlotSchema),
+});
+export type WaitlistSlots = z.infer<typeof waitlistSlotsSchema>;
+
+/** `POST /api/integration/waitlist/entries/:id/offer`: offer the patient a free time by hand. */
+export const waitlistOfferBodySchema = z.strictObject({
+  /** Default: the entry's caregiver. Another must offer the entry's type. */
+  caregiver_id: storedIdSchema('a caregiver id').optional(),
+  /** The time's start; its end is the start plus the type's length. */
+  start_date: instantSchema,
+});
+export type WaitlistOfferBody = z.infer<typeof waitlistOfferBodySchema>;
+
+/** The offer made. */
+export const waitlistOfferSchema = z.object({
+  entry_id: z.number().int(),
+  caregiver_id: z.number().int(),
+  /** ISO 8601 with the clinic's offset. */
+  start_date: z.string(),
+  end_date: z.string(),
+  /** ISO 8601 instant: when the patient is told. */
+  offered_at: z.string(),
+  /**
+   * Set when the message waits for the clinic's quiet hours (or Shabbat) to end: then (ISO 8601
+   * instant), and only if the time is still free then; null when it went now.
+   */
+  quiet_until: z.string().nullable(),
+});
+export type WaitlistOffer = z.infer<typeof waitlistOfferSchema>;

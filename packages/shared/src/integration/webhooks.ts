@@ -98,10 +98,13 @@ export const webhookEndpointsSchema = z.array(webhookEndpointSchema);
 export const WEBHOOK_DELIVERIES_DEFAULT_LIMIT = 50;
 export const WEBHOOK_DELIVERIES_MAX_LIMIT = 200;
 
-/** `GET /api/integration/webhook-deliveries`. */
+/** `GET /api/integration/webhook-deliveries`: newest first; `before` pages on from a delivery id. */
 export const webhookDeliveriesQuerySchema = z.object({
   endpoint_id: integrationIdParamsSchema.shape.id.optional(),
   status: webhookDeliveryStatusSchema.optional(),
+  before: integrationIdParamsSchema.shape.id
+    .optional()
+    .describe('The id of the last delivery of the previous page: the ones listed after it'),
   limit: z.coerce
     .number()
     .int()
@@ -130,6 +133,15 @@ export const webhookDeliverySchema = z.object({
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 
 export const webhookDeliveriesSchema = z.array(webhookDeliverySchema);
+
+/**
+ * Why `POST /api/integration/webhook-deliveries/:id/retry` answered 409 (`details.reason`):
+ * `not_failed`: only a failed delivery is sent again (a pending one is on its way, a delivered one
+ * arrived); `endpoint_paused`: resume the endpoint first; `body_gone`: the event's body was not kept
+ * (a delivery that failed before retries existed).
+ */
+export const webhookRetryRefusals = ['not_failed', 'endpoint_paused', 'body_gone'] as const;
+export type WebhookRetryRefusal = (typeof webhookRetryRefusals)[number];
 
 /** `data` of appointment.booked and appointment.cancelled: the appointment as the API lists it. */
 export const appointmentEventDataSchema = integrationAppointmentSchema;

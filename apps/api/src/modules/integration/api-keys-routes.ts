@@ -1,20 +1,28 @@
 import { z } from 'zod';
-import { apiKeysSchema, errorBodySchema, integrationIdParamsSchema } from '@marpe/shared';
+import {
+  apiKeysSchema,
+  createApiKeyBodySchema,
+  createdApiKeySchema,
+  errorBodySchema,
+  integrationIdParamsSchema,
+} from '@marpe/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../platform/errors.js';
 import type { ApiKeys } from './api-keys.js';
-import { actorOf, callerOf } from './integration-auth.js';
+import { actorOf, callerOf, refuseNulCharacters } from './integration-auth.js';
 
 export interface ApiKeysRoutesOptions {
-  apiKeys: Pick<ApiKeys, 'list' | 'revoke'>;
+  apiKeys: Pick<ApiKeys, 'create' | 'list' | 'revoke'>;
 }
 
 const tags = ['integration'];
 const iso = (date: Date | null) => (date === null ? null : date.toISOString());
 
 /**
- * `/api/integration/api-keys`: the clinic's keys, never the keys themselves. Keys are created
- * with `npm run marpe -- create-key`: a clinic's first key cannot come from the API.
+ * `/api/integration/api-keys`: the clinic's keys, never the keys themselves (but once, in the
+ * answer that creates one). A key is created by an owner in the desk, or with
+ * `npm run marpe -- create-key`; never by another key, so that a leaked key cannot make itself a
+ * successor that outlives its revocation.
  */
 export const apiKeysRoutes: FastifyPluginAsyncZod<ApiKeysRoutesOptions> = async (
   app,
@@ -39,6 +47,46 @@ export const apiKeysRoutes: FastifyPluginAsyncZod<ApiKeysRoutesOptions> = async 
         last_used_at: iso(key.lastUsedAt),
         revoked_at: iso(key.revokedAt),
       }));
+    },
+  );
+
+  app.post(
+    '/api-keys',
+    {
+      preValidation: refuseNulCharacters,
+      schema: {
+        tags,
+        summary:
+          'Creates a key (201) for a desk owner; the key is in this answer only. API keys cannot create keys (403): a leaked key must not be able to outlive its revocation',
+        body: createApiKeyBodySchema,
+        response: {
+          201: createdApiKeySchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          403: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      if (caller.kind !== 'staff') {
+        throw new AppError(
+          'forbidden',
+          403,
+          "API keys are created by the clinic's owners in the desk, not by another key",
+        );
+      }
+      const created = await apiKeys.create(caller.clinicId, request.body.name, actorOf(caller));
+      reply.header('cache-control', 'no-store');
+      return reply.status(201).send({
+        id: created.id,
+        name: created.name,
+        prefix: created.prefix,
+        created_at: created.createdAt.toISOString(),
+        last_used_at: null,
+        revoked_at: null,
+        key: created.key,
+      });
     },
   );
 

@@ -10,7 +10,7 @@ const DAY = 24 * HOUR;
 
 /** What the integration API sent a message for. */
 export type ApiMessageKind =
-  'form_link' | 'payment_link' | 'clinic_booking' | 'clinic_cancellation';
+  'form_link' | 'payment_link' | 'clinic_booking' | 'clinic_cancellation' | 'waitlist_offer';
 
 export type MessageCapName =
   'per_recipient_per_hour' | 'per_recipient_per_day' | 'per_clinic_per_day';

@@ -9,13 +9,14 @@ import { waitlistRoutes } from './patient-routes.js';
 import { createWaitlistRepository } from './waitlist-repository.js';
 import {
   createWaitlistService,
+  WAITLIST_HAND_OFFER_TOPIC,
   WAITLIST_OFFER_TOPIC,
   type WaitlistService,
 } from './waitlist-service.js';
 
 /**
  * The waitlist (ADR 023): its offers' outbox topic (so before `ready()`), the patient's entries
- * (after registerPatientAuth) and the clinic's counts (after registerIntegration).
+ * (after registerPatientAuth) and the clinic's list and offers by hand (after registerIntegration).
  */
 export async function registerWaitlist(
   app: FastifyInstance,
@@ -39,6 +40,7 @@ export async function registerWaitlist(
     clock: deps.clock,
   });
   deps.outbox.handle(WAITLIST_OFFER_TOPIC, (payload) => waitlist.handleOfferRun(payload));
+  deps.outbox.handle(WAITLIST_HAND_OFFER_TOPIC, (payload) => waitlist.handleHandOffer(payload));
   await app.register(waitlistRoutes, { prefix: '/api', service: waitlist });
   await registerIntegrationRoutes(app, waitlistIntegrationRoutes, { service: waitlist });
   return waitlist;

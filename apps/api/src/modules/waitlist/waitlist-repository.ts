@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, gte, inArray, lte, min, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, gte, inArray, lte, min, or, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../platform/db/client.js';
 import {
   appointmentTypes,
@@ -54,8 +54,14 @@ export interface WaitlistFilter {
   caregiverId?: number;
 }
 
-/** The most entries `listClinicEntries` answers: a day's waitlist, not the clinic's history. */
-export const WAITLIST_ENTRIES_LIMIT = 500;
+/** A page of `GET /api/integration/waitlist/entries`: one patient's, after an entry, how many. */
+export interface WaitlistPage {
+  /** Stored ID number (normalised). */
+  patientIdNumber?: string;
+  /** The joining time and id of the last entry of the previous page. */
+  after?: { createdAt: Date; id: number };
+  limit: number;
+}
 
 const matches = (filter: WaitlistFilter) =>
   and(
@@ -304,7 +310,13 @@ export function createWaitlistRepository(db: Database) {
     },
 
     /** The clinic's active entries matching the filter, with their patients, in joining order. */
-    async listClinicEntries(clinicId: number, today: string, filter: WaitlistFilter) {
+    async listClinicEntries(
+      clinicId: number,
+      today: string,
+      filter: WaitlistFilter,
+      page: WaitlistPage,
+    ) {
+      const { after } = page;
       return db
         .select({
           ...entryColumns,
@@ -318,9 +330,62 @@ export function createWaitlistRepository(db: Database) {
         .innerJoin(caregivers, eq(caregivers.id, waitlistEntries.caregiverId))
         .innerJoin(appointmentTypes, eq(appointmentTypes.id, waitlistEntries.appointmentTypeId))
         .innerJoin(patients, eq(patients.id, waitlistEntries.patientId))
-        .where(and(eq(waitlistEntries.clinicId, clinicId), isActive(today), matches(filter)))
+        .where(
+          and(
+            eq(waitlistEntries.clinicId, clinicId),
+            isActive(today),
+            matches(filter),
+            page.patientIdNumber === undefined
+              ? undefined
+              : eq(patients.idNumber, page.patientIdNumber),
+            after === undefined
+              ? undefined
+              : or(
+                  gt(waitlistEntries.createdAt, after.createdAt),
+                  and(
+                    eq(waitlistEntries.createdAt, after.createdAt),
+                    gt(waitlistEntries.id, after.id),
+                  ),
+                ),
+          ),
+        )
         .orderBy(asc(waitlistEntries.createdAt), asc(waitlistEntries.id))
-        .limit(WAITLIST_ENTRIES_LIMIT);
+        .limit(page.limit);
+    },
+
+    /** When the clinic's entry joined (any status): where a page after it starts. */
+    async findEntryCursor(clinicId: number, entryId: number) {
+      if (!isStoredId(entryId)) return null;
+      const [row] = await db
+        .select({ id: waitlistEntries.id, createdAt: waitlistEntries.createdAt })
+        .from(waitlistEntries)
+        .where(and(eq(waitlistEntries.id, entryId), eq(waitlistEntries.clinicId, clinicId)));
+      return row ?? null;
+    },
+
+    /** The clinic's entry (any status) with what an offer of it needs; null when not the clinic's. */
+    async findClinicEntry(clinicId: number, entryId: number) {
+      if (!isStoredId(entryId)) return null;
+      const [row] = await db
+        .select({
+          id: waitlistEntries.id,
+          patientId: waitlistEntries.patientId,
+          caregiverId: waitlistEntries.caregiverId,
+          appointmentTypeId: waitlistEntries.appointmentTypeId,
+          typeName: appointmentTypes.name,
+          durationMinutes: appointmentTypes.durationMinutes,
+          fromDate: waitlistEntries.fromDate,
+          toDate: waitlistEntries.toDate,
+          partOfDay: waitlistEntries.partOfDay,
+          language: waitlistEntries.language,
+          status: waitlistEntries.status,
+          phone: patients.phone,
+        })
+        .from(waitlistEntries)
+        .innerJoin(appointmentTypes, eq(appointmentTypes.id, waitlistEntries.appointmentTypeId))
+        .innerJoin(patients, eq(patients.id, waitlistEntries.patientId))
+        .where(and(eq(waitlistEntries.id, entryId), eq(waitlistEntries.clinicId, clinicId)));
+      return row ?? null;
     },
 
     /** Whether the caregiver is the clinic's. */

@@ -2,11 +2,17 @@ import {
   defaultReminderSettings,
   isInPartOfDay,
   WAITLIST_MAX_ACTIVE,
+  WAITLIST_ENTRIES_MAX_LIMIT,
   type IntegrationWaitlistEntry,
   type IntegrationWaitlistRow,
+  type WaitlistEntriesQuery,
   type WaitlistFilterQuery,
   type JoinWaitlistBody,
   type WaitlistEntry,
+  type WaitlistOffer,
+  type WaitlistOfferBody,
+  type WaitlistSlots,
+  type WaitlistSlotsQuery,
 } from '@marpe/shared';
 import { z } from 'zod';
 import type { Executor } from '../../platform/db/client.js';
@@ -15,23 +21,33 @@ import type { MessageLanguage } from '../../platform/http/message-language.js';
 import { limits, takeLimit } from '../../platform/limits.js';
 import type { AppOutbox, Messaging } from '../messaging/messaging.js';
 import type { AppointmentsRepository } from '../appointments/appointments-repository.js';
+import { audit } from '../../platform/audit.js';
+import type { Writer } from '../integration/integration-auth.js';
+import {
+  messageCapError,
+  takeMessageCap,
+  type MessageCapRefusal,
+} from '../integration/message-caps.js';
 import type { SessionPatient } from '../patient-auth/patient-auth-repository.js';
 import type { Interval } from '../availability/availability-engine.js';
 import type { AvailabilityService } from '../availability/availability-service.js';
 import {
   addDaysToLocalDate,
+  formatZonedIso,
   formatZonedLocal,
   zonedDate,
   zonedDateMinutesToEpoch,
 } from '../../platform/zoned-time.js';
 import { nextAllowedAt, type ReminderPolicy } from '../reminders/reminder-schedule.js';
-import { offerMessage } from './offer-message.js';
+import { offerMessage, type OfferDetails } from './offer-message.js';
 import type { OfferRow, WaitlistRepository } from './waitlist-repository.js';
 
 const MINUTE = 60_000;
 
 /** The outbox topic of an offer run for one caregiver. */
 export const WAITLIST_OFFER_TOPIC = 'waitlist.offer';
+/** The outbox topic of an offer made by hand in quiet hours: its message, once they end. */
+export const WAITLIST_HAND_OFFER_TOPIC = 'waitlist.hand-offer';
 /** Entries one freed slot is offered to at once. */
 export const OFFERS_AT_ONCE = 3;
 /** How long the entries offered a slot have it to themselves before the next ones are told. */
@@ -50,11 +66,35 @@ const offerPayloadSchema = z.object({
   freed: intervalSchema.optional(),
 });
 
+const handOfferPayloadSchema = z.object({
+  clinicId: z.number().int(),
+  entryId: z.number().int(),
+  caregiverId: z.number().int(),
+  start: z.number(),
+  end: z.number(),
+});
+type HandOfferPayload = z.infer<typeof handOfferPayloadSchema>;
+
+/** 409 of an entry no longer waiting: booked, left, or its dates are over. */
+const entryClosed = () =>
+  new AppError(
+    'conflict',
+    409,
+    'The entry is no longer waiting (booked, left, or its dates are over)',
+    { reason: 'entry_closed' },
+  );
+
+/** 409 of a time this entry was offered already. */
+const alreadyOffered = () =>
+  new AppError('conflict', 409, 'This time was offered to this entry already', {
+    reason: 'already_offered',
+  });
+
 export interface WaitlistServiceDeps {
   repository: WaitlistRepository;
   /** Whether the clinic, caregiver and type exist and fit, as a booking checks it. */
   subjects: Pick<AppointmentsRepository, 'findBookingSubject'>;
-  availability: Pick<AvailabilityService, 'slotsOnDates'>;
+  availability: Pick<AvailabilityService, 'slotsOnDates' | 'isOfferedSlot'>;
   messaging: Pick<Messaging, 'queueMessage' | 'kick'>;
   outbox: Pick<AppOutbox, 'enqueue' | 'kick'>;
   publicOrigin: string;
@@ -158,6 +198,73 @@ export function createWaitlistService(deps: WaitlistServiceDeps) {
     } satisfies WaitlistEntry;
   }
 
+  /**
+   * The offer's message to the patient, in the transaction that records it: the one path of both
+   * the automatic offers and the ones made by hand. Not sent once the time has begun.
+   */
+  async function queueOfferMessage(
+    ex: Executor,
+    to: { phone: string; language: MessageLanguage },
+    details: Omit<OfferDetails, 'publicOrigin'>,
+  ): Promise<void> {
+    await messaging.queueMessage(ex, {
+      clinicId: details.clinicId,
+      to: to.phone,
+      body: offerMessage({ publicOrigin, ...details }, to.language),
+      // An offer for a time already begun is pointless.
+      expiresAt: new Date(details.start),
+      kind: 'waitlist_offer',
+    });
+  }
+
+  /** Is [start, end) one of the caregiver's free slots now (as the booking page offers them)? */
+  async function isFreeSlot(
+    clinicId: number,
+    caregiverId: number,
+    timezone: string,
+    start: number,
+    end: number,
+  ): Promise<boolean> {
+    const date = zonedDate(start, timezone);
+    const { slots } = await availability.slotsOnDates({
+      clinicId,
+      caregiverId,
+      durationMinutes: (end - start) / MINUTE,
+      fromDate: date,
+      toDate: date,
+    });
+    return slots.some((slot) => slot.start === start && slot.end === end);
+  }
+
+  /**
+   * The clinic's entry still waiting, and the caregiver to offer it with (the entry's, or
+   * `caregiverId` when it offers the entry's type): 404 for another clinic's, 409 closed.
+   */
+  async function loadOfferSubject(clinicId: number, entryId: number, caregiverId?: number) {
+    const entry = await repository.findClinicEntry(clinicId, entryId);
+    if (!entry) {
+      throw new AppError('waitlist_entry_not_found', 404, `No waitlist entry ${entryId} here`);
+    }
+    const now = clock();
+    const today = await todayOf(clinicId, now);
+    if (entry.status !== 'waiting' || entry.toDate < today) throw entryClosed();
+    const chosen = caregiverId ?? entry.caregiverId;
+    const subject = await subjects.findBookingSubject(clinicId, chosen, entry.appointmentTypeId);
+    if (!subject) throw clinicNotFound(clinicId);
+    if (!subject.caregiver?.isActive) {
+      throw new AppError('caregiver_not_found', 404, `No active caregiver ${chosen} here`);
+    }
+    if (!subject.type || !subject.offersType) {
+      throw invalidField(
+        'caregiver_id',
+        "The caregiver does not offer the entry's appointment type",
+      );
+    }
+    const caregiver = await repository.findCaregiver(chosen);
+    if (!caregiver) throw new AppError('caregiver_not_found', 404, `No caregiver ${chosen} here`);
+    return { entry, caregiverId: chosen, caregiver, now };
+  }
+
   /** One caregiver's offer run: see docs/booking.md "Waitlist" for the rules. */
   async function offer(clinicId: number, caregiverId: number, freed?: Interval): Promise<void> {
     const now = clock();
@@ -256,27 +363,17 @@ export function createWaitlistService(deps: WaitlistServiceDeps) {
         if (!inserted) continue;
         held.push({ entryId: entry.id, ...slot });
         count += 1;
-        await messaging.queueMessage(tx, {
+        await queueOfferMessage(tx, entry, {
           clinicId,
-          to: entry.phone,
-          body: offerMessage(
-            {
-              publicOrigin,
-              clinicId,
-              clinicName: caregiver.clinicName,
-              caregiverId,
-              caregiverName: caregiver.caregiverName,
-              appointmentTypeId: entry.appointmentTypeId,
-              typeName: entry.typeName,
-              timezone: caregiver.timezone,
-              start: slot.start,
-              // Said as such when the time offered is not the one freed.
-              freedStart: freed && freed.start !== slot.start ? freed.start : undefined,
-            },
-            entry.language,
-          ),
-          // An offer for a time already begun is pointless.
-          expiresAt: new Date(slot.start),
+          clinicName: caregiver.clinicName,
+          caregiverId,
+          caregiverName: caregiver.caregiverName,
+          appointmentTypeId: entry.appointmentTypeId,
+          typeName: entry.typeName,
+          timezone: caregiver.timezone,
+          start: slot.start,
+          // Said as such when the time offered is not the one freed.
+          freedStart: freed && freed.start !== slot.start ? freed.start : undefined,
         });
       }
       // The next entries' turn, if these do not book within the window.
@@ -427,14 +524,26 @@ export function createWaitlistService(deps: WaitlistServiceDeps) {
       await offer(clinicId, caregiverId, freed);
     },
 
-    /** `GET /api/integration/waitlist/entries`: who waits, on a date, with a caregiver. */
+    /**
+     * `GET /api/integration/waitlist/entries`: who waits, on a date, with a caregiver, or one
+     * patient; a page of the queue after an entry.
+     */
     async clinicEntries(
       clinicId: number,
-      query: WaitlistFilterQuery = {},
+      query: Partial<WaitlistEntriesQuery> = {},
     ): Promise<IntegrationWaitlistEntry[]> {
       const filter = await clinicFilter(clinicId, query);
       const today = await todayOf(clinicId, clock());
-      const rows = await repository.listClinicEntries(clinicId, today, filter);
+      let after: { createdAt: Date; id: number } | undefined;
+      if (query.after !== undefined) {
+        after = (await repository.findEntryCursor(clinicId, query.after)) ?? undefined;
+        if (!after) throw invalidField('after', 'No waitlist entry of this clinic has this id');
+      }
+      const rows = await repository.listClinicEntries(clinicId, today, filter, {
+        patientIdNumber: query.patient_id_number,
+        after,
+        limit: query.limit ?? WAITLIST_ENTRIES_MAX_LIMIT,
+      });
       return rows.map((row) => ({
         id: row.id,
         patient: {
@@ -451,6 +560,221 @@ export function createWaitlistService(deps: WaitlistServiceDeps) {
         part_of_day: row.partOfDay,
         joined_at: row.createdAt.toISOString(),
       }));
+    },
+
+    /**
+     * `GET /api/integration/waitlist/entries/:id/slots`: the free times on the entry's dates for
+     * its type, with its caregiver (or another who offers the type), as the automatic offers
+     * find them; each says whether it fits the part of the day and whether it was offered.
+     */
+    async clinicSlots(
+      clinicId: number,
+      entryId: number,
+      query: WaitlistSlotsQuery = {},
+    ): Promise<WaitlistSlots> {
+      const { entry, caregiverId, caregiver } = await loadOfferSubject(
+        clinicId,
+        entryId,
+        query.caregiver_id,
+      );
+      const { slots } = await availability.slotsOnDates({
+        clinicId,
+        caregiverId,
+        durationMinutes: entry.durationMinutes,
+        fromDate: entry.fromDate,
+        toDate: entry.toDate,
+      });
+      const offered = new Set(
+        (await repository.listOffers(db, [entry.id])).map((o) => o.startAt.getTime()),
+      );
+      const zone = caregiver.timezone;
+      return {
+        entry_id: entry.id,
+        caregiver_id: caregiverId,
+        slots: slots.map((slot) => ({
+          start: formatZonedIso(slot.start, zone),
+          end: formatZonedIso(slot.end, zone),
+          in_part_of_day: isInPartOfDay(
+            formatZonedLocal(slot.start, zone).slice(11),
+            entry.partOfDay,
+          ),
+          offered: offered.has(slot.start),
+        })),
+      };
+    },
+
+    /**
+     * `POST /api/integration/waitlist/entries/:id/offer`: the clinic offers the patient a free
+     * time by hand. Recorded as an offer (the automatic ones count it), told by the automatic
+     * offers' message, counted by the clinic's message caps, and kept out of quiet hours as they
+     * are: then the message waits for them to end, and goes only if the time is still free.
+     */
+    async offerByHand(
+      writer: Writer,
+      entryId: number,
+      body: WaitlistOfferBody,
+    ): Promise<WaitlistOffer> {
+      const { clinicId } = writer;
+      const { entry, caregiverId, caregiver, now } = await loadOfferSubject(
+        clinicId,
+        entryId,
+        body.caregiver_id,
+      );
+      const start = Date.parse(body.start_date);
+      const end = start + entry.durationMinutes * MINUTE;
+      if (start <= now) throw invalidField('start_date', 'The start has passed');
+      const { offered } = await availability.isOfferedSlot({
+        clinicId,
+        caregiverId,
+        durationMinutes: entry.durationMinutes,
+        start,
+        end,
+      });
+      if (!offered) {
+        throw invalidField(
+          'start_date',
+          'Not a time the caregiver offers now (hours, slot grid, notice, horizon); choose one from /waitlist/entries/:id/slots',
+        );
+      }
+      if (!(await isFreeSlot(clinicId, caregiverId, caregiver.timezone, start, end))) {
+        throw new AppError('slot_taken', 409, 'The time is not free any more');
+      }
+      const previous = await repository.listOffers(db, [entry.id]);
+      if (previous.some((o) => o.startAt.getTime() === start)) throw alreadyOffered();
+      const sendAt = nextAllowedAt(now, quietPolicy(caregiver));
+      if (sendAt >= start) {
+        throw invalidField(
+          'start_date',
+          `The clinic's quiet hours last until ${formatZonedIso(sendAt, caregiver.timezone)}: the patient could not be told before the time`,
+        );
+      }
+      const deferred = sendAt > now;
+      const details = {
+        clinicId,
+        clinicName: caregiver.clinicName,
+        caregiverId,
+        caregiverName: caregiver.caregiverName,
+        appointmentTypeId: entry.appointmentTypeId,
+        typeName: entry.typeName,
+        timezone: caregiver.timezone,
+        start,
+      };
+
+      type Outcome = { refused: MessageCapRefusal } | { made: true };
+      const outcome = await db.transaction(async (tx): Promise<Outcome> => {
+        // Refused, nothing but the refusal's audit entry is committed.
+        const refused = await takeMessageCap(tx, {
+          clinicId,
+          to: entry.phone,
+          kind: 'waitlist_offer',
+          actor: writer.actor,
+          now,
+        });
+        if (refused) return { refused };
+        await repository.lockCaregiver(tx, caregiverId);
+        const inserted = await repository.insertOffer(tx, {
+          entryId: entry.id,
+          caregiverId,
+          startAt: new Date(start),
+          endAt: new Date(end),
+          // When the patient is told: the automatic offers leave the time to them for the window.
+          offeredAt: new Date(sendAt),
+        });
+        if (!inserted) throw alreadyOffered();
+        if (deferred) {
+          const payload: HandOfferPayload = {
+            clinicId,
+            entryId: entry.id,
+            caregiverId,
+            start,
+            end,
+          };
+          await outbox.enqueue(tx, {
+            topic: WAITLIST_HAND_OFFER_TOPIC,
+            payload,
+            lane: 'default',
+            notBefore: new Date(sendAt),
+            expiresAt: new Date(start),
+          });
+        } else {
+          await queueOfferMessage(tx, entry, details);
+        }
+        await audit(tx, {
+          clinicId,
+          actor: writer.actor,
+          action: 'waitlist.offer',
+          targetType: 'waitlist_entry',
+          targetId: entry.id,
+          details: {
+            patient_id: entry.patientId,
+            caregiver_id: caregiverId,
+            appointment_type_id: entry.appointmentTypeId,
+            start_at: new Date(start).toISOString(),
+            quiet_until: deferred ? new Date(sendAt).toISOString() : null,
+          },
+          at: new Date(now),
+        });
+        return { made: true };
+      });
+      if ('refused' in outcome) throw messageCapError(outcome.refused);
+      if (deferred) outbox.kick('default');
+      else messaging.kick();
+      return {
+        entry_id: entry.id,
+        caregiver_id: caregiverId,
+        start_date: formatZonedIso(start, caregiver.timezone),
+        end_date: formatZonedIso(end, caregiver.timezone),
+        offered_at: new Date(sendAt).toISOString(),
+        quiet_until: deferred ? new Date(sendAt).toISOString() : null,
+      };
+    },
+
+    /**
+     * The outbox handler of WAITLIST_HAND_OFFER_TOPIC: a hand offer's message once quiet hours
+     * are over, if the entry still waits and the time is still free (as an automatic run does).
+     */
+    async handleHandOffer(payload: unknown): Promise<void> {
+      const offer = handOfferPayloadSchema.parse(payload);
+      const now = clock();
+      if (offer.start <= now) return;
+      const entry = await repository.findClinicEntry(offer.clinicId, offer.entryId);
+      if (!entry || entry.status !== 'waiting') return;
+      const caregiver = await repository.findCaregiver(offer.caregiverId);
+      if (!caregiver || caregiver.clinicId !== offer.clinicId || !caregiver.isActive) return;
+      const allowed = nextAllowedAt(now, quietPolicy(caregiver));
+      if (allowed > now) {
+        // Quiet hours changed meanwhile: later, if still before the time.
+        if (allowed < offer.start) {
+          await outbox.enqueue(db, {
+            topic: WAITLIST_HAND_OFFER_TOPIC,
+            payload: offer,
+            lane: 'default',
+            notBefore: new Date(allowed),
+            expiresAt: new Date(offer.start),
+          });
+          outbox.kick('default');
+        }
+        return;
+      }
+      const free = await isFreeSlot(
+        offer.clinicId,
+        offer.caregiverId,
+        caregiver.timezone,
+        offer.start,
+        offer.end,
+      );
+      if (!free) return;
+      await queueOfferMessage(db, entry, {
+        clinicId: offer.clinicId,
+        clinicName: caregiver.clinicName,
+        caregiverId: offer.caregiverId,
+        caregiverName: caregiver.caregiverName,
+        appointmentTypeId: entry.appointmentTypeId,
+        typeName: entry.typeName,
+        timezone: caregiver.timezone,
+        start: offer.start,
+      });
+      messaging.kick();
     },
 
     /** `GET /api/integration/waitlist`. */

@@ -5,6 +5,7 @@ import {
   updateWebhookEndpointBodySchema,
   webhookDeliveriesQuerySchema,
   webhookDeliveriesSchema,
+  webhookDeliverySchema,
   webhookEndpointSchema,
   webhookEndpointsSchema,
   webhookEndpointWithSecretSchema,
@@ -109,11 +110,26 @@ export const webhooksRoutes: FastifyPluginAsyncZod<WebhooksRoutesOptions> = asyn
     {
       schema: {
         tags,
-        summary: 'The delivery log, newest first: one row per event and endpoint',
+        summary:
+          'The delivery log, newest first (by id; `before` pages on): one row per event and endpoint',
         querystring: webhookDeliveriesQuerySchema,
         response: { 200: webhookDeliveriesSchema, ...errors },
       },
     },
     async (request) => service.listDeliveries(callerOf(request).clinicId, request.query),
+  );
+
+  app.post(
+    '/webhook-deliveries/:id/retry',
+    {
+      schema: {
+        tags,
+        summary:
+          'Sends a failed delivery again (the same body and event id, signed with the current secret): answers it pending. 409 (details.reason) unless it failed, while its endpoint is paused, or when its body was not kept',
+        params: integrationIdParamsSchema,
+        response: { 200: webhookDeliverySchema, ...errors, 409: errorBodySchema },
+      },
+    },
+    async (request) => service.retryDelivery(writer(request), request.params.id),
   );
 };

@@ -1,5 +1,5 @@
 import type { WebhookDeliveryStatus, WebhookEventType } from '@marpe/shared';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../platform/db/client.js';
 import { appointments, webhookDeliveries, webhookEndpoints } from '../../platform/db/schema.js';
 import { selectAppointmentViews } from '../appointments/appointment-view.js';
@@ -10,6 +10,8 @@ export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
 export interface DeliveryFilter {
   endpointId?: number;
   status?: WebhookDeliveryStatus;
+  /** Only deliveries with a smaller id: the next page after the delivery `before`. */
+  before?: number;
   limit: number;
 }
 
@@ -39,6 +41,39 @@ export function createWebhooksRepository(db: Database) {
         .returning({ id: webhookDeliveries.id });
     },
 
+    /** Keeps the sealed body of a delivery until it succeeds (for a retry). */
+    async setDeliveryBody(executor: Executor, deliveryId: number, body: string) {
+      await executor
+        .update(webhookDeliveries)
+        .set({ body })
+        .where(eq(webhookDeliveries.id, deliveryId));
+    },
+
+    /**
+     * A clinic's delivery with its endpoint's state, locked until the transaction ends (two retries
+     * at once: the second finds it pending); null when the clinic has no such delivery.
+     */
+    async findDeliveryForUpdate(executor: Executor, clinicId: number, deliveryId: number) {
+      const [row] = await executor
+        .select({ delivery: webhookDeliveries, endpointActive: webhookEndpoints.isActive })
+        .from(webhookDeliveries)
+        .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+        .where(and(eq(webhookDeliveries.clinicId, clinicId), eq(webhookDeliveries.id, deliveryId)))
+        .for('update', { of: webhookDeliveries });
+      return row ?? null;
+    },
+
+    /** A failed delivery on its way again: pending, its earlier tries and last error kept. */
+    async requeueDelivery(executor: Executor, deliveryId: number): Promise<WebhookDeliveryRow> {
+      const [row] = await executor
+        .update(webhookDeliveries)
+        .set({ status: 'pending' })
+        .where(eq(webhookDeliveries.id, deliveryId))
+        .returning();
+      if (!row) throw new Error(`webhook delivery ${deliveryId} not found`);
+      return row;
+    },
+
     /** What sending a delivery needs: its status and its endpoint's address and secret. */
     async findDeliveryTarget(deliveryId: number) {
       const [row] = await db
@@ -58,12 +93,12 @@ export function createWebhooksRepository(db: Database) {
       return row ?? null;
     },
 
-    /** Records a try; `attempts` goes up by one. */
+    /** Records a try; `attempts` goes up by one. A delivered one drops its body (`body: null`). */
     async recordAttempt(
       deliveryId: number,
       values: Pick<
         typeof webhookDeliveries.$inferInsert,
-        'status' | 'lastStatusCode' | 'lastError' | 'lastAttemptAt' | 'deliveredAt'
+        'status' | 'lastStatusCode' | 'lastError' | 'lastAttemptAt' | 'deliveredAt' | 'body'
       >,
     ) {
       await db
@@ -182,11 +217,13 @@ export function createWebhooksRepository(db: Database) {
         conditions.push(eq(webhookDeliveries.endpointId, filter.endpointId));
       }
       if (filter.status !== undefined) conditions.push(eq(webhookDeliveries.status, filter.status));
+      if (filter.before !== undefined) conditions.push(lt(webhookDeliveries.id, filter.before));
+      // By id, the order they were written in: a stable cursor for `before`.
       return db
         .select()
         .from(webhookDeliveries)
         .where(and(...conditions))
-        .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+        .orderBy(desc(webhookDeliveries.id))
         .limit(filter.limit);
     },
 

@@ -14,6 +14,7 @@ import {
   type WebhookEventData,
   type WebhookEventPayload,
   type WebhookEventType,
+  type WebhookRetryRefusal,
 } from '@marpe/shared';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
@@ -96,6 +97,11 @@ export interface WebhooksCaller {
 
 const endpointNotFound = (id: number) =>
   new AppError('not_found', 404, `No webhook endpoint ${id} in this clinic`);
+const deliveryNotFound = (id: number) =>
+  new AppError('not_found', 404, `No webhook delivery ${id} in this clinic`);
+/** A 409 of a retry, with its reason for the caller to tell (`details.reason`). */
+const retryRefused = (reason: WebhookRetryRefusal, message: string) =>
+  new AppError('conflict', 409, message, { reason });
 
 /** `whsec_` and 24 random bytes in base64: what Standard Webhooks libraries take as is. */
 const newSecret = () => `${WEBHOOK_SECRET_PREFIX}${randomBytes(24).toString('base64')}`;
@@ -155,6 +161,8 @@ function networkFailure(error: unknown): string {
 const secretAt = (endpointId: number) => sealedAt('webhook_endpoints', 'secret', endpointId);
 const previousSecretAt = (endpointId: number) =>
   sealedAt('webhook_endpoints', 'previous_secret', endpointId);
+/** A delivery's body, kept until it is delivered (for a retry), is bound to its row. */
+const deliveryBodyAt = (deliveryId: number) => sealedAt('webhook_deliveries', 'body', deliveryId);
 
 export function createWebhooks(deps: WebhooksDeps) {
   const { outbox, clock, secretKey, publicOrigin, production, publicOnly } = deps;
@@ -200,6 +208,11 @@ export function createWebhooks(deps: WebhooksDeps) {
       })),
     );
     for (const delivery of deliveries) {
+      await repository.setDeliveryBody(
+        executor,
+        delivery.id,
+        encryptText(secretKey, body, deliveryBodyAt(delivery.id)),
+      );
       await outbox.enqueue(executor, {
         topic: WEBHOOK_TOPIC,
         payload: { deliveryId: delivery.id, body },
@@ -271,6 +284,8 @@ export function createWebhooks(deps: WebhooksDeps) {
           lastError: null,
           lastAttemptAt: attemptAt,
           deliveredAt: new Date(clock()),
+          // Delivered: nothing will send it again.
+          body: null,
         });
         await repository.recordEndpointSuccess(target.endpointId);
         return;
@@ -534,6 +549,63 @@ export function createWebhooks(deps: WebhooksDeps) {
       });
     },
 
+    /**
+     * Sends a failed delivery again: pending once more, through the outbox as at first (the same
+     * body and event id, signed with the endpoint's current secrets), for another 48 hours of
+     * tries. 404 for a delivery the clinic does not have; 409 unless it failed, while its
+     * endpoint is paused, or when its body was not kept. Call after the change commits: kicks.
+     */
+    async retryDelivery(caller: WebhooksCaller, id: number): Promise<WebhookDelivery> {
+      if (!isStoredId(id)) throw deliveryNotFound(id);
+      const at = new Date(clock());
+      const retried = await repository.db.transaction(async (tx) => {
+        const found = await repository.findDeliveryForUpdate(tx, caller.clinicId, id);
+        if (!found) throw deliveryNotFound(id);
+        const { delivery } = found;
+        if (delivery.status !== 'failed') {
+          throw retryRefused(
+            'not_failed',
+            `Only a failed delivery can be retried; delivery ${id} is ${delivery.status}`,
+          );
+        }
+        if (!found.endpointActive) {
+          throw retryRefused(
+            'endpoint_paused',
+            `The endpoint of delivery ${id} is paused: resume it (is_active: true) first`,
+          );
+        }
+        if (delivery.body === null) {
+          throw retryRefused(
+            'body_gone',
+            `The body of delivery ${id} was not kept: it failed before deliveries could be retried`,
+          );
+        }
+        const body = decryptText(secretKey, delivery.body, deliveryBodyAt(id));
+        const row = await repository.requeueDelivery(tx, id);
+        await outbox.enqueue(tx, {
+          topic: WEBHOOK_TOPIC,
+          payload: { deliveryId: id, body },
+          lane: 'webhooks',
+        });
+        await audit(tx, {
+          clinicId: caller.clinicId,
+          actor: caller.actor,
+          action: 'webhook_delivery.retry',
+          targetType: 'webhook_delivery',
+          targetId: id,
+          details: {
+            endpoint_id: delivery.endpointId,
+            event_id: delivery.eventId,
+            event_type: delivery.eventType,
+          },
+          at,
+        });
+        return row;
+      });
+      outbox.kick('webhooks');
+      return deliveryView(retried);
+    },
+
     /** The clinic's deliveries, newest first; 404 for an endpoint the clinic does not have. */
     async listDeliveries(
       clinicId: number,
@@ -549,6 +621,8 @@ export function createWebhooks(deps: WebhooksDeps) {
       const rows = await repository.listDeliveries(clinicId, {
         endpointId,
         status: query.status,
+        // Past any stored id: every delivery comes before it.
+        before: query.before === undefined || !isStoredId(query.before) ? undefined : query.before,
         limit: query.limit,
       });
       return rows.map(deliveryView);

@@ -633,7 +633,10 @@ export const outbox = pgTable(
     topic: text('topic').notNull(),
     /** Which worker lane takes the row (platform/outbox: codes, default, webhooks). */
     lane: text('lane').$type<OutboxLane>().notNull().default('default'),
-    /** AES-256-GCM ciphertext of the JSON payload (platform/crypto.ts); null once processed. */
+    /**
+     * AES-256-GCM ciphertext of the JSON payload (platform/crypto.ts); null once processed, but for
+     * a failed or expired message, which keeps whom and what it was for (platform/outbox, remains).
+     */
     payload: text('payload'),
     status: text('status').$type<OutboxStatus>().notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
@@ -995,6 +998,12 @@ export const webhookDeliveries = pgTable(
     createdAt: instant('created_at').notNull(),
     lastAttemptAt: instant('last_attempt_at'),
     deliveredAt: instant('delivered_at'),
+    /**
+     * AES-256-GCM ciphertext (platform/crypto.ts) of the exact JSON body sent, bound to the row
+     * (`sealedAt('webhook_deliveries', 'body', id)`): kept until the delivery succeeds, so that a
+     * failed one can be sent again (`POST /webhook-deliveries/:id/retry`); null once delivered.
+     */
+    body: text('body'),
   },
   (t) => [
     unique('webhook_deliveries_endpoint_event_unique').on(t.endpointId, t.eventId),
