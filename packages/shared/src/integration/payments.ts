@@ -141,6 +141,11 @@ export type CreatedPaymentRequest = z.infer<typeof createdPaymentRequestSchema>;
 /** `GET /api/integration/payment-requests`: newest first; `before` pages on from a request id. */
 export const paymentRequestsQuerySchema = z.object({
   status: paymentRequestStatusSchema.optional(),
+  stage: paymentRequestStageSchema
+    .optional()
+    .describe(
+      'Only requests at this stage (as `stage` reads: `failed` is pending whose latest card attempt was declined; `pending` then excludes those)',
+    ),
   patient_id_number: z.string().max(20).optional().describe("Only this patient's requests"),
   before: z.coerce.number().int().positive().max(MAX_STORED_ID).optional(),
   limit: z.coerce

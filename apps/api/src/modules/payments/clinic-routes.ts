@@ -24,6 +24,8 @@ const tags = ['integration'];
 const errors = {
   400: errorBodySchema,
   401: errorBodySchema,
+  // A desk session's call from another site, or a front-desk member on an owners' route.
+  403: errorBodySchema,
   404: errorBodySchema,
 };
 
@@ -42,9 +44,9 @@ export const paymentsIntegrationRoutes: FastifyPluginAsyncZod<
       schema: {
         tags,
         summary:
-          'Makes a payment link (201; the url is in this answer only). With send_to_phone the link is also sent by SMS in the clinic’s name',
+          'Makes a payment link (201; the url is in this answer only). With send_to_phone the link is also sent in the clinic’s name by its channel (SMS, or WhatsApp once connected), within the clinic’s message caps (429 when over)',
         body: createPaymentRequestBodySchema,
-        response: { 201: createdPaymentRequestSchema, ...errors },
+        response: { 201: createdPaymentRequestSchema, ...errors, 429: errorBodySchema },
       },
     },
     async (request, reply) => {
@@ -60,9 +62,14 @@ export const paymentsIntegrationRoutes: FastifyPluginAsyncZod<
       schema: {
         tags,
         summary:
-          'The clinic’s payment requests, newest first; `before` (a request id) pages on, `status` filters (expired: pending past expires_at)',
+          'The clinic’s payment requests, newest first; `before` (a request id) pages on, `status` or `stage` filters (expired: pending past expires_at; failed: pending whose latest card attempt failed), `patient_id_number` keeps one patient’s',
         querystring: paymentRequestsQuerySchema,
-        response: { 200: paymentRequestsSchema, 400: errorBodySchema, 401: errorBodySchema },
+        response: {
+          200: paymentRequestsSchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          403: errorBodySchema,
+        },
       },
     },
     async (request) => requests.list(callerOf(request).clinicId, request.query),
@@ -121,7 +128,7 @@ export const paymentsIntegrationRoutes: FastifyPluginAsyncZod<
         tags,
         summary:
           'Whether the clinic has set its card provider API credentials (the app key; never the secret)',
-        response: { 200: paymentProviderSchema, 401: errorBodySchema },
+        response: { 200: paymentProviderSchema, 401: errorBodySchema, 403: errorBodySchema },
       },
     },
     async (request) => requests.provider(callerOf(request).clinicId),
@@ -154,7 +161,7 @@ export const paymentsIntegrationRoutes: FastifyPluginAsyncZod<
       schema: {
         tags,
         summary: 'Removes the card provider API credentials: charges then stay unverified',
-        response: { 200: paymentProviderSchema, 401: errorBodySchema },
+        response: { 200: paymentProviderSchema, 401: errorBodySchema, 403: errorBodySchema },
       },
     },
     async (request) => {

@@ -3,11 +3,14 @@ import {
   describeResponseCode,
   formatAmount,
   normaliseIsraeliMobile,
+  PAYMENT_SUCCESS_CODE,
   toAgorot,
   toShekels,
   type CreatedPaymentRequest,
   type CreatePaymentRequestBody,
   type PaymentRequest,
+  type PaymentRequestStage,
+  type PaymentRequestStatus,
   type PaymentRequestsQuery,
   type PaymentTransaction,
   type ValidationDetails,
@@ -15,7 +18,7 @@ import {
   type PaymentProviderBody,
 } from '@marpe/shared';
 import { audit } from '../../platform/audit.js';
-import type { Database } from '../../platform/db/client.js';
+import type { Database, Executor } from '../../platform/db/client.js';
 import { clinics } from '../../platform/db/schema.js';
 import { AppError, invalidField } from '../../platform/errors.js';
 import {
@@ -24,7 +27,11 @@ import {
   type MessageCapRefusal,
 } from '../integration/message-caps.js';
 import type { Messaging } from '../messaging/messaging.js';
-import type { PaymentTransactionRow } from './payments-repository.js';
+import {
+  FOREIGN_CHARGE_REASONS,
+  type PaymentAttempt,
+  type PaymentTransactionRow,
+} from './payments-repository.js';
 import type {
   CreatePaymentLinkInput,
   PaymentRequestSummary,
@@ -40,6 +47,7 @@ export interface PaymentRequestsDeps {
     | 'listRequests'
     | 'cancelRequest'
     | 'listTransactions'
+    | 'listAttempts'
     | 'providerSettings'
     | 'setProviderCredentials'
   >;
@@ -95,16 +103,67 @@ function transactionOf(row: PaymentTransactionRow): PaymentTransaction {
   };
 }
 
+/** A callback that is a payment attempt on its request, not a replay of another's charge. */
+const isOwnAttempt = (attempt: PaymentAttempt) =>
+  !FOREIGN_CHARGE_REASONS.some((reason) => attempt.rejectionReason?.includes(reason));
+
+/** An approved callback on the request's terms. */
+const isApproved = (attempt: PaymentAttempt) =>
+  attempt.accepted && attempt.responseCode === PAYMENT_SUCCESS_CODE;
+
+/**
+ * Where a request stands for the desk, from its status (`expired` already told apart) and its card
+ * attempts (oldest first): a pending request whose latest attempt was declined, did not match or
+ * was refused by the provider is `failed`; a paid one shows the card and approval of the charge
+ * that paid it, a verifying one those of the charge awaiting the provider's word.
+ */
+export function stageOf(
+  status: PaymentRequestStatus,
+  attempts: readonly PaymentAttempt[],
+): Pick<PaymentRequest, 'stage' | 'card_last4' | 'approval_number'> {
+  const own = attempts.filter(isOwnAttempt);
+  const card = (attempt: PaymentAttempt | undefined) => ({
+    card_last4: attempt?.cardLast4 ?? null,
+    approval_number: attempt?.confirmationCode ?? null,
+  });
+  if (status === 'paid') {
+    return { stage: 'paid', ...card(own.find((attempt) => attempt.paying)) };
+  }
+  if (status === 'verifying') {
+    const waiting = own.filter((a) => isApproved(a) && a.verification === null).at(-1);
+    return { stage: 'verifying', ...card(waiting) };
+  }
+  const latest = own.at(-1);
+  const failed =
+    status === 'pending' &&
+    latest !== undefined &&
+    (!isApproved(latest) || latest.verification === 'refused');
+  const stage: PaymentRequestStage = failed ? 'failed' : status;
+  return { stage, card_last4: null, approval_number: null };
+}
+
 /** The clinic side of payment links: make (and send), list, cancel, and read the callbacks. */
 export function createPaymentRequests(deps: PaymentRequestsDeps) {
   const { db, payments, messaging, clock } = deps;
 
-  /** The request as the API shows it; `expired` for a pending one past its expiry. */
-  function requestOf(request: PaymentRequestSummary, now = clock()): PaymentRequest {
+  /**
+   * The request as the API shows it; `expired` for a pending one past its expiry. `attempts`: its
+   * card attempts, oldest first (others' are ignored).
+   */
+  function requestOf(
+    request: PaymentRequestSummary,
+    attempts: readonly PaymentAttempt[],
+    now = clock(),
+  ): PaymentRequest {
     const expired = request.status === 'pending' && request.expiresAt.getTime() <= now;
+    const status = expired ? 'expired' : request.status;
     return {
       id: request.id,
-      status: expired ? 'expired' : request.status,
+      status,
+      ...stageOf(
+        status,
+        attempts.filter((attempt) => attempt.requestId === request.id),
+      ),
       amount: toShekels(request.amountAgorot),
       max_payments: request.maxPayments,
       terminal: request.terminal,
@@ -117,6 +176,30 @@ export function createPaymentRequests(deps: PaymentRequestsDeps) {
       expires_at: request.expiresAt.toISOString(),
       paid_at: request.paidAt?.toISOString() ?? null,
     };
+  }
+
+  /** The requests as the API shows them, each with its card attempts (one query for them all). */
+  async function withStages(
+    requests: readonly PaymentRequestSummary[],
+    ex?: Executor,
+  ): Promise<PaymentRequest[]> {
+    const now = clock();
+    // Cancelled and expired requests show no card: their attempts need not be read.
+    const live = requests
+      .filter(
+        (r) =>
+          r.status !== 'cancelled' && !(r.status === 'pending' && r.expiresAt.getTime() <= now),
+      )
+      .map((r) => r.id);
+    const attempts = await payments.listAttempts(live, ex);
+    return requests.map((request) => requestOf(request, attempts, now));
+  }
+
+  /** One request as the API shows it. */
+  async function shown(request: PaymentRequestSummary, ex?: Executor): Promise<PaymentRequest> {
+    const [one] = await withStages([request], ex);
+    if (!one) throw new Error('payment request not shown');
+    return one;
   }
 
   return {
@@ -175,6 +258,7 @@ export function createPaymentRequests(deps: PaymentRequestsDeps) {
             clinicId,
             to: phone,
             body: paymentLinkSms(clinic?.name ?? '', request.amountAgorot, link.url),
+            kind: 'payment_link',
             // A link that no longer works is not worth a message.
             expiresAt: link.expiresAt,
           });
@@ -195,7 +279,7 @@ export function createPaymentRequests(deps: PaymentRequestsDeps) {
           },
           at: request.createdAt,
         });
-        return { created: { ...requestOf(request), url: link.url } };
+        return { created: { ...requestOf(request, []), url: link.url } };
       });
       if ('refused' in outcome) throw messageCapError(outcome.refused);
       if (phone !== null) messaging.kick();
@@ -203,15 +287,20 @@ export function createPaymentRequests(deps: PaymentRequestsDeps) {
     },
 
     async list(clinicId: number, query: PaymentRequestsQuery): Promise<PaymentRequest[]> {
-      const now = clock();
-      const rows = await payments.listRequests(clinicId, query);
-      return rows.map((row) => requestOf(row, now));
+      const rows = await payments.listRequests(clinicId, {
+        status: query.status,
+        stage: query.stage,
+        patientIdNumber: query.patient_id_number,
+        before: query.before,
+        limit: query.limit,
+      });
+      return withStages(rows);
     },
 
     async get(clinicId: number, id: number): Promise<PaymentRequest> {
       const request = await payments.findRequest(clinicId, id);
       if (!request) throw requestNotFound(id);
-      return requestOf(request);
+      return shown(request);
     },
 
     /**
@@ -236,7 +325,7 @@ export function createPaymentRequests(deps: PaymentRequestsDeps) {
         if (request.status === 'paid') {
           throw new AppError('conflict', 409, `Payment request ${id} is already paid`);
         }
-        return requestOf(request);
+        return shown(request, tx);
       });
     },
 

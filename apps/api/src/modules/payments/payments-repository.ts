@@ -1,4 +1,18 @@
-import { and, asc, count, desc, eq, gt, inArray, isNull, lt, lte, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  inArray,
+  isNull,
+  lt,
+  lte,
+  not,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { Database, Executor } from '../../platform/db/client.js';
 import {
   clinics,
@@ -17,9 +31,56 @@ export type NewPaymentTransaction = typeof paymentTransactions.$inferInsert;
 export interface PaymentRequestListQuery {
   /** A stored status, or `expired`: pending past its expiry. */
   status?: PaymentRequestStatus | 'expired';
+  /**
+   * As the desk reads a request: its status (with `expired`), except that a pending one whose
+   * latest card attempt failed is `failed` (and no longer `pending`).
+   */
+  stage?: PaymentRequestStatus | 'expired' | 'failed';
+  /** Only this patient's requests. */
+  patientIdNumber?: string;
   /** Only requests with a smaller id (older). */
   before?: number;
   limit: number;
+}
+
+/**
+ * Callbacks that are no payment attempt on the request: a replay of a charge made for, or already
+ * paying, another request (see PaymentsService.recordCallback).
+ */
+export const FOREIGN_CHARGE_REASONS = ['charge_of_another_request', 'reference_mismatch'] as const;
+
+/**
+ * Whether a request's latest card attempt (foreign charges aside) failed: declined, not matching
+ * the request, or refused by the provider's API. A request without attempts has not failed.
+ */
+const latestAttemptFailed = sql`exists (
+  select 1 from (
+    select t.accepted, t.response_code, t.verification
+    from ${paymentTransactions} t
+    where t.request_id = ${paymentRequests.id}
+      and (t.rejection_reason is null or (
+        t.rejection_reason not like '%charge_of_another_request%'
+        and t.rejection_reason not like '%reference_mismatch%'))
+    order by t.received_at desc, t.id desc
+    limit 1
+  ) latest
+  where not latest.accepted or latest.response_code <> '000'
+    or latest.verification is not distinct from 'refused'
+)`;
+
+/** What the desk shows of a request's card attempts: the few columns, and whether it paid. */
+export interface PaymentAttempt {
+  id: number;
+  requestId: number;
+  responseCode: string;
+  accepted: boolean;
+  rejectionReason: string | null;
+  verification: PaymentTransactionRow['verification'];
+  confirmationCode: string | null;
+  cardLast4: string | null;
+  receivedAt: Date;
+  /** This callback's charge paid the request (its payment_charges row). */
+  paying: boolean;
 }
 
 export function createPaymentsRepository(db: Database) {
@@ -68,17 +129,24 @@ export function createPaymentsRepository(db: Database) {
     async listRequests(clinicId: number, query: PaymentRequestListQuery, now: Date) {
       if (!isStoredId(clinicId)) return [];
       const where: SQL[] = [eq(paymentRequests.clinicId, clinicId)];
-      if (query.before !== undefined) where.push(lt(paymentRequests.id, query.before));
-      if (query.status === 'pending' || query.status === 'expired') {
-        where.push(eq(paymentRequests.status, 'pending'));
-        where.push(
-          query.status === 'pending'
-            ? gt(paymentRequests.expiresAt, now)
-            : lte(paymentRequests.expiresAt, now),
-        );
-      } else if (query.status) {
-        where.push(eq(paymentRequests.status, query.status));
+      if (query.patientIdNumber !== undefined) {
+        where.push(eq(paymentRequests.patientIdNumber, query.patientIdNumber));
       }
+      if (query.before !== undefined) where.push(lt(paymentRequests.id, query.before));
+      for (const status of [query.status, query.stage]) {
+        if (status === 'pending' || status === 'expired' || status === 'failed') {
+          where.push(eq(paymentRequests.status, 'pending'));
+          where.push(
+            status === 'expired'
+              ? lte(paymentRequests.expiresAt, now)
+              : gt(paymentRequests.expiresAt, now),
+          );
+        } else if (status) {
+          where.push(eq(paymentRequests.status, status));
+        }
+      }
+      if (query.stage === 'failed') where.push(latestAttemptFailed);
+      if (query.stage === 'pending') where.push(not(latestAttemptFailed));
       return db
         .select()
         .from(paymentRequests)
@@ -283,6 +351,35 @@ export function createPaymentsRepository(db: Database) {
         .update(clinics)
         .set({ tranzilaAppKey: credentials.appKey, tranzilaSecret: credentials.secret })
         .where(eq(clinics.id, clinicId));
+    },
+
+    /** The card attempts of these requests, oldest first, each saying whether its charge paid. */
+    async listAttempts(
+      requestIds: readonly number[],
+      ex: Executor = db,
+    ): Promise<PaymentAttempt[]> {
+      if (requestIds.length === 0) return [];
+      const rows = await ex
+        .select({
+          id: paymentTransactions.id,
+          requestId: paymentTransactions.requestId,
+          responseCode: paymentTransactions.responseCode,
+          accepted: paymentTransactions.accepted,
+          rejectionReason: paymentTransactions.rejectionReason,
+          verification: paymentTransactions.verification,
+          confirmationCode: paymentTransactions.confirmationCode,
+          cardLast4: paymentTransactions.cardLast4,
+          receivedAt: paymentTransactions.receivedAt,
+          chargeOf: paymentCharges.requestId,
+        })
+        .from(paymentTransactions)
+        .leftJoin(paymentCharges, eq(paymentCharges.transactionId, paymentTransactions.id))
+        .where(inArray(paymentTransactions.requestId, [...requestIds]))
+        .orderBy(asc(paymentTransactions.receivedAt), asc(paymentTransactions.id));
+      return rows.map(({ chargeOf, ...row }) => ({
+        ...row,
+        paying: chargeOf === row.requestId && row.verification === 'confirmed',
+      }));
     },
 
     /** A request's callbacks in the order they arrived. */

@@ -20,6 +20,7 @@ import { AppError } from '../../platform/errors.js';
 import { headerImageOf } from '../../platform/http/header-image.js';
 import type { Webhooks } from '../webhooks/webhooks-service.js';
 import type {
+  PaymentAttempt,
   PaymentRequestListQuery,
   PaymentRequestRow,
   PaymentsRepository,
@@ -631,6 +632,11 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
      */
     async cancelRequest(ex: Executor, clinicId: number, requestId: number): Promise<boolean> {
       return repository.cancelRequest(ex, clinicId, requestId);
+    },
+
+    /** The card attempts on requests the caller has read (ids of one clinic), oldest first. */
+    async listAttempts(requestIds: readonly number[], ex?: Executor): Promise<PaymentAttempt[]> {
+      return repository.listAttempts(requestIds, ex);
     },
 
     /** A clinic's request's provider callbacks, oldest first; null when it is not this clinic's. */
