@@ -8,6 +8,7 @@ import { deskTable } from './desk.mjs';
 import { firstTapTable } from './first-tap.mjs';
 import { httpThroughput } from './http-throughput.mjs';
 import { pageTable } from './pages.mjs';
+import { patientSearchTables } from './patient-search.mjs';
 
 console.log(
   `Marpe benchmarks — node ${process.version}, ${os.cpus().length} cores, ${new Date().toISOString()}`,
@@ -32,6 +33,13 @@ console.log(
 const race = await bookingRace({ engine: 'pglite' });
 if (postgresUrl) race.push(...(await bookingRace({ engine: 'postgres', postgresUrl })));
 console.table(race);
+
+console.log(
+  "\nThe desk's patient search on 20,000 patients (GET /api/integration/patients as the front desk types; each query 40 times in a row; ms as the client sees it), and the indexes each engine's plan uses:",
+);
+const patientSearch = await patientSearchTables();
+console.table(patientSearch.rows);
+console.table(patientSearch.plans);
 
 console.log(
   "\nCalendar freshness: an event added to a caregiver's Google Calendar (the demo's stand-in pushes as Google does) until its slot is gone:",

@@ -57,7 +57,8 @@ export function PatientField({
   autoFocus,
 }: PatientFieldProps) {
   const { t } = useTranslation();
-  const [query, setQuery] = useState('');
+  // A patient chosen before the field opens (booking from their page) reads as when picked.
+  const [query, setQuery] = useState(() => (value ? describePatient(value) : ''));
   const debounced = useDebounced(query, 300);
   const search = usePatientSearch(debounced);
   return (

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isValidIsraeliId, isValidIsraeliMobile, normaliseIdNumber } from '../identity.js';
+import { nameSchema } from '../patient-auth.js';
 
 // The clinic's corrections of its patients (docs/integration.md "Patients"; issue 25).
 
@@ -12,13 +13,23 @@ export const integrationPatientParamsSchema = z.object({
     .transform(normaliseIdNumber),
 });
 
-export const updatePatientBodySchema = z.strictObject({
-  phone: z
-    .string()
-    .max(30)
-    .refine(isValidIsraeliMobile, 'Expected an Israeli mobile number (05X-XXXXXXX or +972…)')
-    .describe('The number the patient logs in with from now on (their codes go there)'),
-});
+export const updatePatientBodySchema = z
+  .strictObject({
+    phone: z
+      .string()
+      .max(30)
+      .refine(isValidIsraeliMobile, 'Expected an Israeli mobile number (05X-XXXXXXX or +972…)')
+      .optional()
+      .describe('The number the patient logs in with from now on (their codes go there)'),
+    /** As a booking's new patient gives it (spaces tidied, 1 to 50 characters). */
+    first_name: nameSchema.optional(),
+    last_name: nameSchema.optional(),
+  })
+  .refine(
+    (body) =>
+      body.phone !== undefined || body.first_name !== undefined || body.last_name !== undefined,
+    'Send at least one of phone, first_name, last_name',
+  );
 export type UpdatePatientBody = z.infer<typeof updatePatientBodySchema>;
 
 /** A patient as the clinic sees it. */

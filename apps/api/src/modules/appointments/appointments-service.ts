@@ -348,6 +348,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
         to: patient.phone,
         body: sms,
         expiresAt: new Date(end),
+        kind: 'appointment_details',
       });
     }
     // Its data is the row as written: `source` tells the clinic's own bookings apart.
@@ -534,6 +535,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
             to: patient.phone,
             body: sms,
             expiresAt: new Date(end),
+            kind: 'appointment_details',
           });
         }
         await waitlist.markBooked(tx, {
@@ -830,6 +832,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
             to: row.phone,
             body: sms,
             expiresAt: endAt,
+            kind: 'appointment_details',
           });
         }
         await waitlist.markBooked(tx, {
@@ -928,6 +931,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
             body: message,
             // Told until the time it was for; after that the news is no use.
             expiresAt: new Date(Math.max(row.startAt.getTime(), now + 60 * MINUTE)),
+            kind: 'appointment_cancelled',
           });
         }
         await audit(tx, {
@@ -993,6 +997,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
           to: patient.phone,
           body: message,
           expiresAt: appointment.endAt,
+          kind: 'appointment_details',
         });
       });
       messaging.kick();

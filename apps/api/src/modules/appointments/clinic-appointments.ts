@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt } from 'drizzle-orm';
 import type {
   ClinicBookingBody,
   ClinicCancelBody,
@@ -11,6 +11,7 @@ import {
   appointments,
   clinics,
   isStoredId,
+  patients,
   type AppointmentStatus,
 } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/errors.js';
@@ -18,6 +19,9 @@ import { addDaysToLocalDate, startOfZonedDay } from '../../platform/zoned-time.j
 import type { Writer } from '../integration/integration-auth.js';
 import { selectAppointmentViews, toAppointmentView } from './appointment-view.js';
 import type { AppointmentsService } from './appointments-service.js';
+
+/** How many of one patient's appointments a list answers unless `limit` says. */
+export const DEFAULT_PATIENT_APPOINTMENTS_LIMIT = 100;
 
 export interface ClinicAppointmentsDeps {
   db: Database;
@@ -36,30 +40,53 @@ export function createClinicAppointments({ db, appointments: service }: ClinicAp
       return row ?? null;
     },
 
-    /** The clinic's appointments starting in [from, to), or the one asked for, by start. */
+    /**
+     * The clinic's appointments starting in [from, to) (either end may be open for one patient's),
+     * or the one asked for, by start.
+     */
     async listAppointments(
       ex: Executor,
       clinicId: number,
-      filter: { from: Date; to: Date; status?: AppointmentStatus } | { id: number },
+      filter:
+        | {
+            from?: Date;
+            to?: Date;
+            status?: AppointmentStatus;
+            /** One patient's, by their ID number. */
+            idNumber?: string;
+            order?: 'asc' | 'desc';
+            limit?: number;
+          }
+        | { id: number },
     ) {
-      if ('id' in filter && !isStoredId(filter.id)) return [];
-      const where =
-        'id' in filter
-          ? and(eq(appointments.clinicId, clinicId), eq(appointments.id, filter.id))
-          : and(
-              eq(appointments.clinicId, clinicId),
-              gte(appointments.startAt, filter.from),
-              lt(appointments.startAt, filter.to),
-              filter.status ? eq(appointments.status, filter.status) : undefined,
-            );
-      return selectAppointmentViews(ex)
-        .where(where)
-        .orderBy(asc(appointments.startAt), asc(appointments.id));
+      if ('id' in filter) {
+        if (!isStoredId(filter.id)) return [];
+        return selectAppointmentViews(ex).where(
+          and(eq(appointments.clinicId, clinicId), eq(appointments.id, filter.id)),
+        );
+      }
+      const byStart = filter.order === 'desc' ? desc : asc;
+      const query = selectAppointmentViews(ex)
+        .where(
+          and(
+            eq(appointments.clinicId, clinicId),
+            filter.from ? gte(appointments.startAt, filter.from) : undefined,
+            filter.to ? lt(appointments.startAt, filter.to) : undefined,
+            filter.status ? eq(appointments.status, filter.status) : undefined,
+            // The joined patient row is the clinic's (unique per clinic and ID number): the
+            // appointments_patient_idx serves the rest.
+            filter.idNumber !== undefined
+              ? and(eq(patients.clinicId, clinicId), eq(patients.idNumber, filter.idNumber))
+              : undefined,
+          ),
+        )
+        .orderBy(byStart(appointments.startAt), byStart(appointments.id));
+      return filter.limit === undefined ? query : query.limit(filter.limit);
     },
   };
 
   return {
-    /** Appointments starting on the dates asked (clinic time), by start. */
+    /** Appointments starting on the dates asked (clinic time), or one patient's, by start. */
     async listAppointments(
       clinicId: number,
       query: IntegrationAppointmentsQuery,
@@ -67,10 +94,18 @@ export function createClinicAppointments({ db, appointments: service }: ClinicAp
       const clinic = await repository.findClinic(db, clinicId);
       // The key's clinic exists while the key does (ON DELETE CASCADE); a deleted one is a 404.
       if (!clinic) throw new AppError('clinic_not_found', 404, `No clinic ${clinicId}`);
+      const patient = query.patient_id_number;
       const rows = await repository.listAppointments(db, clinicId, {
-        from: new Date(startOfZonedDay(query.from, clinic.timezone)),
-        to: new Date(startOfZonedDay(addDaysToLocalDate(query.to, 1), clinic.timezone)),
+        from: query.from ? new Date(startOfZonedDay(query.from, clinic.timezone)) : undefined,
+        to: query.to
+          ? new Date(startOfZonedDay(addDaysToLocalDate(query.to, 1), clinic.timezone))
+          : undefined,
         status: query.status,
+        idNumber: patient,
+        order: query.order,
+        // One patient's whole history is bounded; a range of the diary is bounded by its dates.
+        limit:
+          query.limit ?? (patient === undefined ? undefined : DEFAULT_PATIENT_APPOINTMENTS_LIMIT),
       });
       return rows.map(toAppointmentView);
     },

@@ -9,10 +9,14 @@ import {
   integrationAppointmentsSchema,
   integrationIdParamsSchema,
   MAX_APPOINTMENT_RANGE_DAYS,
+  MAX_PATIENT_APPOINTMENTS_LIMIT,
 } from '@marpe/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { callerOf, refuseNulCharacters, writerOf } from '../integration/integration-auth.js';
-import type { ClinicAppointments } from './clinic-appointments.js';
+import {
+  DEFAULT_PATIENT_APPOINTMENTS_LIMIT,
+  type ClinicAppointments,
+} from './clinic-appointments.js';
 
 export interface ClinicAppointmentsRoutesOptions {
   service: ClinicAppointments;
@@ -38,7 +42,7 @@ export const clinicAppointmentsRoutes: FastifyPluginAsyncZod<
     {
       schema: {
         tags,
-        summary: `Appointments starting from \`from\` to \`to\` (YYYY-MM-DD, clinic time, both included, at most ${MAX_APPOINTMENT_RANGE_DAYS} days), booked and cancelled unless \`status\` says, by start`,
+        summary: `Appointments starting from \`from\` to \`to\` (YYYY-MM-DD, clinic time, both included, at most ${MAX_APPOINTMENT_RANGE_DAYS} days), booked and cancelled unless \`status\` says, by start (\`order\`: asc or desc). With \`patient_id_number\`, that patient's only (none for an ID number the clinic does not know): \`from\` and \`to\` may be left out and the range is unbounded; at most \`limit\` (default ${DEFAULT_PATIENT_APPOINTMENTS_LIMIT}, at most ${MAX_PATIENT_APPOINTMENTS_LIMIT})`,
         querystring: integrationAppointmentsQuerySchema,
         response: { 200: integrationAppointmentsSchema, ...readErrors },
       },

@@ -9,9 +9,12 @@ import {
   patientSearchQuerySchema,
   updatePatientBodySchema,
   type IntegrationPatient,
+  type UpdatePatientBody,
 } from '@marpe/shared';
+import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { audit } from '../../platform/audit.js';
+import { patients } from '../../platform/db/schema.js';
 import { AppError, invalidField } from '../../platform/errors.js';
 import {
   callerOf,
@@ -24,9 +27,9 @@ import { toPatient, tooManyIdentities } from './patient-auth-service.js';
 import type { PatientSearch } from './patient-search.js';
 
 /**
- * The clinic's corrections of its patients' records (issue 25). A changed phone number is the
- * commonest real reason for `invalid_phone`, and the only way back for a patient whose ID number
- * someone else signed up with their own phone.
+ * The clinic's corrections of its patients' records (issues 25 and 37). A changed phone number is
+ * the commonest real reason for `invalid_phone`, and the only way back for a patient whose ID
+ * number someone else signed up with their own phone; names are corrected as they were misspelt.
  */
 export function createPatientCorrections(deps: {
   repository: Pick<
@@ -38,16 +41,19 @@ export function createPatientCorrections(deps: {
   const { repository, clock } = deps;
   return {
     /**
-     * `PATCH /api/integration/patients/{idNumber}`: the phone the patient logs in with from now
-     * on; their sessions end (whoever held them proved the old number), codes sent to the old
-     * number stop working, and the new number's identities are capped as a sign-up's are. Audited.
+     * `PATCH /api/integration/patients/{idNumber}`, in one transaction:
+     * - `phone`: the phone the patient logs in with from now on; their sessions end (whoever held
+     *   them proved the old number), codes sent to the old number stop working, and the new
+     *   number's identities are capped as a sign-up's are;
+     * - `first_name`, `last_name`: the names as the clinic corrects them.
+     * Each kind of change audited with what it was before.
      */
-    async changePhone(
+    async correct(
       writer: Writer,
       idNumber: string,
-      input: string,
+      input: UpdatePatientBody,
     ): Promise<IntegrationPatient> {
-      const phone = normaliseIsraeliMobile(input);
+      const phone = input.phone === undefined ? undefined : normaliseIsraeliMobile(input.phone);
       if (phone === null) throw invalidField('phone', 'Expected an Israeli mobile number');
       const now = clock();
       const row = await repository.db.transaction(async (tx) => {
@@ -55,7 +61,31 @@ export function createPatientCorrections(deps: {
         if (!patient) {
           throw new AppError('patient_not_found', 404, 'No patient with this ID number here');
         }
-        if (patient.phone === phone) return patient;
+        let current = patient;
+        const firstName = input.first_name ?? patient.firstName;
+        const lastName = input.last_name ?? patient.lastName;
+        if (firstName !== patient.firstName || lastName !== patient.lastName) {
+          await tx
+            .update(patients)
+            .set({ firstName, lastName, updatedAt: new Date(now) })
+            .where(eq(patients.id, patient.id));
+          await audit(tx, {
+            clinicId: writer.clinicId,
+            actor: writer.actor,
+            action: 'patient.update_name',
+            targetType: 'patient',
+            targetId: patient.id,
+            details: {
+              previous_first_name: patient.firstName,
+              previous_last_name: patient.lastName,
+              first_name: firstName,
+              last_name: lastName,
+            },
+            at: new Date(now),
+          });
+          current = { ...current, firstName, lastName };
+        }
+        if (phone === undefined || patient.phone === phone) return current;
         if (
           (await repository.lockAndCountIdentities(tx, writer.clinicId, phone)) >=
           MAX_IDENTITIES_PER_PHONE
@@ -73,7 +103,7 @@ export function createPatientCorrections(deps: {
           details: { previous_phone_ends: patient.phone.slice(-3), phone_ends: phone.slice(-3) },
           at: new Date(now),
         });
-        return { ...patient, phone };
+        return { ...current, phone };
       });
       return toPatient(row);
     },
@@ -94,7 +124,7 @@ export const patientsIntegrationRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags,
-        summary: `Finds the clinic's patients by what was typed (q): words of the first or last name (each a prefix, in any order), an ID number (a prefix), or a phone number (a prefix, any spelling: 052-700, +972 52 700…); every word must match. At most limit (default 20, at most ${PATIENT_SEARCH_MAX_LIMIT}), whole matches first, then by last and first name`,
+        summary: `Finds the clinic's patients by what was typed (q): words of the first or last name (each a prefix, in any order, any case), an ID number (a prefix), or a phone number (a prefix, any spelling: 052-700, +972 52 700…); every word must match. Whole matches first, then by last and first name; without q (or a blank one), every patient by last and first name. A page: at most limit (default 20, at most ${PATIENT_SEARCH_MAX_LIMIT}) from offset (default 0); the next page is offset + limit, and a page shorter than limit is the last`,
         querystring: patientSearchQuerySchema,
         response: { 200: integrationPatientsSchema, 400: errorBodySchema, 401: errorBodySchema },
       },
@@ -104,12 +134,37 @@ export const patientsIntegrationRoutes: FastifyPluginAsyncZod<{
       return search.search(callerOf(request).clinicId, request.query);
     },
   );
+  app.get(
+    '/patients/:idNumber',
+    {
+      schema: {
+        tags,
+        summary:
+          "One of the clinic's patients by ID number (with or without its leading zeros); 404 patient_not_found",
+        params: integrationPatientParamsSchema,
+        response: {
+          200: integrationPatientSchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          404: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const patient = await search.find(callerOf(request).clinicId, request.params.idNumber);
+      if (!patient) {
+        throw new AppError('patient_not_found', 404, 'No patient with this ID number here');
+      }
+      return patient;
+    },
+  );
   app.patch(
     '/patients/:idNumber',
     {
       schema: {
         tags,
-        summary: `Corrects a patient's phone: they log in with the new number from now on, their sessions end, and codes sent to the old one stop working; 404 patient_not_found; 409 too_many_identities when the number already signs in ${MAX_IDENTITIES_PER_PHONE} ID numbers here. Audited`,
+        summary: `Corrects a patient's names and phone (any of phone, first_name, last_name; names as a booking's new patient gives them). A new phone: they log in with it from now on, their sessions end, and codes sent to the old one stop working; 409 too_many_identities when the number already signs in ${MAX_IDENTITIES_PER_PHONE} ID numbers here. 404 patient_not_found. All or nothing; audited (patient.update_name with the names before and after, patient.update_phone with the numbers' last digits)`,
         params: integrationPatientParamsSchema,
         body: updatePatientBodySchema,
         response: {
@@ -123,11 +178,7 @@ export const patientsIntegrationRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return corrections.changePhone(
-        writerOf(request),
-        request.params.idNumber,
-        request.body.phone,
-      );
+      return corrections.correct(writerOf(request), request.params.idNumber, request.body);
     },
   );
 };

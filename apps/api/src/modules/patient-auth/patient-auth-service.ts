@@ -16,7 +16,10 @@ import { patientAuthRules, type PatientAuthRules } from './patient-auth-rules.js
 
 /** What the service needs of messaging: queue a code's SMS in a transaction, wake the sender after. */
 export interface SmsQueue {
-  queueCode(ex: Executor, message: { to: string; body: string; expiresAt?: Date }): Promise<void>;
+  queueCode(
+    ex: Executor,
+    message: { to: string; body: string; expiresAt?: Date; clinicId?: number },
+  ): Promise<void>;
   kick(): void;
 }
 
@@ -188,6 +191,7 @@ export function createPatientAuthService(deps: PatientAuthServiceDeps) {
         expiresAt,
       });
       await messaging.queueCode(tx, {
+        clinicId: request.clinicId,
         to: request.phone,
         body: otpMessage({
           code,

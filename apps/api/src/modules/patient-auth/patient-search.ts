@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, like, or, sql, type SQL } from 'drizzle-orm';
 import type { IntegrationPatient, PatientSearchQuery } from '@marpe/shared';
 import type { Database } from '../../platform/db/client.js';
 import { patients } from '../../platform/db/schema.js';
@@ -39,6 +39,15 @@ export function searchTerms(q: string): { numbers: string[]; words: string[] } {
   return { numbers, words };
 }
 
+/**
+ * A name column starts with the typed word, whatever the case: `lower(col) LIKE lower('word%')`, the
+ * form the `(clinic_id, lower(col) text_pattern_ops)` indexes serve (ILIKE cannot use a btree).
+ */
+const nameStartsWith = (
+  column: typeof patients.firstName | typeof patients.lastName,
+  word: string,
+): SQL => sql`lower(${column}) LIKE lower(${`${escapeLike(word)}%`})`;
+
 /** `GET /api/integration/patients`: the clinic's patients matching what the desk typed. */
 export function createPatientSearch({ db }: { db: Database }) {
   return {
@@ -64,9 +73,11 @@ export function createPatientSearch({ db }: { db: Database }) {
         );
       }
       for (const word of words) {
-        const prefix = `${escapeLike(word)}%`;
         conditions.push(
-          or(ilike(patients.firstName, prefix), ilike(patients.lastName, prefix)) as SQL,
+          or(
+            nameStartsWith(patients.firstName, word),
+            nameStartsWith(patients.lastName, word),
+          ) as SQL,
         );
         exact.push(
           or(
@@ -75,16 +86,30 @@ export function createPatientSearch({ db }: { db: Database }) {
           ) as SQL,
         );
       }
-      if (conditions.length === 0) return [];
+      // Nothing typed: every patient, by name (the desk's patients page opens on it).
+      const byName = [asc(patients.lastName), asc(patients.firstName), asc(patients.id)];
       // Whole words and whole numbers first, then by name.
-      const rank = sql<number>`(CASE WHEN ${and(...exact)} THEN 0 ELSE 1 END)`;
+      const order =
+        exact.length === 0
+          ? byName
+          : [sql<number>`(CASE WHEN ${and(...exact)} THEN 0 ELSE 1 END)`, ...byName];
       const rows = await db
         .select()
         .from(patients)
         .where(and(eq(patients.clinicId, clinicId), ...conditions))
-        .orderBy(rank, asc(patients.lastName), asc(patients.firstName), asc(patients.id))
-        .limit(query.limit);
+        .orderBy(...order)
+        .limit(query.limit)
+        .offset(query.offset);
       return rows.map(toPatient);
+    },
+
+    /** `GET /api/integration/patients/{idNumber}`: one patient of the clinic, or null. */
+    async find(clinicId: number, idNumber: string): Promise<IntegrationPatient | null> {
+      const [row] = await db
+        .select()
+        .from(patients)
+        .where(and(eq(patients.clinicId, clinicId), eq(patients.idNumber, idNumber)));
+      return row ? toPatient(row) : null;
     },
   };
 }

@@ -12,6 +12,7 @@ import { PageLoading } from '../../lib/page-loading';
 import { errorText } from '../../lib/field-errors';
 import { useDiaryAppointments } from './api/appointments';
 import { useDiaryBusyTimes } from './api/busy-times';
+import { useBookingPatient } from './api/patient';
 import {
   useDiaryCaregivers,
   useDiaryClinic,
@@ -55,7 +56,9 @@ import { hoursToShow, openIntervals, workingMinutes, type Interval } from './wor
  * `/desk/diary`: the clinic's appointments, busy times and working hours by day or week, one
  * caregiver or all side by side, in the clinic's time zone. The address holds the view, date and
  * caregiver (`?view=week&date=2027-03-24&caregiver=3`), so a reload or a shared link shows the
- * same. Both roles work here.
+ * same. Both roles work here. From a patient's page: `?appointment=<id>` opens that appointment
+ * (on `date`) once loaded; `?patient=<idNumber>` books for that patient (a banner says so, and a
+ * booking starts with them chosen) until dismissed.
  */
 export function DiaryPage() {
   const { t } = useTranslation('diary');
@@ -165,6 +168,22 @@ function Diary({
   }, []);
   const close = useCallback(() => setDialogState({ kind: 'none' }), []);
 
+  const bookingFor = params.get('patient');
+  const bookingPatient = useBookingPatient(bookingFor);
+  const forPatient = bookingFor ? (bookingPatient.data ?? null) : null;
+  const dropParam = useCallback(
+    (name: string) =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.delete(name);
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+
   const navigate = (next: { view?: DiaryView; date?: string; caregiver?: number | null }) => {
     const merged = {
       view: next.view ?? view,
@@ -176,6 +195,8 @@ function Diary({
         view: merged.view,
         date: merged.date,
         ...(merged.caregiver === null ? {} : { caregiver: String(merged.caregiver) }),
+        // Booking for a patient lasts while the diary is paged through.
+        ...(bookingFor ? { patient: bookingFor } : {}),
       },
       { replace: false },
     );
@@ -242,7 +263,7 @@ function Diary({
       date === today && quarter < 24 * 60
         ? `${String(Math.floor(quarter / 60)).padStart(2, '0')}:${String(quarter % 60).padStart(2, '0')}`
         : '09:00';
-    setDialog({ kind: 'book', preset: { caregiverId, date, time } });
+    setDialog({ kind: 'book', preset: { caregiverId, date, time, patient: forPatient } });
   };
 
   // Stable, so the grid (memoised: a busy week's grid is the page's slowest render) draws again
@@ -254,10 +275,34 @@ function Diary({
   const bookSlot = useCallback(
     ({ start, caregiverId: slotCaregiver }: { start: number; caregiverId: number | null }) => {
       const parts = localParts(start, zone);
-      setDialog({ kind: 'book', preset: { caregiverId: slotCaregiver ?? caregiverId, ...parts } });
+      setDialog({
+        kind: 'book',
+        preset: { caregiverId: slotCaregiver ?? caregiverId, ...parts, patient: forPatient },
+      });
     },
-    [setDialog, zone, caregiverId],
+    [setDialog, zone, caregiverId, forPatient],
   );
+
+  // `?appointment=<id>`: its details show once the day's appointments are in, until closed or
+  // acted on (the address then forgets it).
+  const wantedAppointment = Number(params.get('appointment')) || null;
+  const [openedAt] = useState(() => Date.now());
+  const linked = useMemo(
+    () =>
+      wantedAppointment !== null && appointments.data
+        ? (appointmentEvents(appointments.data, null).find(
+            (e) => e.kind === 'appointment' && e.appointment.id === wantedAppointment,
+          ) ?? null)
+        : null,
+    [wantedAppointment, appointments.data],
+  );
+  const linkMissing =
+    wantedAppointment !== null &&
+    appointments.data !== undefined &&
+    !appointments.isPlaceholderData &&
+    linked === null;
+  const shownDialog: Dialogs =
+    dialog.kind === 'none' && linked ? { kind: 'event', event: linked, at: openedAt } : dialog;
   const proposeMove = useCallback(
     ({
       event,
@@ -302,6 +347,27 @@ function Diary({
         onCaregiver={(next) => navigate({ caregiver: next })}
         onWaitlist={() => setDialog({ kind: 'waitlist' })}
       />
+      {bookingFor ? (
+        <Alert
+          severity={bookingPatient.isError ? 'warning' : 'info'}
+          sx={{ mb: 2 }}
+          onClose={() => dropParam('patient')}
+          slotProps={{ closeButton: { title: t('deepLink.dismiss') } }}
+        >
+          {bookingPatient.isError
+            ? t('deepLink.patientNotFound', { idNumber: bookingFor })
+            : forPatient
+              ? t('deepLink.bookingFor', {
+                  name: `${forPatient.first_name} ${forPatient.last_name}`,
+                })
+              : t('deepLink.loadingPatient')}
+        </Alert>
+      ) : null}
+      {linkMissing ? (
+        <Alert severity="info" sx={{ mb: 2 }} onClose={() => dropParam('appointment')}>
+          {t('deepLink.notFound')}
+        </Alert>
+      ) : null}
       {closedInView.length > 0 ? (
         <Alert severity="info" sx={{ mb: 2 }}>
           {t('closures', {
@@ -343,18 +409,27 @@ function Diary({
 
       <EventDialog
         key={`EventDialog-${opening}`}
-        event={dialog.kind === 'event' ? dialog.event : null}
+        event={shownDialog.kind === 'event' ? shownDialog.event : null}
         zone={zone}
-        now={dialog.kind === 'event' ? dialog.at : 0}
-        onClose={close}
+        now={shownDialog.kind === 'event' ? shownDialog.at : 0}
+        onClose={() => {
+          if (wantedAppointment !== null) dropParam('appointment');
+          close();
+        }}
         onMove={() => {
-          if (dialog.kind === 'event' && dialog.event.kind === 'appointment') {
-            setDialog({ kind: 'move', appointment: dialog.event.appointment, proposal: null });
+          if (shownDialog.kind === 'event' && shownDialog.event.kind === 'appointment') {
+            if (wantedAppointment !== null) dropParam('appointment');
+            setDialog({
+              kind: 'move',
+              appointment: shownDialog.event.appointment,
+              proposal: null,
+            });
           }
         }}
         onCancel={() => {
-          if (dialog.kind === 'event' && dialog.event.kind === 'appointment') {
-            setDialog({ kind: 'cancel', appointment: dialog.event.appointment });
+          if (shownDialog.kind === 'event' && shownDialog.event.kind === 'appointment') {
+            if (wantedAppointment !== null) dropParam('appointment');
+            setDialog({ kind: 'cancel', appointment: shownDialog.event.appointment });
           }
         }}
       />
@@ -368,6 +443,10 @@ function Diary({
         onClose={close}
         onBooked={(appointment) => {
           refresh();
+          // Booked for the patient the diary was opened for: done.
+          if (forPatient && appointment.patient.id_number === forPatient.id_number) {
+            dropParam('patient');
+          }
           notify(
             t('booking.booked', {
               name: patientName(appointment),

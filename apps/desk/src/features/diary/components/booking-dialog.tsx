@@ -28,6 +28,8 @@ export interface BookingPreset {
   caregiverId: number | null;
   date: string;
   time: string;
+  /** The patient being booked for (`/diary?patient=`), chosen from the start. */
+  patient?: IntegrationPatient | null;
 }
 
 const emptyNewPatient = { id_number: '', phone: '', first_name: '', last_name: '' };
@@ -70,7 +72,7 @@ export function BookingDialog({
   const [date, setDate] = useState(preset.date);
   const [time, setTime] = useState(preset.time);
   const [mode, setMode] = useState<'find' | 'new'>('find');
-  const [patient, setPatient] = useState<IntegrationPatient | null>(null);
+  const [patient, setPatient] = useState<IntegrationPatient | null>(preset.patient ?? null);
   const [newPatient, setNewPatient] = useState(emptyNewPatient);
   const [options, setOptions] = useState(defaultBookingOptions);
   const [errors, setErrors] = useState<FieldErrors>({});
