@@ -19,6 +19,7 @@ import { registerForms } from './modules/forms/forms-module.js';
 import { registerHealth } from './modules/health/health-module.js';
 import { registerIntegration } from './modules/integration/integration-module.js';
 import { registerMessaging } from './modules/messaging/messaging.js';
+import { registerMessagingRoutes } from './modules/messaging/clinic-routes.js';
 import { registerPatientAuth } from './modules/patient-auth/patient-auth-module.js';
 import { registerPaymentResultPage } from './modules/payments/patient-routes.js';
 import { registerPayments } from './modules/payments/payments-module.js';
@@ -181,6 +182,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     callsPerMinute: options.integrationCallsPerMinute,
   });
   await registerStaffRoutes(app, staff.members);
+  await registerMessagingRoutes(app, db);
   const webhooks = await registerWebhooks(app, {
     db,
     clock,

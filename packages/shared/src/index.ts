@@ -19,3 +19,4 @@ export * from './integration/calendar-sync.js';
 export * from './integration/patients.js';
 export * from './integration/staff.js';
 export * from './integration/setup.js';
+export * from './integration/messages.js';

@@ -1,3 +1,4 @@
+import { messageKindSchema, type MessageKind } from '@marpe/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../../platform/config.js';
@@ -9,6 +10,7 @@ import {
   type OutboxHandler,
   type OutboxItem,
   type OutboxOptions,
+  type OutboxRemains,
 } from '../../platform/outbox/outbox.js';
 import { whatsappTokenKey } from '../whatsapp/whatsapp-repository.js';
 import { createHttpSmsProvider } from './http-sms-provider.js';
@@ -37,19 +39,39 @@ export interface QueuedSms {
   body: string;
   /** Not sent after this (a one-time code that has expired). */
   expiresAt?: Date;
+  /** What it is for, shown to the clinic's owners if it fails ('other' unless said). */
+  kind?: MessageKind;
 }
+
+/** A message sent for a clinic: its owners see it if it fails (GET /message-failures). */
+export interface ClinicSms extends QueuedSms {
+  clinicId?: number;
+}
+
+/**
+ * What a failed or expired message keeps (the outbox erases the rest): the recipient and the
+ * kind, for the clinic's owners; never the text, which may hold a one-time code.
+ */
+export const messageRemainsSchema = z.object({
+  to: z.string(),
+  kind: messageKindSchema.optional(),
+});
+export const messageRemains: OutboxRemains = (payload) => {
+  const parsed = messageRemainsSchema.safeParse(payload);
+  return parsed.success ? { to: parsed.data.to, kind: parsed.data.kind ?? 'other' } : null;
+};
 
 export interface Messaging {
   /**
    * Writes the message to the outbox in the caller's transaction: it leaves only if that commits.
    * Call `kick()` after the commit so it goes at once rather than at the next poll.
    */
-  queueSms(executor: Executor, message: QueuedSms): Promise<void>;
+  queueSms(executor: Executor, message: ClinicSms): Promise<void>;
   /**
    * A one-time code by SMS, in the outbox's 'codes' lane: its own worker, so a code never waits
    * behind other messages or webhooks (it expires within minutes). Kick after the commit.
    */
-  queueCode(executor: Executor, message: QueuedSms): Promise<void>;
+  queueCode(executor: Executor, message: ClinicSms): Promise<void>;
   /**
    * A message from a clinic to its patient (appointment details, form and payment links,
    * reminders): by WhatsApp when the clinic chose it (or `channel` asks for it) and is connected,
@@ -139,31 +161,38 @@ export function registerMessaging(
     handlers,
     pollIntervalMs,
     observe: observeOutbox,
+    remains: { [SMS_TOPIC]: messageRemains, [WHATSAPP_TOPIC]: messageRemains },
   });
   let started = false;
 
   const messaging: Messaging = {
-    async queueSms(executor, { to, body, expiresAt }) {
+    async queueSms(executor, { to, body, expiresAt, kind = 'other', clinicId }) {
       if (!/^05\d{8}$/.test(to)) throw new Error('queueSms: `to` must be stored as 05XXXXXXXX');
-      await outbox.enqueue(executor, { topic: SMS_TOPIC, payload: { to, body }, expiresAt });
+      await outbox.enqueue(executor, {
+        topic: SMS_TOPIC,
+        payload: { to, body, kind },
+        expiresAt,
+        clinicId,
+      });
     },
-    async queueCode(executor, { to, body, expiresAt }) {
+    async queueCode(executor, { to, body, expiresAt, kind = 'login_code', clinicId }) {
       if (!/^05\d{8}$/.test(to)) throw new Error('queueCode: `to` must be stored as 05XXXXXXXX');
       await outbox.enqueue(executor, {
         topic: SMS_TOPIC,
-        payload: { to, body },
+        payload: { to, body, kind },
         expiresAt,
         lane: 'codes',
+        clinicId,
       });
     },
-    async queueMessage(executor, { clinicId, to, body, expiresAt, channel }) {
+    async queueMessage(executor, { clinicId, to, body, expiresAt, channel, kind = 'other' }) {
       if (!(await usesWhatsApp(executor, clinicId, channel))) {
-        await messaging.queueSms(executor, { to, body, expiresAt });
+        await messaging.queueSms(executor, { to, body, expiresAt, kind, clinicId });
         return 'sms';
       }
       if (!/^05\d{8}$/.test(to)) throw new Error('queueMessage: `to` must be stored as 05XXXXXXXX');
-      const payload: WhatsAppPayload = { clinicId, to, body };
-      await outbox.enqueue(executor, { topic: WHATSAPP_TOPIC, payload, expiresAt });
+      const payload: WhatsAppPayload = { clinicId, to, body, kind };
+      await outbox.enqueue(executor, { topic: WHATSAPP_TOPIC, payload, expiresAt, clinicId });
       return 'whatsapp';
     },
     kick: () => outbox.kick(),

@@ -1,3 +1,4 @@
+import { messageKindSchema } from '@marpe/shared';
 import { z } from 'zod';
 import type { Database, Executor } from '../../platform/db/client.js';
 import type { MessagingChannel } from '../../platform/db/schema.js';
@@ -14,6 +15,8 @@ export const whatsappPayloadSchema = z.object({
   /** The national Israeli mobile number as stored: `05XXXXXXXX`. */
   to: z.string(),
   body: z.string(),
+  /** What it is for (kept if it fails, for the clinic's owners); absent on older rows. */
+  kind: messageKindSchema.optional(),
 });
 export type WhatsAppPayload = z.infer<typeof whatsappPayloadSchema>;
 

@@ -115,6 +115,7 @@ export function createReminders(deps: RemindersDeps) {
       return false;
     }
     const channel = await messaging.queueMessage(tx, {
+      kind: 'reminder',
       clinicId: reminder.clinicId,
       to: subject.phone,
       body: reminderMessage(

@@ -145,7 +145,12 @@ export function createStaffMembers(deps: StaffMembersDeps) {
         });
         if (input.sendSms !== false) {
           if (!messaging) throw new Error('invitations cannot be sent from here');
-          await messaging.queueSms(tx, { to: input.phone, body: invitationMessage(name, url) });
+          await messaging.queueSms(tx, {
+            clinicId: writer.clinicId,
+            to: input.phone,
+            body: invitationMessage(name, url),
+            kind: 'staff_invitation',
+          });
         }
         return {
           id: invitation.id,

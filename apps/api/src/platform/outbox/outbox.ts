@@ -47,7 +47,19 @@ export interface OutboxItem {
   lane?: OutboxLane;
   /** Not worked before this instant (a later second look); at once unless said. */
   notBefore?: Date;
+  /**
+   * The clinic a message is sent for: its owners see it if it fails or expires
+   * (`GET /api/integration/message-failures`). Rows that are no clinic's message leave it out.
+   */
+  clinicId?: number;
 }
+
+/**
+ * What a row of a topic keeps of its payload once it fails or expires, instead of nothing: facts
+ * the clinic's owners are shown (whom a message was for, what it was for), never a secret or the
+ * text. Sealed like the payload; the rest is erased as for every processed row.
+ */
+export type OutboxRemains = (payload: unknown) => Record<string, unknown> | null;
 
 export interface Outbox {
   /** Adds a row in the caller's transaction; call `kick()` once that transaction has committed. */
@@ -94,10 +106,16 @@ export interface OutboxOptions {
   leaseMs?: number;
   /** Told how each try ended (metrics); must not throw. */
   observe?: (outcome: OutboxOutcome) => void;
+  /**
+   * By topic: what a failed or expired row of a clinic keeps of its payload (OutboxRemains);
+   * nothing unless said.
+   */
+  remains?: Readonly<Record<string, OutboxRemains>>;
 }
 
-/** A payload is bound to its row. */
-const payloadAt = (id: number) => sealedAt('outbox', 'payload', id);
+/** A payload (or what a given-up row keeps of it) is bound to its row. */
+export const outboxPayloadAt = (id: number) => sealedAt('outbox', 'payload', id);
+const payloadAt = outboxPayloadAt;
 
 export const OUTBOX_FIRST_RETRY_MS = 1000;
 export const OUTBOX_MAX_RETRY_MS = 10 * 60_000;
@@ -118,7 +136,7 @@ export function outboxRetryDelayMs(attempts: number, random: () => number = Math
 
 type ClaimedRow = Pick<
   typeof outbox.$inferSelect,
-  'id' | 'topic' | 'payload' | 'attempts' | 'expiresAt' | 'createdAt'
+  'id' | 'topic' | 'payload' | 'attempts' | 'expiresAt' | 'createdAt' | 'clinicId'
 >;
 
 export function createOutbox(options: OutboxOptions): Outbox {
@@ -127,6 +145,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const concurrency = { ...OUTBOX_LANE_CONCURRENCY, ...options.concurrency };
   const observe = options.observe ?? (() => {});
+  const remains = options.remains ?? {};
 
   async function claim(lane: OutboxLane, limit: number): Promise<ClaimedRow[]> {
     const now = new Date(clock());
@@ -160,6 +179,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         attempts: outbox.attempts,
         expiresAt: outbox.expiresAt,
         createdAt: outbox.createdAt,
+        clinicId: outbox.clinicId,
       });
     return rows.sort((a, b) => a.id - b.id);
   }
@@ -174,10 +194,15 @@ export function createOutbox(options: OutboxOptions): Outbox {
       );
   }
 
-  async function done(row: ClaimedRow, status: 'sent' | 'expired' | 'failed', lastError?: string) {
+  async function done(
+    row: ClaimedRow,
+    status: 'sent' | 'expired' | 'failed',
+    lastError?: string,
+    payload?: unknown,
+  ) {
     const values: Partial<typeof outbox.$inferInsert> = {
       status,
-      payload: null,
+      payload: status === 'sent' ? null : remainsOf(row, payload),
       lockedUntil: null,
       processedAt: new Date(clock()),
     };
@@ -191,6 +216,26 @@ export function createOutbox(options: OutboxOptions): Outbox {
       lockedUntil: null,
       lastError,
     });
+  }
+
+  /**
+   * The sealed remains of a given-up clinic's row (its topic's OutboxRemains), else null: a row of
+   * no clinic has no one to show them to.
+   */
+  function remainsOf(row: ClaimedRow, payload: unknown): string | null {
+    const keep = Object.hasOwn(remains, row.topic) ? remains[row.topic] : undefined;
+    if (!keep || row.payload === null || row.clinicId === null) return null;
+    try {
+      const open =
+        payload === undefined
+          ? JSON.parse(decryptText(key, row.payload, payloadAt(row.id)))
+          : payload;
+      const kept = keep(open);
+      return kept === null ? null : encryptText(key, JSON.stringify(kept), payloadAt(row.id));
+    } catch {
+      // A payload that cannot be read keeps nothing: the row is given up all the same.
+      return null;
+    }
   }
 
   /** Gives back the attempt the claim counted: the handler did not try. */
@@ -232,7 +277,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       const lastError = describeError(error, payload);
       if (isLast) {
         log.error({ outboxId: row.id, topic: row.topic }, 'outbox: given up after 48 hours');
-        await done(row, 'failed', lastError);
+        await done(row, 'failed', lastError, payload);
         observe({ topic: row.topic, outcome: 'failed' });
       } else {
         log.warn(
@@ -352,6 +397,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         status: 'pending',
         nextAttemptAt: item.notBefore ?? now,
         expiresAt: item.expiresAt ?? null,
+        clinicId: item.clinicId ?? null,
         createdAt: now,
       });
     },

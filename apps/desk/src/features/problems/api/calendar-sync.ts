@@ -1,0 +1,55 @@
+import type {
+  CalendarConflict,
+  CalendarSyncStatus,
+  IntegrationCaregiver,
+  IntegrationClinic,
+} from '@marpe/shared';
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+import { PROBLEMS_REFRESH_MS } from './message-failures';
+
+/** Conflicts the page shows: the newest (the API's own maximum is 200). */
+export const CONFLICTS_SHOWN = 50;
+
+export const problemsKeys = {
+  calendarSync: ['problems', 'calendar-sync'] as const,
+  conflicts: ['problems', 'calendar-conflicts'] as const,
+  caregivers: ['problems', 'caregivers'] as const,
+  clinic: ['problems', 'clinic'] as const,
+};
+
+/** Each synced caregiver calendar's state. */
+export const useCalendarSync = () =>
+  useQuery({
+    queryKey: problemsKeys.calendarSync,
+    queryFn: ({ signal }) => api<CalendarSyncStatus>('/api/integration/calendar-sync', { signal }),
+    refetchInterval: PROBLEMS_REFRESH_MS,
+  });
+
+/** Clashes between caregivers' calendars and the clinic's bookings, newest first. */
+export const useCalendarConflicts = () =>
+  useQuery({
+    queryKey: problemsKeys.conflicts,
+    queryFn: ({ signal }) =>
+      api<CalendarConflict[]>(`/api/integration/calendar-sync/conflicts?limit=${CONFLICTS_SHOWN}`, {
+        signal,
+      }),
+    refetchInterval: PROBLEMS_REFRESH_MS,
+  });
+
+/** The caregivers' names, for the calendars and conflicts. */
+export const useCaregivers = () =>
+  useQuery({
+    queryKey: problemsKeys.caregivers,
+    queryFn: ({ signal }) => api<IntegrationCaregiver[]>('/api/integration/caregivers', { signal }),
+    staleTime: 60_000,
+  });
+
+/** The clinic's time zone, which every time on the page is shown in. */
+export const useClinicZone = () =>
+  useQuery({
+    queryKey: problemsKeys.clinic,
+    queryFn: ({ signal }) => api<IntegrationClinic>('/api/integration/clinic', { signal }),
+    staleTime: 5 * 60_000,
+    select: (clinic) => clinic.timezone,
+  });
