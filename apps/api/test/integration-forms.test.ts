@@ -390,6 +390,7 @@ describe.each(engines)('integration API: intake forms (%s)', (engine) => {
       url: expect.stringMatching(/^https:\/\/marpe\.example\/q\/[\w-]{43}$/),
       expires_at: new Date(START + 7 * DAY).toISOString(),
       status: 'pending',
+      sent_by: null,
     });
 
     const form = await publicPost('/api/get-form', { token: tokenOf(link.url) });
@@ -415,11 +416,17 @@ describe.each(engines)('integration API: intake forms (%s)', (engine) => {
     expect(submission.json()).toEqual({
       values: answers(),
       submitted_at: new Date(START + 3_600_000).toISOString(),
+      schema: expect.any(Array),
     });
 
     const request = await call(a.key, 'GET', `/form-requests/${link.id}`);
     expect(request.json()).toEqual({
       id: link.id,
+      patient_id_number: '',
+      patient_name: '',
+      stage: 'submitted',
+      opened_at: new Date(START).toISOString(),
+      draft_saved_at: null,
       template_id: template.id,
       template_name: 'שאלון רפואי',
       status: 'submitted',

@@ -9,7 +9,7 @@ import {
   type FormSchema,
   type ValidationKind,
 } from '../forms/schema.js';
-import { isValidIsraeliMobile } from '../identity.js';
+import { isValidIsraeliId, isValidIsraeliMobile, normaliseIdNumber } from '../identity.js';
 import { localDateSchema } from '../clinic.js';
 
 // Intake forms through the integration API (docs/integration.md, "Intake forms"): the clinic's
@@ -223,6 +223,18 @@ const initDataBodySchema = z
   .record(z.string().min(1).max(100), z.string().max(2000))
   .refine((data) => Object.keys(data).length <= 100, 'At most 100 keys');
 
+/** A patient's ID number as the clinic knows them: checked, and padded to 9 digits. */
+const patientIdNumberSchema = z
+  .string()
+  .max(20)
+  .refine(isValidIsraeliId, 'Expected a valid Israeli ID number')
+  .transform(normaliseIdNumber);
+
+const sendToPhoneSchema = z
+  .string()
+  .max(30)
+  .refine(isValidIsraeliMobile, 'Expected an Israeli mobile number (05X-XXXXXXX or +972…)');
+
 /** `POST /api/integration/form-requests`. */
 export const createFormRequestBodySchema = z.strictObject({
   template_id: idSchema,
@@ -234,18 +246,15 @@ export const createFormRequestBodySchema = z.strictObject({
     .max(FORM_LINK_MAX_DAYS)
     .optional()
     .describe(`1 to ${FORM_LINK_MAX_DAYS}; default ${FORM_LINK_DEFAULT_DAYS}`),
-  send_to_phone: z
-    .string()
-    .max(30)
-    .refine(isValidIsraeliMobile, 'Expected an Israeli mobile number (05X-XXXXXXX or +972…)')
-    .optional()
-    .describe('An Israeli mobile number: the link is sent there by SMS in the clinic’s name'),
-  patient_id_number: z
-    .string()
-    .max(20)
+  send_to_phone: sendToPhoneSchema
     .optional()
     .describe(
-      "The patient the form is for (one of the clinic's, by ID number): the request is listed with them",
+      'An Israeli mobile number: the link is sent there in the clinic’s name, by the clinic’s channel (WhatsApp when chosen and connected, else SMS)',
+    ),
+  patient_id_number: patientIdNumberSchema
+    .optional()
+    .describe(
+      "The patient the form is for, one of the clinic's (by ID number; 404 patient_not_found otherwise): the request is listed with them, and init_data starts with what the clinic knows of them (firstName, lastName, fullName, idNumber, phone, clinicName; keys sent in init_data win)",
     ),
 });
 export type CreateFormRequestBody = z.infer<typeof createFormRequestBodySchema>;
@@ -258,14 +267,42 @@ export const formRequestStatuses = ['pending', 'submitted', 'cancelled', 'expire
 export const formRequestStatusSchema = z.enum(formRequestStatuses);
 export type FormRequestStatus = z.infer<typeof formRequestStatusSchema>;
 
+/** How a link was sent to the patient's phone. */
+export const formLinkChannels = ['sms', 'whatsapp'] as const;
+
 /** `201` of a create: the link is in this answer only (only its hash is kept). */
 export const createdFormRequestSchema = z.object({
   id: z.number().int(),
   url: z.string(),
   expires_at: z.string(),
   status: formRequestStatusSchema,
+  /** The channel the link went by with `send_to_phone`; null when it was not sent. */
+  sent_by: z.enum(formLinkChannels).nullable(),
 });
 export type CreatedFormRequest = z.infer<typeof createdFormRequestSchema>;
+
+/** `POST /api/integration/form-requests/:id/resend`: a fresh link for a pending request. */
+export const resendFormRequestBodySchema = z.strictObject({
+  send_to_phone: sendToPhoneSchema
+    .optional()
+    .describe('An Israeli mobile number: the new link is sent there by the clinic’s channel'),
+  expires_in_days: z
+    .number()
+    .int('Expected a whole number of days')
+    .min(1)
+    .max(FORM_LINK_MAX_DAYS)
+    .optional()
+    .describe('The new link works this many days from now; by default until the request expires'),
+});
+export type ResendFormRequestBody = z.infer<typeof resendFormRequestBodySchema>;
+
+/** `200` of a resend: the new link, in this answer only; the one sent before no longer works. */
+export const resentFormRequestSchema = createdFormRequestSchema.extend({
+  previous_link_ended: z
+    .literal(true)
+    .describe('The link sent before answers 404 from now on (answers and draft are kept)'),
+});
+export type ResentFormRequest = z.infer<typeof resentFormRequestSchema>;
 
 /**
  * Where a request stands as the desk shows it, finer than `status`: a pending one is `sent`
@@ -287,6 +324,8 @@ export const formRequestSchema = z.object({
   id: z.number().int(),
   /** The patient it was sent for ('' when made without one). */
   patient_id_number: z.string(),
+  /** Their name as the clinic has it now ('' without a patient, or one no longer on file). */
+  patient_name: z.string(),
   stage: formRequestStageSchema,
   /** When the patient first opened the link. */
   opened_at: z.string().nullable(),
@@ -307,7 +346,10 @@ export const formRequestsSchema = z.array(formRequestSchema);
 /** `GET /api/integration/form-requests`: newest first; `before` pages on from a request id. */
 export const formRequestsQuerySchema = z.object({
   status: formRequestStatusSchema.optional(),
-  patient_id_number: z.string().max(20).optional().describe("Only this patient's requests"),
+  stage: formRequestStageSchema
+    .optional()
+    .describe('Only requests at this stage (finer than status: sent, opened, draft_saved…)'),
+  patient_id_number: patientIdNumberSchema.optional().describe("Only this patient's requests"),
   from: localDateSchema.optional().describe('Made on or after this day (clinic time)'),
   to: localDateSchema.optional().describe('Made on or before this day (clinic time)'),
   before: z.coerce.number().int().positive().max(MAX_STORED_ID).optional(),
@@ -324,5 +366,7 @@ export type FormRequestsQuery = z.infer<typeof formRequestsQuerySchema>;
 export const formSubmissionSchema = z.object({
   values: inputDataSchema,
   submitted_at: z.string(),
+  /** The request's own form with its placeholders resolved: the form as the patient saw it. */
+  schema: formSchemaSchema,
 });
 export type FormSubmission = z.infer<typeof formSubmissionSchema>;

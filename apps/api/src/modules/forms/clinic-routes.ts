@@ -11,6 +11,8 @@ import {
   formTemplateSchema,
   formTemplateSummariesSchema,
   integrationIdParamsSchema,
+  resendFormRequestBodySchema,
+  resentFormRequestSchema,
   updateFormTemplateBodySchema,
   type FormRequest,
   type FormTemplate,
@@ -19,7 +21,7 @@ import {
 import { privateAnswer } from '../../platform/http/private-answer.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ClinicFormRequest } from './forms-service.js';
-import type { FormRequests } from './form-requests.js';
+import type { CreatedFormRequestLink, FormRequests } from './form-requests.js';
 import type { FormTemplateRow, FormTemplates } from './form-templates.js';
 import { actorOf, callerOf } from '../integration/integration-auth.js';
 
@@ -54,6 +56,11 @@ const templateOf = (row: FormTemplateRow): FormTemplate => ({
 function requestOf(request: ClinicFormRequest): FormRequest {
   return {
     id: request.id,
+    patient_id_number: request.patientIdNumber,
+    patient_name: request.patientName,
+    stage: request.stage,
+    opened_at: iso(request.openedAt),
+    draft_saved_at: iso(request.draftSavedAt),
     template_id: request.templateId,
     template_name: request.templateName,
     status: request.status,
@@ -62,6 +69,14 @@ function requestOf(request: ClinicFormRequest): FormRequest {
     submitted_at: iso(request.submittedAt),
   };
 }
+
+const linkOf = (link: CreatedFormRequestLink) => ({
+  id: link.id,
+  url: link.url,
+  expires_at: link.expiresAt.toISOString(),
+  status: 'pending' as const,
+  sent_by: link.sentBy,
+});
 
 /**
  * `/api/integration/form-templates` and `/api/integration/form-requests`: the clinic's intake
@@ -191,20 +206,45 @@ export const formsIntegrationRoutes: FastifyPluginAsyncZod<FormsIntegrationRoute
       schema: {
         tags,
         summary:
-          'Makes a form link (201; the url is in this answer only). With send_to_phone the link is also sent by SMS in the clinic’s name',
+          'Makes a form link (201; the url is in this answer only). With send_to_phone the link is also sent in the clinic’s name by its channel (WhatsApp when chosen and connected, else SMS; sent_by says which); 429 when a message cap is full. With patient_id_number (400 when not a valid ID number, 404 patient_not_found when not the clinic’s) the request is the patient’s and init_data starts with their details',
         body: createFormRequestBodySchema,
-        response: { 201: createdFormRequestSchema, ...errors },
+        response: { 201: createdFormRequestSchema, ...errors, 429: errorBodySchema },
       },
     },
     async (request, reply) => {
       const caller = callerOf(request);
       const link = await requests.create(caller.clinicId, request.body, actorOf(caller));
-      return reply.status(201).send({
-        id: link.id,
-        url: link.url,
-        expires_at: link.expiresAt.toISOString(),
-        status: 'pending' as const,
-      });
+      return reply.status(201).send(linkOf(link));
+    },
+  );
+
+  app.post(
+    '/form-requests/:id/resend',
+    {
+      onRequest: privateAnswer,
+      schema: {
+        tags,
+        summary:
+          'A fresh link for a pending, unexpired request (the url is in this answer only): the link sent before stops working at once (404), the form and the answers kept so far stay; with send_to_phone it is sent by the clinic’s channel. 409 when submitted, cancelled or expired. Audited',
+        params: integrationIdParamsSchema,
+        body: resendFormRequestBodySchema.nullish(),
+        response: {
+          200: resentFormRequestSchema,
+          ...errors,
+          409: errorBodySchema,
+          429: errorBodySchema,
+        },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      const link = await requests.resend(
+        caller.clinicId,
+        request.params.id,
+        request.body ?? {},
+        actorOf(caller),
+      );
+      return { ...linkOf(link), previous_link_ended: true as const };
     },
   );
 
@@ -214,7 +254,7 @@ export const formsIntegrationRoutes: FastifyPluginAsyncZod<FormsIntegrationRoute
       schema: {
         tags,
         summary:
-          'The clinic’s form requests, newest first; `before` (a request id) pages on, `status` filters (expired: pending past expires_at)',
+          'The clinic’s form requests, newest first; `before` (a request id) pages on; `status` or the finer `stage` filters (expired: pending past expires_at), `patient_id_number` keeps one patient’s, `from`/`to` the days made on (the clinic’s time zone)',
         querystring: formRequestsQuerySchema,
         response: { 200: formRequestsSchema, 400: errorBodySchema, 401: errorBodySchema },
       },
@@ -262,14 +302,18 @@ export const formsIntegrationRoutes: FastifyPluginAsyncZod<FormsIntegrationRoute
       schema: {
         tags,
         summary:
-          'What the patient submitted: field name → text, a checkbox’s boolean, a signature’s image data URL; 404 before the submit',
+          'What the patient submitted: field name → text, a checkbox’s boolean, a signature’s image data URL; with the form as the patient saw it (its placeholders resolved); 404 before the submit',
         params: integrationIdParamsSchema,
         response: { 200: formSubmissionSchema, ...errors },
       },
     },
     async (request) => {
-      const answers = await requests.submission(callerOf(request).clinicId, request.params.id);
-      return { values: answers.values, submitted_at: answers.submittedAt.toISOString() };
+      const filled = await requests.submission(callerOf(request).clinicId, request.params.id);
+      return {
+        values: filled.values,
+        submitted_at: filled.submittedAt.toISOString(),
+        schema: filled.schema,
+      };
     },
   );
 

@@ -3,18 +3,21 @@ import {
   normaliseIsraeliMobile,
   type CreateFormRequestBody,
   type FormRequestsQuery,
+  type InitData,
+  type ResendFormRequestBody,
 } from '@marpe/shared';
 import { audit } from '../../platform/audit.js';
-import type { Database } from '../../platform/db/client.js';
+import type { Database, Executor } from '../../platform/db/client.js';
 import { clinics } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/errors.js';
-import type { ClinicFormRequest, FormAnswers, FormLink, FormsService } from './forms-service.js';
+import type { ClinicFormRequest, FilledForm, FormLink, FormsService } from './forms-service.js';
 import {
   messageCapError,
   takeMessageCap,
   type MessageCapRefusal,
 } from '../integration/message-caps.js';
 import type { Messaging } from '../messaging/messaging.js';
+import type { MessagingChannel } from '../../platform/db/schema.js';
 import { renderFormPdf } from './forms-pdf.js';
 
 export interface FormRequestsDeps {
@@ -22,10 +25,11 @@ export interface FormRequestsDeps {
   forms: Pick<
     FormsService,
     | 'createLink'
+    | 'replaceLink'
+    | 'findPatient'
     | 'listRequests'
     | 'findRequest'
     | 'cancelRequest'
-    | 'readSubmission'
     | 'readFilledForm'
   >;
   messaging: Pick<Messaging, 'queueMessage' | 'kick'>;
@@ -36,6 +40,8 @@ export interface CreatedFormRequestLink {
   id: number;
   url: string;
   expiresAt: Date;
+  /** The channel the link went by; null when it was not sent. */
+  sentBy: MessagingChannel | null;
 }
 
 /** The SMS that carries a form link, in the clinic's name. */
@@ -45,7 +51,40 @@ export function formLinkSms(clinicName: string, url: string): string {
 
 const requestNotFound = (id: number) => new AppError('not_found', 404, `No form request ${id}`);
 
-/** The clinic side of form links: make (and send), list, cancel, and read what came back. */
+/** The phone a link goes to, stored form (05XXXXXXXX); null when none was asked for. */
+function phoneToSend(sendToPhone: string | undefined): string | null {
+  if (sendToPhone === undefined) return null;
+  const phone = normaliseIsraeliMobile(sendToPhone);
+  if (phone === null) {
+    throw new AppError('validation_failed', 400, 'Invalid request: send_to_phone', {
+      issues: [{ path: 'send_to_phone', message: 'Expected an Israeli mobile number' }],
+    });
+  }
+  return phone;
+}
+
+/** What a link's form may start with about its patient: keys of docs/forms.md's examples. */
+function patientInitData(patient: {
+  firstName: string;
+  lastName: string;
+  idNumber: string;
+  phone: string;
+  clinicName: string;
+}): InitData {
+  return {
+    firstName: patient.firstName,
+    lastName: patient.lastName,
+    fullName: `${patient.firstName} ${patient.lastName}`.trim(),
+    idNumber: patient.idNumber,
+    // As people write it: 052-7000001.
+    phone: /^05\d{8}$/.test(patient.phone)
+      ? `${patient.phone.slice(0, 3)}-${patient.phone.slice(3)}`
+      : patient.phone,
+    clinicName: patient.clinicName,
+  };
+}
+
+/** The clinic side of form links: make (and send), list, resend, cancel, and read what came back. */
 export function createFormRequests(deps: FormRequestsDeps) {
   const { db, forms, messaging, clock } = deps;
 
@@ -55,22 +94,55 @@ export function createFormRequests(deps: FormRequestsDeps) {
     return request;
   }
 
+  /** Queues the link's message to `phone` by the clinic's channel, in the caller's transaction. */
+  async function queueLink(
+    tx: Executor,
+    clinicId: number,
+    phone: string,
+    link: FormLink,
+  ): Promise<MessagingChannel> {
+    const [clinic] = await tx
+      .select({ name: clinics.name })
+      .from(clinics)
+      .where(eq(clinics.id, clinicId));
+    // By the clinic's channel: WhatsApp once connected and chosen, else SMS.
+    return messaging.queueMessage(tx, {
+      clinicId,
+      to: phone,
+      body: formLinkSms(clinic?.name ?? '', link.url),
+      // A link that no longer works is not worth a message.
+      expiresAt: link.expiresAt,
+      kind: 'form_link',
+    });
+  }
+
   return {
-    /** A new link; with `send_to_phone`, its SMS leaves with the same commit. */
+    /**
+     * A new link; with `send_to_phone`, its message leaves with the same commit. With
+     * `patient_id_number` (one of the clinic's patients, else 404 patient_not_found) the request
+     * is listed with them and its initData starts with what the clinic knows of them.
+     */
     async create(
       clinicId: number,
       body: CreateFormRequestBody,
       actor: string,
     ): Promise<CreatedFormRequestLink> {
-      const phone =
-        body.send_to_phone === undefined ? null : normaliseIsraeliMobile(body.send_to_phone);
-      if (body.send_to_phone !== undefined && phone === null) {
-        throw new AppError('validation_failed', 400, 'Invalid request: send_to_phone', {
-          issues: [{ path: 'send_to_phone', message: 'Expected an Israeli mobile number' }],
-        });
-      }
-      type Outcome = { refused: MessageCapRefusal } | { link: FormLink };
+      const phone = phoneToSend(body.send_to_phone);
+      type Outcome =
+        { refused: MessageCapRefusal } | { link: FormLink; sentBy: MessagingChannel | null };
       const outcome = await db.transaction(async (tx): Promise<Outcome> => {
+        let initData = body.init_data;
+        if (body.patient_id_number !== undefined) {
+          const patient = await forms.findPatient(clinicId, body.patient_id_number, tx);
+          if (!patient) {
+            throw new AppError(
+              'patient_not_found',
+              404,
+              `No patient ${body.patient_id_number} in this clinic`,
+            );
+          }
+          initData = { ...patientInitData(patient), ...body.init_data };
+        }
         // Before anything is made: a refused message leaves only its audit entry.
         if (phone !== null) {
           const refused = await takeMessageCap(tx, {
@@ -86,25 +158,13 @@ export function createFormRequests(deps: FormRequestsDeps) {
           {
             clinicId,
             templateId: body.template_id,
-            initData: body.init_data,
+            initData,
             expiresInDays: body.expires_in_days,
+            patientIdNumber: body.patient_id_number,
           },
           tx,
         );
-        if (phone !== null) {
-          const [clinic] = await tx
-            .select({ name: clinics.name })
-            .from(clinics)
-            .where(eq(clinics.id, clinicId));
-          // By the clinic's channel: WhatsApp once connected and chosen, else SMS.
-          await messaging.queueMessage(tx, {
-            clinicId,
-            to: phone,
-            body: formLinkSms(clinic?.name ?? '', made.url),
-            // A link that no longer works is not worth a message.
-            expiresAt: made.expiresAt,
-          });
-        }
+        const sentBy = phone === null ? null : await queueLink(tx, clinicId, phone, made);
         await audit(tx, {
           clinicId,
           actor,
@@ -115,19 +175,86 @@ export function createFormRequests(deps: FormRequestsDeps) {
             template_id: body.template_id,
             expires_at: made.expiresAt.toISOString(),
             sent_to_phone: phone !== null,
+            ...(body.patient_id_number === undefined ? {} : { patient: true }),
           },
           at: new Date(clock()),
         });
-        return { link: made };
+        return { link: made, sentBy };
       });
       if ('refused' in outcome) throw messageCapError(outcome.refused);
-      const { link } = outcome;
+      const { link, sentBy } = outcome;
       if (phone !== null) messaging.kick();
-      return { id: link.requestId, url: link.url, expiresAt: link.expiresAt };
+      return { id: link.requestId, url: link.url, expiresAt: link.expiresAt, sentBy };
+    },
+
+    /**
+     * A fresh link for a pending, unexpired request (409 otherwise): the old one stops working,
+     * the answers kept so far stay; with `send_to_phone` the new one is sent by the clinic's
+     * channel.
+     */
+    async resend(
+      clinicId: number,
+      id: number,
+      body: ResendFormRequestBody,
+      actor: string,
+    ): Promise<CreatedFormRequestLink> {
+      const phone = phoneToSend(body.send_to_phone);
+      type Outcome =
+        { refused: MessageCapRefusal } | { link: FormLink; sentBy: MessagingChannel | null };
+      const outcome = await db.transaction(async (tx): Promise<Outcome> => {
+        // Known and live before a message is counted against the caps.
+        const current = await forms.findRequest(clinicId, id, tx);
+        if (!current) throw requestNotFound(id);
+        if (current.status !== 'pending') {
+          throw new AppError('conflict', 409, `Form request ${id} is ${current.status}`);
+        }
+        if (phone !== null) {
+          const refused = await takeMessageCap(tx, {
+            clinicId,
+            to: phone,
+            kind: 'form_link',
+            actor,
+            now: clock(),
+          });
+          if (refused) return { refused };
+        }
+        const made = await forms.replaceLink(tx, {
+          clinicId,
+          requestId: id,
+          expiresInDays: body.expires_in_days,
+        });
+        if (made === 'not_found') throw requestNotFound(id);
+        if (made === 'ended') {
+          throw new AppError('conflict', 409, `Form request ${id} is no longer pending`);
+        }
+        const sentBy = phone === null ? null : await queueLink(tx, clinicId, phone, made);
+        await audit(tx, {
+          clinicId,
+          actor,
+          action: 'form_request.resend',
+          targetType: 'form_request',
+          targetId: id,
+          details: { expires_at: made.expiresAt.toISOString(), sent_to_phone: phone !== null },
+          at: new Date(clock()),
+        });
+        return { link: made, sentBy };
+      });
+      if ('refused' in outcome) throw messageCapError(outcome.refused);
+      const { link, sentBy } = outcome;
+      if (phone !== null) messaging.kick();
+      return { id: link.requestId, url: link.url, expiresAt: link.expiresAt, sentBy };
     },
 
     list(clinicId: number, query: FormRequestsQuery): Promise<ClinicFormRequest[]> {
-      return forms.listRequests(clinicId, query);
+      return forms.listRequests(clinicId, {
+        status: query.status,
+        stage: query.stage,
+        patientIdNumber: query.patient_id_number,
+        from: query.from,
+        to: query.to,
+        before: query.before,
+        limit: query.limit,
+      });
     },
 
     get,
@@ -157,11 +284,12 @@ export function createFormRequests(deps: FormRequestsDeps) {
       });
     },
 
-    async submission(clinicId: number, id: number): Promise<FormAnswers> {
+    /** The answers with the form as the patient saw it; 404 before the submit. */
+    async submission(clinicId: number, id: number): Promise<FilledForm> {
       await get(clinicId, id);
-      const answers = await forms.readSubmission(id);
-      if (!answers) throw new AppError('not_found', 404, `Form request ${id} is not submitted`);
-      return answers;
+      const filled = await forms.readFilledForm(clinicId, id);
+      if (!filled) throw new AppError('not_found', 404, `Form request ${id} is not submitted`);
+      return filled;
     },
 
     async pdf(clinicId: number, id: number): Promise<Buffer> {

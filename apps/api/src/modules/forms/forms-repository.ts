@@ -1,4 +1,20 @@
-import { and, desc, eq, gt, inArray, lt, lte, ne, or, type SQL } from 'drizzle-orm';
+import {
+  and,
+  desc,
+  eq,
+  gt,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  ne,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
+import type { FormRequestStage } from '@marpe/shared';
 import type { Database, Executor } from '../../platform/db/client.js';
 import {
   clinics,
@@ -7,8 +23,10 @@ import {
   formSubmissions,
   formTemplates,
   isStoredId,
+  patients,
   type FormRequestStatus,
 } from '../../platform/db/schema.js';
+import { addDaysToLocalDate, startOfZonedDay } from '../../platform/zoned-time.js';
 
 export type FormRequestRow = typeof formRequests.$inferSelect;
 export type NewFormRequest = typeof formRequests.$inferInsert;
@@ -17,23 +35,62 @@ export type NewFormSubmission = typeof formSubmissions.$inferInsert;
 /** A stored status, or `expired`: pending past its expiry. */
 export type FormRequestListStatus = FormRequestStatus | 'expired';
 
+/** Where a request stands as the desk shows it (`status`, and for a pending one how far it got). */
+export type FormRequestListStage = FormRequestStage;
+
 export interface FormRequestListQuery {
   status?: FormRequestListStatus;
+  stage?: FormRequestListStage;
+  /** Only this patient's (their ID number, 9 digits). */
+  patientIdNumber?: string;
+  /** Made on or after this day, on the clinic's clocks (YYYY-MM-DD). */
+  from?: string;
+  /** Made on or before this day, on the clinic's clocks (YYYY-MM-DD). */
+  to?: string;
   /** Only requests with a smaller id (older). */
   before?: number;
   limit: number;
 }
 
-/** What the clinic sees of a request (never its token), with its template's name. */
+/**
+ * What the clinic sees of a request (never its token), with its template's name, its patient's
+ * name as the clinic has it now, and when its draft was last kept.
+ */
 const clinicRequestColumns = {
   id: formRequests.id,
+  patientIdNumber: formRequests.patientIdNumber,
+  patientName: sql<string>`coalesce(${patients.firstName} || ' ' || ${patients.lastName}, '')`,
   templateId: formRequests.templateId,
   templateName: formRequests.templateName,
   status: formRequests.status,
   createdAt: formRequests.createdAt,
   expiresAt: formRequests.expiresAt,
+  openedAt: formRequests.openedAt,
+  draftSavedAt: formDrafts.updatedAt,
   submittedAt: formRequests.submittedAt,
 };
+
+/** A pending request that has not expired at `now`. */
+const live = (now: Date) =>
+  and(eq(formRequests.status, 'pending'), gt(formRequests.expiresAt, now));
+
+/** The conditions of a status or a stage at `now`. */
+function stateFilter(state: FormRequestListStatus | FormRequestListStage, now: Date): SQL[] {
+  switch (state) {
+    case 'pending':
+      return [live(now) as SQL];
+    case 'expired':
+      return [eq(formRequests.status, 'pending'), lte(formRequests.expiresAt, now)];
+    case 'sent':
+      return [live(now) as SQL, isNull(formRequests.openedAt), isNull(formDrafts.requestId)];
+    case 'opened':
+      return [live(now) as SQL, isNotNull(formRequests.openedAt), isNull(formDrafts.requestId)];
+    case 'draft_saved':
+      return [live(now) as SQL, isNotNull(formDrafts.requestId)];
+    default:
+      return [eq(formRequests.status, state)];
+  }
+}
 
 export function createFormsRepository(db: Database) {
   return {
@@ -109,19 +166,38 @@ export function createFormsRepository(db: Database) {
       if (!isStoredId(clinicId)) return [];
       const where: SQL[] = [eq(formRequests.clinicId, clinicId)];
       if (query.before !== undefined) where.push(lt(formRequests.id, query.before));
-      if (query.status === 'pending' || query.status === 'expired') {
-        where.push(eq(formRequests.status, 'pending'));
-        where.push(
-          query.status === 'pending'
-            ? gt(formRequests.expiresAt, now)
-            : lte(formRequests.expiresAt, now),
-        );
-      } else if (query.status) {
-        where.push(eq(formRequests.status, query.status));
+      if (query.status) where.push(...stateFilter(query.status, now));
+      if (query.stage) where.push(...stateFilter(query.stage, now));
+      if (query.patientIdNumber !== undefined) {
+        where.push(eq(formRequests.patientIdNumber, query.patientIdNumber));
+      }
+      if (query.from !== undefined || query.to !== undefined) {
+        const [clinic] = await db
+          .select({ timezone: clinics.timezone })
+          .from(clinics)
+          .where(eq(clinics.id, clinicId));
+        if (!clinic) return [];
+        if (query.from !== undefined) {
+          where.push(
+            gte(formRequests.createdAt, new Date(startOfZonedDay(query.from, clinic.timezone))),
+          );
+        }
+        if (query.to !== undefined) {
+          const next = addDaysToLocalDate(query.to, 1);
+          where.push(lt(formRequests.createdAt, new Date(startOfZonedDay(next, clinic.timezone))));
+        }
       }
       return db
         .select(clinicRequestColumns)
         .from(formRequests)
+        .leftJoin(formDrafts, eq(formDrafts.requestId, formRequests.id))
+        .leftJoin(
+          patients,
+          and(
+            eq(patients.clinicId, formRequests.clinicId),
+            eq(patients.idNumber, formRequests.patientIdNumber),
+          ),
+        )
         .where(and(...where))
         .orderBy(desc(formRequests.id))
         .limit(query.limit);
@@ -132,8 +208,61 @@ export function createFormsRepository(db: Database) {
       const [row] = await ex
         .select(clinicRequestColumns)
         .from(formRequests)
+        .leftJoin(formDrafts, eq(formDrafts.requestId, formRequests.id))
+        .leftJoin(
+          patients,
+          and(
+            eq(patients.clinicId, formRequests.clinicId),
+            eq(patients.idNumber, formRequests.patientIdNumber),
+          ),
+        )
         .where(and(eq(formRequests.id, requestId), eq(formRequests.clinicId, clinicId)));
       return row ?? null;
+    },
+
+    /** The clinic's patient of that ID number, with the clinic's name (a link's initData); or null. */
+    async findPatient(clinicId: number, idNumber: string, ex: Executor = db) {
+      if (!isStoredId(clinicId)) return null;
+      const [row] = await ex
+        .select({
+          firstName: patients.firstName,
+          lastName: patients.lastName,
+          idNumber: patients.idNumber,
+          phone: patients.phone,
+          clinicName: clinics.name,
+        })
+        .from(patients)
+        .innerJoin(clinics, eq(clinics.id, patients.clinicId))
+        .where(and(eq(patients.clinicId, clinicId), eq(patients.idNumber, idNumber)));
+      return row ?? null;
+    },
+
+    /** The clinic's request, locked until the transaction ends (a resend replaces its token). */
+    async lockClinicRequest(tx: Executor, clinicId: number, requestId: number) {
+      if (!isStoredId(clinicId) || !isStoredId(requestId)) return null;
+      const [row] = await tx
+        .select()
+        .from(formRequests)
+        .where(and(eq(formRequests.id, requestId), eq(formRequests.clinicId, clinicId)))
+        .for('update');
+      return row ?? null;
+    },
+
+    /** A new token for a request: the old one stops working at once. */
+    async replaceToken(
+      tx: Executor,
+      requestId: number,
+      link: { tokenHash: string; initData: string; expiresAt: Date },
+    ) {
+      await tx.update(formRequests).set(link).where(eq(formRequests.id, requestId));
+    },
+
+    /** The first time the patient loads the link: when the desk says "opened". */
+    async markOpened(requestId: number, at: Date) {
+      await db
+        .update(formRequests)
+        .set({ openedAt: at })
+        .where(and(eq(formRequests.id, requestId), isNull(formRequests.openedAt)));
     },
 
     /** A request with what its printout needs: its form and initData, the clinic's name and zone. */

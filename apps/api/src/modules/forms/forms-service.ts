@@ -35,6 +35,7 @@ import { zonedDate } from '../../platform/zoned-time.js';
 import type { Webhooks } from '../webhooks/webhooks-service.js';
 import type {
   FormRequestListQuery,
+  FormRequestListStage,
   FormRequestListStatus,
   FormsRepository,
 } from './forms-repository.js';
@@ -76,6 +77,8 @@ export interface CreateFormLinkInput {
   initData?: InitData;
   /** Default DEFAULT_LINK_DAYS. */
   expiresInDays?: number;
+  /** The patient it is for (their ID number, checked by the caller); '' or absent for none. */
+  patientIdNumber?: string;
 }
 
 export interface FormLink {
@@ -95,11 +98,18 @@ export interface FormAnswers {
 /** A request as the clinic sees it (never its token). */
 export interface ClinicFormRequest {
   id: number;
+  /** '' when made without a patient. */
+  patientIdNumber: string;
+  /** The patient's name as the clinic has it now; '' without one. */
+  patientName: string;
   templateId: number | null;
   templateName: string | null;
   status: FormRequestListStatus;
+  stage: FormRequestListStage;
   createdAt: Date;
   expiresAt: Date;
+  openedAt: Date | null;
+  draftSavedAt: Date | null;
   submittedAt: Date | null;
 }
 
@@ -122,6 +132,27 @@ function statusAt(
   now: number,
 ): FormRequestListStatus {
   return row.status === 'pending' && row.expiresAt.getTime() <= now ? 'expired' : row.status;
+}
+
+/** A pending request's stage: how far the patient got (a draft, an opened link, neither). */
+function stageAt(
+  row: {
+    status: FormRequestListStatus;
+    expiresAt: Date;
+    openedAt: Date | null;
+    draftSavedAt: Date | null;
+  },
+  now: number,
+): FormRequestListStage {
+  const status = statusAt(row, now);
+  if (status !== 'pending') return status;
+  if (row.draftSavedAt !== null) return 'draft_saved';
+  return row.openedAt !== null ? 'opened' : 'sent';
+}
+
+/** What the clinic sees of a row at `now`. */
+function clinicRequestAt(row: Omit<ClinicFormRequest, 'stage'>, now: number): ClinicFormRequest {
+  return { ...row, status: statusAt(row, now), stage: stageAt(row, now) };
 }
 
 /** How often ended links' drafts are looked for (on form traffic, as login challenges are). */
@@ -278,12 +309,44 @@ export function createFormsService(deps: FormsServiceDeps) {
           headerImage: headerImageOf(template.logoUrl),
           tokenHash: sha256Hex(token),
           status: 'pending',
+          patientIdNumber: input.patientIdNumber ?? '',
           createdAt: new Date(now),
           expiresAt,
         },
         ex,
       );
       return { requestId, token, url: `${publicOrigin}/q/${token}`, expiresAt };
+    },
+
+    /**
+     * A fresh link for the clinic's pending, unexpired request, in the caller's transaction: the
+     * old token stops working; the form, its answers so far (the draft) and its initData stay.
+     * The link works until `expiresInDays` from now, or until the request's expiry. `not_found`
+     * for no such request, `ended` for one submitted, cancelled or expired.
+     */
+    async replaceLink(
+      tx: Executor,
+      input: { clinicId: number; requestId: number; expiresInDays?: number },
+    ): Promise<FormLink | 'not_found' | 'ended'> {
+      const request = await repository.lockClinicRequest(tx, input.clinicId, input.requestId);
+      if (!request) return 'not_found';
+      const now = clock();
+      if (request.status !== 'pending' || request.expiresAt.getTime() <= now) return 'ended';
+      const days = input.expiresInDays;
+      if (days !== undefined && (!Number.isInteger(days) || days < 1 || days > MAX_LINK_DAYS)) {
+        throw new AppError('bad_request', 400, `A link lasts 1 to ${MAX_LINK_DAYS} days`);
+      }
+      const token = randomToken();
+      const tokenHash = sha256Hex(token);
+      const expiresAt = days === undefined ? request.expiresAt : new Date(now + days * DAY);
+      // initData is sealed to the token's hash: sealed again to the new one.
+      const initData = encryptText(
+        sealKey,
+        JSON.stringify(readInitData(request)),
+        initDataAt(tokenHash),
+      );
+      await repository.replaceToken(tx, request.id, { tokenHash, initData, expiresAt });
+      return { requestId: request.id, token, url: `${publicOrigin}/q/${token}`, expiresAt };
     },
 
     /** The form of a pending, unexpired link, with its draft; 404 otherwise. */
@@ -296,6 +359,7 @@ export function createFormsService(deps: FormsServiceDeps) {
         if (request) await repository.deleteDraft(repository.db, request.id);
         throw linkNotFound();
       }
+      if (request.openedAt === null) await repository.markOpened(request.id, new Date(now));
       const data: IntakeFormData = {
         schema: request.schema,
         initData: readInitData(request),
@@ -417,6 +481,9 @@ export function createFormsService(deps: FormsServiceDeps) {
       if (firstSubmit) webhooks?.kick();
     },
 
+    /** The clinic's patient (a link's initData starts with what the clinic knows), or null. */
+    findPatient: repository.findPatient,
+
     /** The clinic's template of that name (the demo form), or null. */
     async findTemplateId(clinicId: number, name: string): Promise<number | null> {
       return (await repository.findTemplateByName(clinicId, name))?.id ?? null;
@@ -428,7 +495,7 @@ export function createFormsService(deps: FormsServiceDeps) {
     ): Promise<ClinicFormRequest[]> {
       const now = clock();
       const rows = await repository.listRequests(clinicId, query, new Date(now));
-      return rows.map((row) => ({ ...row, status: statusAt(row, now) }));
+      return rows.map((row) => clinicRequestAt(row, now));
     },
 
     /** The clinic's request, or null when the clinic has none of that id. */
@@ -438,7 +505,7 @@ export function createFormsService(deps: FormsServiceDeps) {
       ex?: Executor,
     ): Promise<ClinicFormRequest | null> {
       const row = await repository.findClinicRequest(clinicId, requestId, ex);
-      return row && { ...row, status: statusAt(row, clock()) };
+      return row && clinicRequestAt(row, clock());
     },
 
     /** Pending (expired or not) → cancelled, in the caller's transaction; false otherwise. */
