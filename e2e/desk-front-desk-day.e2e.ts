@@ -49,6 +49,10 @@ async function fillDemoForm(page: Page, path: string): Promise<void> {
 async function payLink(page: Page, path: string): Promise<void> {
   const frameTitle = 'טופס תשלום מאובטח';
   await page.goto(`${baseUrl}${path}`);
+  await page.getByRole('heading', { level: 1, name: 'בקשת תשלום' }).waitFor();
+  await page.getByText('ניקוי אבנית', { exact: true }).waitFor();
+  await page.getByRole('textbox', { name: 'דוא״ל לקבלה' }).fill('yossi@example.com');
+  await page.getByRole('button', { name: 'המשך לתשלום' }).click();
   await page.getByTitle(frameTitle).waitFor();
   const frame = page.frameLocator(`iframe[title="${frameTitle}"]`);
   await frame.getByRole('radio', { name: /\(000\)/ }).check();
@@ -65,8 +69,11 @@ describe('the desk: a front-desk day', () => {
     // Find the patient as a caller on the phone would be found: by a few letters of the name.
     await page.goto(`${baseUrl}/desk/patients`);
     await page.getByRole('heading', { level: 1, name: 'מטופלים' }).waitFor();
-    await page.getByRole('textbox', { name: 'חיפוש מטופלים' }).fill('כהן');
-    await page.getByRole('link', { name: patient.name }).click();
+    await page.getByRole('searchbox', { name: 'חיפוש מטופלים' }).fill('כהן');
+    await page
+      .getByRole('table', { name: /כהן/ })
+      .getByRole('link', { name: patient.name })
+      .click();
     await page.getByRole('heading', { level: 1, name: patient.name }).waitFor();
 
     // A form, from the patient's page: the dialog opens with them chosen.
@@ -106,9 +113,13 @@ describe('the desk: a front-desk day', () => {
       .getByRole('cell', { name: 'הוגש', exact: true })
       .first()
       .waitFor({ timeout: 8_000 });
-    await payments.getByRole('cell', { name: 'שולם', exact: true }).first().waitFor({
-      timeout: 8_000,
-    });
+    // Paid, with the card's last 4 digits beside it.
+    await payments
+      .getByRole('cell', { name: /^שולם \(\d{4}\)$/ })
+      .first()
+      .waitFor({
+        timeout: 8_000,
+      });
     await desk.context.close();
   }, 120_000);
 });
