@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../src/app.js';
 import {
@@ -11,6 +12,7 @@ import {
   routePattern,
 } from '../src/platform/http/web-app.js';
 import { DEMO_CLINIC_ID } from '../src/demo/demo-clinic.js';
+import { formRequests } from '../src/platform/db/schema.js';
 import { demoFormInitData, seedDemoForm } from '../src/demo/demo-form.js';
 import { seedDemoClinic } from '../src/demo/seed-demo-clinic.js';
 import { buildTestApp, testConfig, useTestDatabase, xsrfPair } from './helper.js';
@@ -633,6 +635,54 @@ describe('rendering the clinic page on the server', () => {
       );
     }
     expect(renders().filter((rendered) => rendered === `/q/${link.token}`)).toHaveLength(2);
+  });
+
+  it("gives a chat's link preview the plain page: no patient data, and the form stays unopened", async () => {
+    const templateId = await seedDemoForm(database.current.handle.db);
+    const link = await app.forms.createLink({
+      clinicId: DEMO_CLINIC_ID,
+      templateId,
+      initData: demoFormInitData,
+    });
+    const opened = async () =>
+      (
+        await database.current.handle.db
+          .select({ openedAt: formRequests.openedAt })
+          .from(formRequests)
+          .where(eq(formRequests.id, link.requestId))
+      )[0]?.openedAt ?? null;
+    for (const agent of [
+      'WhatsApp/2.23.20.0 A',
+      'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
+      'TelegramBot (like TwitterBot)',
+    ]) {
+      for (const url of [`/q/${link.token}`, `/p/not-a-real-token`]) {
+        const response = await app.inject({
+          method: 'GET',
+          url,
+          headers: { accept: 'text/html', 'user-agent': agent },
+        });
+        expect(response.statusCode).toBe(200);
+        expect(response.body).toContain('<div id="root"></div>');
+        expect(response.body).not.toContain('marpe-data');
+        expect(response.body).not.toContain(demoFormInitData.firstName);
+      }
+    }
+    expect(renders()).not.toContain(`/q/${link.token}`);
+    expect(await opened()).toBeNull();
+
+    // The patient's own browser: rendered with the form, and the desk sees it opened.
+    const response = await app.inject({
+      method: 'GET',
+      url: `/q/${link.token}`,
+      headers: {
+        accept: 'text/html',
+        'user-agent':
+          'Mozilla/5.0 (Linux; Android 14; SM-A546B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36',
+      },
+    });
+    expect(response.body).toContain('marpe-data');
+    expect(await opened()).not.toBeNull();
   });
 
   it('compresses the pages it renders as the client accepts, and says they vary by it', async () => {

@@ -387,6 +387,18 @@ function isNavigation(request: FastifyRequest): boolean {
 }
 
 /**
+ * The fetchers that read a shared link to draw its preview in a chat (WhatsApp, Facebook,
+ * Telegram, Slack, iMessage…) or index it. They get a token page without the link's data: a
+ * patient's name never reaches their servers, and their visit neither marks a form opened in the
+ * desk nor starts a card frame.
+ */
+const linkPreviewAgents =
+  /whatsapp|facebookexternalhit|facebot|meta-externalagent|telegrambot|slackbot|twitterbot|linkedinbot|discordbot|skypeuripreview|applebot|googlebot|bingbot|embedly|\bbot\b|crawler|spider/i;
+
+export const isLinkPreview = (userAgent: string | undefined): boolean =>
+  userAgent !== undefined && linkPreviewAgents.test(userAgent);
+
+/**
  * Serves the built SPA from `webDistDir`: hashed /assets/ for a year (pre-compressed .br/.gz
  * when accepted), other public files for an hour, index.html never cached. Returns the
  * fallback that answers client-side routes, or null when serving is disabled.
@@ -571,18 +583,21 @@ export async function registerWebApp(
       async (request, reply) => {
         markTokenPage(request, reply);
         const { token } = request.params;
-        let html: string;
-        try {
-          const pageData = { [pageDataKey]: { token, data: await dataFor(token) } };
-          html = await render(request.url, pattern.replace(':token', token), pageData);
-        } catch (error) {
-          // An ended link is the page's to say (it asks the API and goes to /expired); anything
-          // else is logged, and the patient still gets the page, which loads its data itself.
-          if (!(isAppError(error) && error.status === 404)) {
-            request.log.error({ err: error }, `rendering the ${shellName} page failed`);
+        // The plain page for a preview fetcher (isLinkPreview), and when rendering fails.
+        let html: string | null = null;
+        if (!isLinkPreview(request.headers['user-agent'])) {
+          try {
+            const pageData = { [pageDataKey]: { token, data: await dataFor(token) } };
+            html = await render(request.url, pattern.replace(':token', token), pageData);
+          } catch (error) {
+            // An ended link is the page's to say (it asks the API and goes to /expired); anything
+            // else is logged, and the patient still gets the page, which loads its data itself.
+            if (!(isAppError(error) && error.status === 404)) {
+              request.log.error({ err: error }, `rendering the ${shellName} page failed`);
+            }
           }
-          html = templateFor(request.url)(request.url);
         }
+        html ??= templateFor(request.url)(request.url);
         return reply
           .status(200)
           .header('cache-control', 'no-store')

@@ -21,6 +21,7 @@ export const auditResources = [
   'staff',
   'api_key',
   'webhook_endpoint',
+  'webhook_delivery',
   'calendar_feed',
   'whatsapp',
   'shaam',
