@@ -1,4 +1,3 @@
-import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -6,10 +5,10 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useId, useRef, useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CopyField } from '../../../lib/copy-field';
 
 export interface Secret {
   /** The dialog's title: what was made ("The key is ready"). */
@@ -37,20 +36,6 @@ export function ShownOnce({
 }) {
   const { t } = useTranslation('integrations');
   const id = useId();
-  const field = useRef<HTMLInputElement>(null);
-  const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
-
-  async function copyValue() {
-    try {
-      await navigator.clipboard.writeText(secret.value);
-      setCopy('copied');
-    } catch {
-      // No clipboard here (an http address, a refused permission): the value is selected instead.
-      field.current?.focus();
-      field.current?.select();
-      setCopy('failed');
-    }
-  }
 
   return (
     <>
@@ -60,33 +45,12 @@ export function ShownOnce({
           <Alert severity="warning" id={`${id}-once`}>
             {t('once.warning')}
           </Alert>
-          <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'flex-start' }}>
-            <TextField
-              inputRef={field}
-              label={secret.label}
-              value={secret.value}
-              onFocus={(e) => e.target.select()}
-              slotProps={{
-                htmlInput: {
-                  readOnly: true,
-                  dir: 'ltr',
-                  spellCheck: false,
-                  'aria-describedby': `${id}-once`,
-                },
-              }}
-            />
-            <Button
-              variant="contained"
-              startIcon={<ContentCopyIcon />}
-              onClick={() => void copyValue()}
-              sx={{ flexShrink: 0, mt: 1 }}
-            >
-              {t('once.copy')}
-            </Button>
-          </Stack>
-          <Typography role="status" sx={{ minHeight: '1.5em' }}>
-            {copy === 'copied' ? t('once.copied') : copy === 'failed' ? t('once.copyFailed') : ''}
-          </Typography>
+          <CopyField
+            label={secret.label}
+            value={secret.value}
+            describedBy={`${id}-once`}
+            texts={{ copy: t('once.copy'), copied: t('once.copied'), failed: t('once.copyFailed') }}
+          />
           {secret.body ? <Typography>{secret.body}</Typography> : null}
         </Stack>
       </DialogContent>

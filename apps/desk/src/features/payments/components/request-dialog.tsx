@@ -1,4 +1,3 @@
-import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -13,7 +12,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { CreatedPaymentRequest, IntegrationPatient } from '@marpe/shared';
 import { useMutation } from '@tanstack/react-query';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, serverFieldErrors, type FieldErrors } from '../../../lib/field-errors';
 import { formatPhone, localeOf } from '../../../lib/format';
@@ -30,6 +29,7 @@ import {
   shekels,
   type PaymentForm,
 } from '../payment-form';
+import { CopyField } from '../../../lib/copy-field';
 
 /**
  * Makes a payment request: the patient (preselected when the page was opened for one), the sum,
@@ -252,21 +252,7 @@ function CreatedRequest({
   onClose: () => void;
 }) {
   const { t, i18n } = useTranslation('payments');
-  const field = useRef<HTMLInputElement>(null);
-  const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
   const amount = shekels(request.amount);
-
-  async function copyLink() {
-    try {
-      await navigator.clipboard.writeText(request.url);
-      setCopy('copied');
-    } catch {
-      // No clipboard here (an http address, a refused permission): the link is selected instead.
-      field.current?.focus();
-      field.current?.select();
-      setCopy('failed');
-    }
-  }
 
   const until = new Intl.DateTimeFormat(localeOf(i18n.language), {
     dateStyle: 'long',
@@ -283,32 +269,17 @@ function CreatedRequest({
               ? t('created.sent', { amount, phone: formatPhone(sentTo) })
               : t('created.notSent', { amount, name })}
           </Alert>
-          <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'flex-start' }}>
-            <TextField
-              inputRef={field}
-              label={t('created.link')}
-              value={request.url}
-              onFocus={(e) => e.target.select()}
-              slotProps={{ htmlInput: { readOnly: true, dir: 'ltr' } }}
-              helperText={t('created.once')}
-              fullWidth
-            />
-            <Button
-              variant="contained"
-              startIcon={<ContentCopyIcon />}
-              onClick={() => void copyLink()}
-              sx={{ flexShrink: 0, mt: 1 }}
-            >
-              {t('created.copy')}
-            </Button>
-          </Stack>
-          <Typography role="status" sx={{ minHeight: '1.5em' }}>
-            {copy === 'copied'
-              ? t('created.copied')
-              : copy === 'failed'
-                ? t('created.copyFailed')
-                : ''}
-          </Typography>
+          <CopyField
+            label={t('created.link')}
+            value={request.url}
+            helperText={t('created.once')}
+            texts={{
+              copy: t('created.copy'),
+              copied: t('created.copied'),
+              failed: t('created.copyFailed'),
+            }}
+            fullWidth
+          />
           <Typography>{t('created.until', { date: until })}</Typography>
         </Stack>
       </DialogContent>

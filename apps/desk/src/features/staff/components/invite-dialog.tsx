@@ -1,4 +1,3 @@
-import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -22,7 +21,7 @@ import {
   type StaffRole,
 } from '@marpe/shared';
 import { useMutation } from '@tanstack/react-query';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   errorText,
@@ -32,6 +31,7 @@ import {
 } from '../../../lib/field-errors';
 import { formatPhone, localeOf } from '../../../lib/format';
 import { inviteStaff } from '../api/invitations';
+import { CopyField } from '../../../lib/copy-field';
 
 /**
  * Invites someone to the staff: name, mobile, role, and whether the link goes by SMS. The link is
@@ -211,20 +211,6 @@ function CreatedInvitation({
   onClose: () => void;
 }) {
   const { t, i18n } = useTranslation('staff');
-  const field = useRef<HTMLInputElement>(null);
-  const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
-
-  async function copyLink() {
-    try {
-      await navigator.clipboard.writeText(invitation.url);
-      setCopy('copied');
-    } catch {
-      // No clipboard here (an http address, a refused permission): the link is selected instead.
-      field.current?.focus();
-      field.current?.select();
-      setCopy('failed');
-    }
-  }
 
   const until = new Intl.DateTimeFormat(localeOf(i18n.language), {
     dateStyle: 'long',
@@ -241,31 +227,16 @@ function CreatedInvitation({
               ? t('created.sent', { phone: formatPhone(invitation.phone) })
               : t('created.notSent', { name: invitation.name })}
           </Alert>
-          <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'flex-start' }}>
-            <TextField
-              inputRef={field}
-              label={t('created.link')}
-              value={invitation.url}
-              onFocus={(e) => e.target.select()}
-              slotProps={{ htmlInput: { readOnly: true, dir: 'ltr' } }}
-              helperText={t('created.once')}
-            />
-            <Button
-              variant="contained"
-              startIcon={<ContentCopyIcon />}
-              onClick={() => void copyLink()}
-              sx={{ flexShrink: 0, mt: 1 }}
-            >
-              {t('created.copy')}
-            </Button>
-          </Stack>
-          <Typography role="status" sx={{ minHeight: '1.5em' }}>
-            {copy === 'copied'
-              ? t('created.copied')
-              : copy === 'failed'
-                ? t('created.copyFailed')
-                : ''}
-          </Typography>
+          <CopyField
+            label={t('created.link')}
+            value={invitation.url}
+            helperText={t('created.once')}
+            texts={{
+              copy: t('created.copy'),
+              copied: t('created.copied'),
+              failed: t('created.copyFailed'),
+            }}
+          />
           <Typography variant="h3" component="h3">
             {t('created.nextTitle')}
           </Typography>
