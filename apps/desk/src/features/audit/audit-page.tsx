@@ -12,18 +12,13 @@ import Typography from '@mui/material/Typography';
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../lib/field-errors';
+import { useClinicZoneQuery } from '../../lib/clinic-dates';
 import { formatInstant } from '../../lib/format';
 import { OwnersOnly } from '../../lib/owners-only';
 import { Page } from '../../lib/page';
 import { PageLoading } from '../../lib/page-loading';
 import { Section } from '../../lib/section';
-import {
-  useAuditKeys,
-  useAuditLog,
-  useAuditStaff,
-  useAuditZone,
-  type AuditFilter,
-} from './api/audit-log';
+import { useAuditKeys, useAuditLog, useAuditStaff, type AuditFilter } from './api/audit-log';
 import {
   actionLabel,
   actorLabel,
@@ -55,7 +50,7 @@ const noFilter: FilterForm = { actor: '', resource: '', from: '', to: '' };
 function AuditLog() {
   const { t, i18n } = useTranslation('audit');
   const id = useId();
-  const zone = useAuditZone();
+  const zone = useClinicZoneQuery();
   const staff = useAuditStaff();
   const keys = useAuditKeys();
   const [form, setForm] = useState<FilterForm>(noFilter);

@@ -32,7 +32,7 @@ import { fetchSubmissionPdf } from './api/submission-pdf';
 import { AnswersView } from './components/answers-view';
 import { ResendDialog } from './components/resend-dialog';
 import { StageChip } from './components/stage-chip';
-import { useClinicDates } from './components/use-clinic-dates';
+import { useClinicDates } from '../../lib/clinic-dates';
 
 /** "Print" prints the form's details and answers alone, without the desk around them. */
 const printOnly = {

@@ -32,7 +32,7 @@ import {
 import { ResendDialog } from './components/resend-dialog';
 import { SendFormDialog } from './components/send-form-dialog';
 import { StageChip } from './components/stage-chip';
-import { useClinicDates } from './components/use-clinic-dates';
+import { useClinicDates } from '../../lib/clinic-dates';
 
 const day = /^\d{4}-\d{2}-\d{2}$/;
 

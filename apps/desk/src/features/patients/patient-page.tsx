@@ -22,6 +22,7 @@ import { ApiError } from '../../lib/api';
 import { errorText } from '../../lib/field-errors';
 import { formatPhone, localeOf } from '../../lib/format';
 import { useNotify } from '../../lib/notify';
+import { useClinicZoneQuery } from '../../lib/clinic-dates';
 import { Page } from '../../lib/page';
 import { PageLoading } from '../../lib/page-loading';
 import { Section } from '../../lib/section';
@@ -29,7 +30,6 @@ import {
   patientKey,
   patientsKey,
   SECTION_PAGE_SIZE,
-  useClinicZone,
   usePatient,
   usePatientAppointments,
   usePatientForms,
@@ -243,7 +243,7 @@ function ListSection<T>({
 
 function Appointments({ idNumber }: { idNumber: string }) {
   const { t, i18n } = useTranslation('patients');
-  const zone = useClinicZone();
+  const zone = useClinicZoneQuery();
   const [now] = useState(() => Date.now());
   const today = zone.data ? clinicDate(now, zone.data) : null;
   const [upcomingLimit, setUpcomingLimit] = useState(SECTION_PAGE_SIZE);

@@ -19,7 +19,7 @@ import { useSearchParams } from 'react-router';
 import { ApiError } from '../../lib/api';
 import { ConfirmDialog } from '../../lib/confirm-dialog';
 import { errorText } from '../../lib/field-errors';
-import { localeOf } from '../../lib/format';
+import { useClinicDates } from '../../lib/clinic-dates';
 import { useNotify } from '../../lib/notify';
 import { Page } from '../../lib/page';
 import { PageLoading } from '../../lib/page-loading';
@@ -46,7 +46,7 @@ const isStage = (value: string | null): value is PaymentRequestStage =>
  * patient `?send=<idNumber>` names, when opened from their page), the card attempts, a cancel.
  */
 export function PaymentsPage() {
-  const { t, i18n } = useTranslation('payments');
+  const { t } = useTranslation('payments');
   const id = useId();
   const notify = useNotify();
   const queryClient = useQueryClient();
@@ -61,11 +61,7 @@ export function PaymentsPage() {
   const [detailsOpen, setDetailsOpen] = useState(false);
   const [cancelling, setCancelling] = useState<PaymentRequest | null>(null);
 
-  const time = (iso: string) =>
-    new Intl.DateTimeFormat(localeOf(i18n.language), {
-      dateStyle: 'short',
-      timeStyle: 'short',
-    }).format(new Date(iso));
+  const { dayAndTime: time } = useClinicDates();
   const refresh = () => queryClient.invalidateQueries({ queryKey: paymentRequestsKey });
   const nameOf = (request: PaymentRequest) =>
     request.patient_name_remarks || request.patient_id_number || t('list.noPatient');

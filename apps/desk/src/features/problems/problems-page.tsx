@@ -3,7 +3,8 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { OwnersOnly } from '../../lib/owners-only';
 import { Page } from '../../lib/page';
-import { useCaregivers, useClinicZone } from './api/calendar-sync';
+import { useClinicZoneQuery } from '../../lib/clinic-dates';
+import { useCaregivers } from './api/calendar-sync';
 import { CalendarConflicts, CalendarSyncState } from './components/calendar-problems';
 import { FailedMessages } from './components/failed-messages';
 
@@ -18,7 +19,7 @@ export function ProblemsPage() {
 
 function Problems() {
   const { t } = useTranslation('problems');
-  const zone = useClinicZone().data;
+  const zone = useClinicZoneQuery().data;
   const caregivers = useCaregivers().data;
   return (
     <Page title={t('title')}>

@@ -14,12 +14,13 @@ import type { IntegrationWaitlistEntry } from '@marpe/shared';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
+import { useClinicZoneQuery } from '../../lib/clinic-dates';
 import { errorText } from '../../lib/field-errors';
 import { formatPhone } from '../../lib/format';
 import { Page } from '../../lib/page';
 import { PageLoading } from '../../lib/page-loading';
 import { Section } from '../../lib/section';
-import { useWaitlistCaregivers, useWaitlistClinic } from './api/clinic-setup';
+import { useWaitlistCaregivers } from './api/clinic-setup';
 import { useWaitlistEntries } from './api/list-entries';
 import { OfferDialog } from './components/offer-dialog';
 import { formatDate, formatInstant } from './waitlist-format';
@@ -43,12 +44,11 @@ export function WaitlistPage() {
     Number.isInteger(caregiverParam) && caregiverParam > 0 ? caregiverParam : null;
   const dateParam = params.get('date');
   const date = isDate(dateParam) ? dateParam : null;
-  const clinic = useWaitlistClinic();
+  const zone = useClinicZoneQuery().data;
   const caregivers = useWaitlistCaregivers();
   const entries = useWaitlistEntries({ caregiverId, date });
   const [offering, setOffering] = useState<IntegrationWaitlistEntry | null>(null);
   const [offerOpen, setOfferOpen] = useState(false);
-  const zone = clinic.data?.timezone;
 
   function setFilter(name: 'caregiver' | 'date', value: string) {
     setParams(

@@ -1,4 +1,4 @@
-import type { ApiKey, AuditLogEntry, IntegrationClinic, StaffList } from '@marpe/shared';
+import type { ApiKey, AuditLogEntry, StaffList } from '@marpe/shared';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 
@@ -19,7 +19,6 @@ export const auditKeys = {
   log: ['audit', 'log'] as const,
   staff: ['audit', 'staff'] as const,
   keys: ['audit', 'api-keys'] as const,
-  clinic: ['audit', 'clinic'] as const,
 };
 
 export function auditLogPath(filter: AuditFilter, before: number | null): string {
@@ -57,13 +56,4 @@ export const useAuditKeys = () =>
     queryKey: auditKeys.keys,
     queryFn: ({ signal }) => api<ApiKey[]>('/api/integration/api-keys', { signal }),
     staleTime: 60_000,
-  });
-
-/** The clinic's time zone: times and the date filters are the clinic's. */
-export const useAuditZone = () =>
-  useQuery({
-    queryKey: auditKeys.clinic,
-    queryFn: ({ signal }) => api<IntegrationClinic>('/api/integration/clinic', { signal }),
-    staleTime: 5 * 60_000,
-    select: (clinic) => clinic.timezone,
   });

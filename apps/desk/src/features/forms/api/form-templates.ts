@@ -1,4 +1,4 @@
-import type { FormTemplateSummary, IntegrationClinic } from '@marpe/shared';
+import type { FormTemplateSummary } from '@marpe/shared';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 
@@ -11,13 +11,3 @@ export const useFormTemplates = (enabled = true) =>
     enabled,
     staleTime: 60_000,
   });
-
-/** The clinic: its time zone (dates shown, days filtered) and the channel its messages go by. */
-export const useFormsClinic = () =>
-  useQuery({
-    queryKey: ['forms', 'clinic'] as const,
-    queryFn: ({ signal }) => api<IntegrationClinic>('/api/integration/clinic', { signal }),
-    staleTime: 5 * 60_000,
-  });
-
-export const useClinicTimeZone = (): string => useFormsClinic().data?.timezone ?? 'Asia/Jerusalem';

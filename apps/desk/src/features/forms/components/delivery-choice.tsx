@@ -7,7 +7,7 @@ import RadioGroup from '@mui/material/RadioGroup';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatPhone } from '../../../lib/format';
-import { useFormsClinic } from '../api/form-templates';
+import { useClinicSettings } from '../../../lib/clinic-dates';
 
 export type Delivery = 'send' | 'copy';
 
@@ -29,7 +29,7 @@ export function DeliveryChoice({
 }) {
   const { t } = useTranslation('forms');
   const id = useId();
-  const clinic = useFormsClinic();
+  const clinic = useClinicSettings();
   const channel = t(`channel.${clinic.data?.settings.messaging_channel ?? 'sms'}`);
   return (
     <FormControl component="fieldset" error={Boolean(error)}>

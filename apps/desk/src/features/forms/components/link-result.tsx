@@ -8,7 +8,7 @@ import Typography from '@mui/material/Typography';
 import type { CreatedFormRequest } from '@marpe/shared';
 import { useTranslation } from 'react-i18next';
 import { formatPhone } from '../../../lib/format';
-import { useClinicDates } from './use-clinic-dates';
+import { useClinicDates } from '../../../lib/clinic-dates';
 import { CopyField } from '../../../lib/copy-field';
 
 /**

@@ -19,7 +19,7 @@ import { useNotify } from '../../../lib/notify';
 import { PageLoading } from '../../../lib/page-loading';
 import { Section } from '../../../lib/section';
 import { apiKeysQueryKey, revokeApiKey, useApiKeys } from '../api/api-keys';
-import { useDateTime } from './date-time';
+import { useClinicDates } from '../../../lib/clinic-dates';
 import { CreateKeyDialog } from './create-key-dialog';
 
 /** The clinic's API keys: made here with a name (shown once), revoked here. */
@@ -29,7 +29,7 @@ export function ApiKeysSection() {
   const notify = useNotify();
   const queryClient = useQueryClient();
   const keys = useApiKeys();
-  const dateTime = useDateTime();
+  const { dayAndTime: dateTime } = useClinicDates();
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: apiKeysQueryKey });

@@ -25,7 +25,7 @@ import {
   useCalendarFeeds,
   useCaregivers,
 } from '../api/calendar-feeds';
-import { useDateTime } from './date-time';
+import { useClinicDates } from '../../../lib/clinic-dates';
 import { SecretDialog, type Secret } from './shown-once';
 
 /**
@@ -37,7 +37,7 @@ export function CalendarFeedsSection() {
   const id = useId();
   const notify = useNotify();
   const queryClient = useQueryClient();
-  const dateTime = useDateTime();
+  const { dayAndTime: dateTime } = useClinicDates();
   const caregivers = useCaregivers();
   const list = caregivers.data ?? [];
   const feeds = useCalendarFeeds(list.map((caregiver) => caregiver.id));

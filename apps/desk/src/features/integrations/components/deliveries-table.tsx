@@ -32,7 +32,7 @@ import {
   useDeliveries,
   type DeliveryFilter,
 } from '../api/deliveries';
-import { useDateTime } from './date-time';
+import { useClinicDates } from '../../../lib/clinic-dates';
 
 const statusColor = {
   pending: 'info',
@@ -68,7 +68,7 @@ export function retryFailure(t: TFunction, error: unknown): string {
 export function DeliveriesTable({ endpoints }: { endpoints: readonly WebhookEndpoint[] }) {
   const { t } = useTranslation('integrations');
   const id = useId();
-  const dateTime = useDateTime();
+  const { dayAndTime: dateTime } = useClinicDates();
   const notify = useNotify();
   const queryClient = useQueryClient();
   /** The delivery whose retry is under way. */

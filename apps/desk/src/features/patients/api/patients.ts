@@ -1,7 +1,6 @@
 import type {
   FormRequest,
   IntegrationAppointment,
-  IntegrationClinic,
   IntegrationPatient,
   IntegrationWaitlistEntry,
   PaymentRequest,
@@ -58,15 +57,6 @@ export const correctPatient = (idNumber: string, body: UpdatePatientBody) =>
   api<IntegrationPatient>(`/api/integration/patients/${encodeURIComponent(idNumber)}`, {
     method: 'PATCH',
     body,
-  });
-
-/** The clinic's time zone: "upcoming" starts with the clinic's today. */
-export const useClinicZone = () =>
-  useQuery({
-    queryKey: ['patients', 'clinic'] as const,
-    queryFn: () => api<IntegrationClinic>('/api/integration/clinic'),
-    staleTime: 5 * 60_000,
-    select: (clinic) => clinic.timezone,
   });
 
 /**

@@ -15,7 +15,8 @@ import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, serverFieldErrors, type FieldErrors } from '../../../lib/field-errors';
-import { formatPhone, localeOf } from '../../../lib/format';
+import { useClinicDates } from '../../../lib/clinic-dates';
+import { formatPhone } from '../../../lib/format';
 import { useNotify } from '../../../lib/notify';
 import { PatientField } from '../../../lib/patient-field';
 import { createPaymentRequest } from '../api/payment-requests';
@@ -251,13 +252,10 @@ function CreatedRequest({
   titleId: string;
   onClose: () => void;
 }) {
-  const { t, i18n } = useTranslation('payments');
+  const { t } = useTranslation('payments');
   const amount = shekels(request.amount);
 
-  const until = new Intl.DateTimeFormat(localeOf(i18n.language), {
-    dateStyle: 'long',
-    timeStyle: 'short',
-  }).format(new Date(request.expires_at));
+  const until = useClinicDates().longDayAndTime(request.expires_at);
 
   return (
     <>

@@ -1,9 +1,4 @@
-import type {
-  CalendarConflict,
-  CalendarSyncStatus,
-  IntegrationCaregiver,
-  IntegrationClinic,
-} from '@marpe/shared';
+import type { CalendarConflict, CalendarSyncStatus, IntegrationCaregiver } from '@marpe/shared';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { PROBLEMS_REFRESH_MS } from './message-failures';
@@ -15,7 +10,6 @@ export const problemsKeys = {
   calendarSync: ['problems', 'calendar-sync'] as const,
   conflicts: ['problems', 'calendar-conflicts'] as const,
   caregivers: ['problems', 'caregivers'] as const,
-  clinic: ['problems', 'clinic'] as const,
 };
 
 /** Each synced caregiver calendar's state. */
@@ -43,13 +37,4 @@ export const useCaregivers = () =>
     queryKey: problemsKeys.caregivers,
     queryFn: ({ signal }) => api<IntegrationCaregiver[]>('/api/integration/caregivers', { signal }),
     staleTime: 60_000,
-  });
-
-/** The clinic's time zone, which every time on the page is shown in. */
-export const useClinicZone = () =>
-  useQuery({
-    queryKey: problemsKeys.clinic,
-    queryFn: ({ signal }) => api<IntegrationClinic>('/api/integration/clinic', { signal }),
-    staleTime: 5 * 60_000,
-    select: (clinic) => clinic.timezone,
   });
