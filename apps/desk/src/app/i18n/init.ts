@@ -1,28 +1,32 @@
-import i18next, { type i18n as I18n, type Resource } from 'i18next';
+import i18next, { type BackendModule, type i18n as I18n, type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import en from './en.json';
-import he from './he.json';
 import { directionOf, isLanguage, languages, languageStorageKey, type Language } from './languages';
+import { heTexts } from './texts-he';
 
 /**
- * Each feature keeps its texts beside it (`features/<name>/i18n/{he,en}.json`) as the namespace
- * `<name>`; the app's own (layout, errors, shared words) are the default namespace `common`.
+ * Hebrew, the desk's first language, comes with the app; English is its own chunk, fetched when
+ * first used (a reader who chose it, or the language button, which waits for it): the entry every
+ * page starts with carries one language's texts, not both.
  */
-const featureTexts = import.meta.glob<{ default: Record<string, unknown> }>(
-  '../../features/*/i18n/*.json',
-  { eager: true },
-);
+const loadEnglish = () => import('./texts-en').then((module) => module.enTexts);
 
-export function deskResources(): Resource {
-  const resources: Resource = { he: { common: he }, en: { common: en } };
-  for (const [file, module] of Object.entries(featureTexts)) {
-    const match = /features\/([^/]+)\/i18n\/(he|en)\.json$/.exec(file);
-    if (!match) continue;
-    const [, namespace = '', language = ''] = match;
-    (resources[language] ??= {})[namespace] = module.default;
-  }
-  return resources;
+/** Both languages' texts, for the tests that compare them. */
+export async function deskResources(): Promise<Resource> {
+  return { he: heTexts, en: await loadEnglish() };
 }
+
+/** i18next's loader for what is not bundled: only English's namespaces ever are. */
+const lazyTexts: BackendModule = {
+  type: 'backend',
+  init: () => undefined,
+  read(language, namespace, callback) {
+    const texts = language === 'en' ? loadEnglish() : Promise.resolve(heTexts);
+    texts.then(
+      (loaded) => callback(null, loaded[namespace] ?? {}),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
+    );
+  },
+};
 
 function storedLanguage(): Language {
   try {
@@ -41,15 +45,20 @@ export function applyLanguage(language: Language): void {
 
 export async function initDeskI18n(language: Language = storedLanguage()): Promise<I18n> {
   const instance = i18next.createInstance();
-  await instance.use(initReactI18next).init({
-    resources: deskResources(),
-    lng: language,
-    fallbackLng: 'he',
-    supportedLngs: [...languages],
-    defaultNS: 'common',
-    interpolation: { escapeValue: false },
-    returnNull: false,
-  });
+  await instance
+    .use(lazyTexts)
+    .use(initReactI18next)
+    .init({
+      resources: { he: heTexts },
+      partialBundledLanguages: true,
+      ns: Object.keys(heTexts),
+      lng: language,
+      fallbackLng: 'he',
+      supportedLngs: [...languages],
+      defaultNS: 'common',
+      interpolation: { escapeValue: false },
+      returnNull: false,
+    });
   applyLanguage(language);
   instance.on('languageChanged', (next) => {
     const chosen = isLanguage(next) ? next : 'he';

@@ -9,8 +9,8 @@ const keysOf = (tree: Tree, prefix = ''): string[] =>
     typeof value === 'string' ? [`${prefix}${key}`] : keysOf(value, `${prefix}${key}.`),
   );
 
-describe('the desk’s texts', () => {
-  const resources = deskResources();
+describe('the desk’s texts', async () => {
+  const resources = await deskResources();
 
   it('has every namespace in both languages, with the same keys', () => {
     const he = resources.he as Record<string, Tree>;
