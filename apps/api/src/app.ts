@@ -7,6 +7,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { registerDemo } from './demo/demo-module.js';
+import { guardDevRoutes } from './demo/dev-routes.js';
 import { registerAppointments } from './modules/appointments/appointments-module.js';
 import {
   registerAvailability,
@@ -18,6 +19,7 @@ import { registerClinics } from './modules/clinics/clinics-module.js';
 import { registerForms } from './modules/forms/forms-module.js';
 import { registerHealth } from './modules/health/health-module.js';
 import { registerIntegration } from './modules/integration/integration-module.js';
+import { setMessageCapCeilings } from './modules/integration/message-caps.js';
 import { registerMessaging } from './modules/messaging/messaging.js';
 import { registerMessagingRoutes } from './modules/messaging/clinic-routes.js';
 import { registerPatientAuth } from './modules/patient-auth/patient-auth-module.js';
@@ -108,6 +110,7 @@ declare module 'fastify' {
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config, database } = options;
   const { db } = database;
+  setMessageCapCeilings(config.messageCapCeilings);
   const requestLog = new RequestLogController();
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
@@ -130,8 +133,13 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const clock = options.clock ?? Date.now;
   const { publicOrigin } = config;
 
-  // Before any route: the OpenAPI document lists only the routes registered after it.
-  await registerHttpBasics(app, { config, dataKey: options.dataKey });
+  // Before any route: the OpenAPI document lists only the routes registered after it. In demo
+  // mode /api/dev/* answers only this machine, guarded before any check that would answer 403.
+  await registerHttpBasics(app, {
+    config,
+    dataKey: options.dataKey,
+    guard: config.demo ? guardDevRoutes : undefined,
+  });
   const metrics =
     config.metrics.port !== null || config.metrics.token !== null
       ? createMetrics({ database, clock })
@@ -251,6 +259,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     waitlist,
     cache,
     calendar,
+    publicOrigin,
   });
   await registerCalendarFeed(app, { db, clock, publicOrigin });
   const forms = await registerForms(app, {

@@ -19,3 +19,11 @@ export const NAME_MAX_LENGTH = 50;
 export function cleanName(value: string): string {
   return value.replace(/[\p{Cc}\p{Cf}\p{Cn}]/gu, '').trim();
 }
+
+/**
+ * What the code page is told of a login code's SMS (`POST /api/patient-auth/code-delivery`):
+ * `pending` until a provider that reports delivery has it; `not_delivered` covers undelivered and
+ * failed, when the page offers another code or the clinic's phone.
+ */
+export const CODE_DELIVERY_STATES = ['pending', 'sent', 'delivered', 'not_delivered'] as const;
+export type CodeDeliveryState = (typeof CODE_DELIVERY_STATES)[number];

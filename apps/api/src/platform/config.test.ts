@@ -150,7 +150,11 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', { TRUST_PROXY: 'abc' }, 'TRUST_PROXY must be'],
     ['TRUST_PROXY', { TRUST_PROXY: '123' }, 'TRUST_PROXY must be'],
     ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY must be'],
-    ['SMS_PROVIDER', { SMS_PROVIDER: 'twilio' }, 'SMS_PROVIDER must be one of log, http'],
+    [
+      'SMS_PROVIDER',
+      { SMS_PROVIDER: 'vonage' },
+      'SMS_PROVIDER must be one of log, http, twilio, inforu',
+    ],
     ['SMS_HTTP_URL', { ...httpSms, SMS_HTTP_URL: 'sms.example.com' }, 'SMS_HTTP_URL must be'],
     ['SMS_SENDER', { ...httpSms, SMS_SENDER: 'Marpe Dental Clinic' }, 'SMS_SENDER must be'],
     ['SMS_SENDER', { ...httpSms, SMS_SENDER: 'מרפא' }, 'SMS_SENDER must be'],
@@ -467,5 +471,111 @@ describe('loadConfig', () => {
     const problems = problemsOf(env);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain(`Invalid configuration: ${name} must be`);
+  });
+});
+
+describe('loadConfig: Twilio and InforU', () => {
+  const live = {
+    NODE_ENV: 'production',
+    DATA_KEY: hexKey,
+    PUBLIC_ORIGIN: 'https://app.marpe.example',
+  };
+  const accountSid = `AC${'0f'.repeat(16)}`;
+  const authToken = 'e'.repeat(32);
+  const twilio = {
+    ...live,
+    SMS_PROVIDER: 'twilio',
+    TWILIO_ACCOUNT_SID: accountSid,
+    TWILIO_AUTH_TOKEN: authToken,
+    TWILIO_MESSAGING_SERVICE_SID: `MG${'1e'.repeat(16)}`,
+  };
+  const inforu = {
+    ...live,
+    SMS_PROVIDER: 'inforu',
+    INFORU_USERNAME: 'clinic-user',
+    INFORU_API_TOKEN: '6f1d2c3b-aaaa-4bbb-8ccc-0123456789ab',
+    SMS_SENDER: 'Marpe',
+  };
+
+  it('reads Twilio with a Messaging Service, its API on api.twilio.com', () => {
+    expect(loadConfig(twilio, '/srv/marpe').sms).toEqual({
+      provider: 'twilio',
+      apiBaseUrl: 'https://api.twilio.com',
+      accountSid,
+      authToken,
+      apiKey: null,
+      messagingServiceSid: `MG${'1e'.repeat(16)}`,
+      sender: null,
+    });
+  });
+
+  it('reads Twilio with an API key pair and a sender, and a test base URL', () => {
+    const withoutService: Env = { ...twilio, TWILIO_MESSAGING_SERVICE_SID: undefined };
+    const sms = loadConfig(
+      {
+        ...withoutService,
+        SMS_SENDER: '+972559990000',
+        TWILIO_API_KEY_SID: `SK${'2d'.repeat(16)}`,
+        TWILIO_API_KEY_SECRET: 'abcDEF0123456789abcDEF0123456789',
+        TWILIO_API_BASE: 'http://127.0.0.1:4010/',
+      },
+      '/srv/marpe',
+    ).sms;
+    expect(sms).toMatchObject({
+      apiBaseUrl: 'http://127.0.0.1:4010',
+      apiKey: { sid: `SK${'2d'.repeat(16)}`, secret: 'abcDEF0123456789abcDEF0123456789' },
+      messagingServiceSid: null,
+      sender: '+972559990000',
+    });
+  });
+
+  it('names what Twilio lacks', () => {
+    expect(
+      problemsOf({ ...live, SMS_PROVIDER: 'twilio', TWILIO_API_KEY_SID: `SK${'2d'.repeat(16)}` }),
+    ).toEqual([
+      'Invalid configuration: TWILIO_ACCOUNT_SID is required when SMS_PROVIDER=twilio',
+      'Invalid configuration: TWILIO_AUTH_TOKEN is required when SMS_PROVIDER=twilio',
+      'Invalid configuration: TWILIO_API_KEY_SID and TWILIO_API_KEY_SECRET go together: set both or none',
+      'Invalid configuration: TWILIO_MESSAGING_SERVICE_SID or SMS_SENDER (a number as +972…, or a sender name) is required when SMS_PROVIDER=twilio',
+    ]);
+  });
+
+  it.each([
+    ['TWILIO_ACCOUNT_SID', { TWILIO_ACCOUNT_SID: 'AC123' }],
+    ['TWILIO_AUTH_TOKEN', { TWILIO_AUTH_TOKEN: 'not-hex-token' }],
+    ['TWILIO_MESSAGING_SERVICE_SID', { TWILIO_MESSAGING_SERVICE_SID: 'MG1' }],
+    ['TWILIO_API_KEY_SID', { TWILIO_API_KEY_SID: 'AK123' }],
+    ['TWILIO_API_BASE', { TWILIO_API_BASE: 'api.twilio.com' }],
+    ['INFORU_API_TOKEN', { INFORU_API_TOKEN: 'has spaces in it' }],
+    ['INFORU_API_BASE', { INFORU_API_BASE: 'ftp://uapi.inforu.co.il' }],
+  ])('names %s when it is bad', (name, env) => {
+    const problems = problemsOf({ ...twilio, ...env });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain(`Invalid configuration: ${name} must be`);
+  });
+
+  it('reads InforU, its XML gateway on uapi.inforu.co.il', () => {
+    expect(loadConfig(inforu, '/srv/marpe').sms).toEqual({
+      provider: 'inforu',
+      apiBaseUrl: 'https://uapi.inforu.co.il',
+      username: 'clinic-user',
+      apiToken: '6f1d2c3b-aaaa-4bbb-8ccc-0123456789ab',
+      sender: 'Marpe',
+    });
+  });
+
+  it('names what InforU lacks', () => {
+    expect(problemsOf({ ...live, SMS_PROVIDER: 'inforu' })).toEqual([
+      'Invalid configuration: INFORU_USERNAME is required when SMS_PROVIDER=inforu',
+      'Invalid configuration: INFORU_API_TOKEN is required when SMS_PROVIDER=inforu',
+      'Invalid configuration: SMS_SENDER is required when SMS_PROVIDER=inforu',
+    ]);
+  });
+
+  it('needs PUBLIC_ORIGIN outside demo mode: the receipts are posted to it', () => {
+    const withoutOrigin: Env = { ...inforu, PUBLIC_ORIGIN: undefined };
+    expect(problemsOf(withoutOrigin)).toContain(
+      'Invalid configuration: PUBLIC_ORIGIN is required when SMS_PROVIDER=inforu: delivery receipts are posted to it',
+    );
   });
 });

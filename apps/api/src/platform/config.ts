@@ -71,7 +71,26 @@ export interface Config {
   readonly whatsapp: WhatsAppConfig;
   readonly shaam: ShaamConfig;
   readonly calendar: CalendarConfig;
+  /**
+   * MESSAGE_CAP_*_MAX: the operator's ceilings on every clinic's message caps. A clinic (key or
+   * desk owner) sets its caps at or below them; the caps in force are min(clinic's, ceiling).
+   */
+  readonly messageCapCeilings: MessageCapCeilings;
 }
+
+/** The operator's ceilings on the clinics' message caps (modules/integration/message-caps.ts). */
+export interface MessageCapCeilings {
+  readonly perRecipientPerHour: number;
+  readonly perRecipientPerDay: number;
+  readonly perClinicPerDay: number;
+}
+
+/** The ceilings when the operator sets none: a little room above the clinics' defaults (3, 10, 500). */
+export const DEFAULT_MESSAGE_CAP_CEILINGS: MessageCapCeilings = Object.freeze({
+  perRecipientPerHour: 5,
+  perRecipientPerDay: 20,
+  perClinicPerDay: 2000,
+});
 
 /** The fields of a Google service account's key Marpe uses (modules/calendar-sync). */
 export interface ServiceAccountKey {
@@ -170,10 +189,18 @@ export const TRANZILA_FRAME_BASE_URL = 'https://direct.tranzila.com';
 /** Tranzila's server API (the default outside demo mode). */
 export const TRANZILA_API_BASE_URL = 'https://api.tranzila.com';
 
-export const smsProviders = ['log', 'http'] as const;
+export const smsProviders = ['log', 'http', 'twilio', 'inforu'] as const;
 export type SmsProviderName = (typeof smsProviders)[number];
 
-/** `log` (demo: prints and records); `http`: the gateway at `url` (see modules/messaging). */
+/** Twilio's REST API (the default of TWILIO_API_BASE). */
+export const TWILIO_API_BASE = 'https://api.twilio.com';
+/** InforU Mobile's XML gateway (the default of INFORU_API_BASE). */
+export const INFORU_API_BASE = 'https://uapi.inforu.co.il';
+
+/**
+ * `log` (demo: prints and records); `http`: the gateway at `url`; `twilio` and `inforu`: those
+ * providers' own APIs, with delivery receipts (see modules/messaging).
+ */
 export type SmsConfig =
   | { readonly provider: 'log' }
   | {
@@ -181,6 +208,25 @@ export type SmsConfig =
       readonly url: string;
       readonly token: string;
       /** The sender name or number the gateway shows. */
+      readonly sender: string;
+    }
+  | {
+      readonly provider: 'twilio';
+      readonly apiBaseUrl: string;
+      readonly accountSid: string;
+      /** Signs the status callbacks; also the password of the requests without an API key. */
+      readonly authToken: string;
+      /** An API key pair to send with instead of the auth token; null to use the auth token. */
+      readonly apiKey: { readonly sid: string; readonly secret: string } | null;
+      /** One of the two is set: a Messaging Service picks the sender itself. */
+      readonly messagingServiceSid: string | null;
+      readonly sender: string | null;
+    }
+  | {
+      readonly provider: 'inforu';
+      readonly apiBaseUrl: string;
+      readonly username: string;
+      readonly apiToken: string;
       readonly sender: string;
     };
 
@@ -247,6 +293,16 @@ const days = z
   .regex(/^\d{1,4}$/, 'must be a whole number of days from 1 to 3650')
   .transform(Number)
   .refine((n) => n >= 1 && n <= 3650, 'must be a whole number of days from 1 to 3650');
+
+/** A whole number from 1 to `max`: the bounds the clinics' columns allow. */
+const capCeiling = (max: number) =>
+  optional(
+    z
+      .string()
+      .regex(/^\d{1,6}$/, `must be a whole number from 1 to ${max}`)
+      .transform(Number)
+      .refine((n) => n >= 1 && n <= max, `must be a whole number from 1 to ${max}`),
+  );
 
 const envSchema = z.object({
   PORT: optional(
@@ -338,6 +394,9 @@ const envSchema = z.object({
   METRICS_TOKEN: optional(
     z.string().regex(/^[\x21-\x7e]{16,}$/, 'must be at least 16 printable characters, no spaces'),
   ),
+  MESSAGE_CAP_RECIPIENT_HOUR_MAX: capCeiling(100),
+  MESSAGE_CAP_RECIPIENT_DAY_MAX: capCeiling(1000),
+  MESSAGE_CAP_CLINIC_DAY_MAX: capCeiling(100_000),
   RETENTION_DAYS: optional(days),
   RETENTION_DEAD_DAYS: optional(days),
   OTEL_SDK_DISABLED: optional(z.string()),
@@ -354,6 +413,29 @@ const envSchema = z.object({
       .string()
       .regex(/^([A-Za-z0-9 ]{1,11}|\+?\d{3,15})$/, 'must be 1-11 letters/digits or a number'),
   ),
+  TWILIO_ACCOUNT_SID: optional(
+    z.string().regex(/^AC[0-9a-f]{32}$/, 'must be the account SID: AC and 32 hex digits'),
+  ),
+  TWILIO_AUTH_TOKEN: optional(
+    z.string().regex(/^[0-9a-f]{32}$/, "must be the account's auth token: 32 hex digits"),
+  ),
+  TWILIO_API_KEY_SID: optional(
+    z.string().regex(/^SK[0-9a-f]{32}$/, 'must be an API key SID: SK and 32 hex digits'),
+  ),
+  TWILIO_API_KEY_SECRET: optional(
+    z.string().regex(/^[A-Za-z0-9]{16,64}$/, "must be the API key's secret (letters and digits)"),
+  ),
+  TWILIO_MESSAGING_SERVICE_SID: optional(
+    z.string().regex(/^MG[0-9a-f]{32}$/, 'must be a Messaging Service SID: MG and 32 hex digits'),
+  ),
+  TWILIO_API_BASE: baseUrl,
+  INFORU_USERNAME: optional(
+    z.string().regex(/^[\x21-\x7e]{1,100}$/, 'must be the InforU user name (no spaces)'),
+  ),
+  INFORU_API_TOKEN: optional(
+    z.string().regex(/^[\x21-\x7e]{8,200}$/, 'must be the InforU API token (no spaces)'),
+  ),
+  INFORU_API_BASE: baseUrl,
   TRANZILA_API_BASE_URL: optional(
     z
       .string()
@@ -403,6 +485,42 @@ const envSchema = z.object({
       .refine((n) => n >= 10 && n <= 30_000, 'must be milliseconds, 10 to 30000'),
   ),
 });
+
+/** The SMS provider's settings, once loadConfig has checked that the ones it needs are set. */
+function smsConfigOf(provider: SmsProviderName, e: z.infer<typeof envSchema>): SmsConfig {
+  switch (provider) {
+    case 'http':
+      return Object.freeze({
+        provider,
+        url: e.SMS_HTTP_URL ?? '',
+        token: e.SMS_HTTP_TOKEN ?? '',
+        sender: e.SMS_SENDER ?? '',
+      });
+    case 'twilio':
+      return Object.freeze({
+        provider,
+        apiBaseUrl: (e.TWILIO_API_BASE ?? TWILIO_API_BASE).replace(/\/+$/, ''),
+        accountSid: e.TWILIO_ACCOUNT_SID ?? '',
+        authToken: e.TWILIO_AUTH_TOKEN ?? '',
+        apiKey:
+          e.TWILIO_API_KEY_SID && e.TWILIO_API_KEY_SECRET
+            ? Object.freeze({ sid: e.TWILIO_API_KEY_SID, secret: e.TWILIO_API_KEY_SECRET })
+            : null,
+        messagingServiceSid: e.TWILIO_MESSAGING_SERVICE_SID ?? null,
+        sender: e.SMS_SENDER ?? null,
+      });
+    case 'inforu':
+      return Object.freeze({
+        provider,
+        apiBaseUrl: (e.INFORU_API_BASE ?? INFORU_API_BASE).replace(/\/+$/, ''),
+        username: e.INFORU_USERNAME ?? '',
+        apiToken: e.INFORU_API_TOKEN ?? '',
+        sender: e.SMS_SENDER ?? '',
+      });
+    default:
+      return Object.freeze({ provider: 'log' });
+  }
+}
 
 /** The service account key of GOOGLE_SERVICE_ACCOUNT_KEY(_FILE); problems are named. */
 function serviceAccountKeyOf(
@@ -529,9 +647,40 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       if (!e[name]) problems.push(`${name} is required when SMS_PROVIDER=http`);
     }
   }
+  if (smsProvider === 'twilio') {
+    for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'] as const) {
+      if (!e[name]) problems.push(`${name} is required when SMS_PROVIDER=twilio`);
+    }
+    if (Boolean(e.TWILIO_API_KEY_SID) !== Boolean(e.TWILIO_API_KEY_SECRET)) {
+      problems.push('TWILIO_API_KEY_SID and TWILIO_API_KEY_SECRET go together: set both or none');
+    }
+    if (!e.TWILIO_MESSAGING_SERVICE_SID && !e.SMS_SENDER) {
+      problems.push(
+        'TWILIO_MESSAGING_SERVICE_SID or SMS_SENDER (a number as +972…, or a sender name) is required when SMS_PROVIDER=twilio',
+      );
+    }
+  }
+  if (smsProvider === 'inforu') {
+    for (const name of ['INFORU_USERNAME', 'INFORU_API_TOKEN', 'SMS_SENDER'] as const) {
+      if (!e[name]) problems.push(`${name} is required when SMS_PROVIDER=inforu`);
+    }
+  }
+  if ((smsProvider === 'twilio' || smsProvider === 'inforu') && !demo && !e.PUBLIC_ORIGIN) {
+    // The provider posts its delivery receipts to PUBLIC_ORIGIN: a default localhost never hears them.
+    problems.push(
+      `PUBLIC_ORIGIN is required when SMS_PROVIDER=${smsProvider}: delivery receipts are posted to it`,
+    );
+  }
   const metaNames = ['META_APP_ID', 'META_APP_SECRET', 'META_CONFIG_ID'] as const;
   if (metaNames.some((name) => e[name]) && !metaNames.every((name) => e[name])) {
     problems.push(`${metaNames.join(', ')} go together: set all three or none`);
+  }
+  // Its own port listens on HOST: beyond loopback, anyone who reaches it would read the
+  // metrics (routes, message and payment counts) unless a token is asked for.
+  if (e.METRICS_PORT !== undefined && !e.METRICS_TOKEN && !isLoopbackHost(e.HOST ?? '127.0.0.1')) {
+    problems.push(
+      `METRICS_TOKEN is required when METRICS_PORT serves /metrics on HOST ${e.HOST ?? ''}, which is not a loopback address (or keep HOST on loopback)`,
+    );
   }
   if (e.METRICS_PORT !== undefined && e.METRICS_PORT === (e.PORT ?? 3000)) {
     problems.push(
@@ -547,15 +696,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   }
   const serviceAccountKey = serviceAccountKeyOf(e, cwd, problems);
   if (problems.length > 0) throw new ConfigError(problems);
-  const sms: SmsConfig =
-    smsProvider === 'http'
-      ? Object.freeze({
-          provider: 'http',
-          url: e.SMS_HTTP_URL ?? '',
-          token: e.SMS_HTTP_TOKEN ?? '',
-          sender: e.SMS_SENDER ?? '',
-        })
-      : Object.freeze({ provider: 'log' });
+  const sms = smsConfigOf(smsProvider, e);
 
   const port = e.PORT ?? 3000;
   const publicOrigin = e.PUBLIC_ORIGIN ? new URL(e.PUBLIC_ORIGIN).origin : null;
@@ -589,6 +730,13 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       ),
     retentionDays,
     retentionDeadDays,
+    messageCapCeilings: Object.freeze({
+      perRecipientPerHour:
+        e.MESSAGE_CAP_RECIPIENT_HOUR_MAX ?? DEFAULT_MESSAGE_CAP_CEILINGS.perRecipientPerHour,
+      perRecipientPerDay:
+        e.MESSAGE_CAP_RECIPIENT_DAY_MAX ?? DEFAULT_MESSAGE_CAP_CEILINGS.perRecipientPerDay,
+      perClinicPerDay: e.MESSAGE_CAP_CLINIC_DAY_MAX ?? DEFAULT_MESSAGE_CAP_CEILINGS.perClinicPerDay,
+    }),
     sms,
     providerApiBaseUrl:
       (e.TRANZILA_API_BASE_URL ?? (demo ? null : TRANZILA_API_BASE_URL))?.replace(/\/+$/, '') ??

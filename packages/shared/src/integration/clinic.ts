@@ -86,6 +86,20 @@ const cancelNoticeMinutesSchema = z
   .min(0)
   .max(60 * 24 * 30);
 
+/** Which changes to an appointment its patient is told of, per kind. */
+export const changeNoticesSchema = z.object({
+  booked: z.boolean(),
+  moved: z.boolean(),
+  cancelled: z.boolean(),
+});
+export type ChangeNotices = z.infer<typeof changeNoticesSchema>;
+
+const messageCapsSchema = z.object({
+  per_recipient_per_hour: z.number().int(),
+  per_recipient_per_day: z.number().int(),
+  per_clinic_per_day: z.number().int(),
+});
+
 /** `GET /api/integration/clinic`: the public clinic and what only the clinic sees. */
 export const integrationClinicSchema = clinicSchema.extend({
   settings: clinicSchema.shape.settings.extend({
@@ -99,17 +113,23 @@ export const integrationClinicSchema = clinicSchema.extend({
     max_upcoming_appointments: z.number().int(),
     /** What appointments show in the caregivers' calendars (feed, Google); default `full`. */
     calendar_event_detail: calendarEventDetailSchema,
-    /** Caps on the messages the integration API sends for the clinic (issue 25). */
-    message_caps: z.object({
-      per_recipient_per_hour: z.number().int(),
-      per_recipient_per_day: z.number().int(),
-      per_clinic_per_day: z.number().int(),
-    }),
+    /**
+     * The caps in force on every message the clinic sends its patients (reminders, offers,
+     * links, details; not login codes): the clinic's own, but never above the operator's ceilings.
+     */
+    message_caps: messageCapsSchema,
     /** Waitlist offers one entry gets per clinic day at most (1–10, default 1). */
     waitlist_offers_per_entry_per_day: z.number().int(),
+    /**
+     * Whether the patient is told of each change to an appointment, whoever made it (the
+     * patient, the clinic by key or desk): booked (default off), moved and cancelled (default on).
+     */
+    change_notices: changeNoticesSchema,
   }),
   /** What a caregiver's rule set to null stands for. */
   default_marpe_rules: z.object(bookingRuleSchemas),
+  /** The operator's ceilings (MESSAGE_CAP_*_MAX): `settings.message_caps` may not exceed them. */
+  message_cap_ceilings: messageCapsSchema,
 });
 export type IntegrationClinic = z.infer<typeof integrationClinicSchema>;
 
@@ -149,6 +169,7 @@ export const updateClinicBodySchema = z.strictObject({
         })
         .partial(),
       waitlist_offers_per_entry_per_day: z.number().int().min(1).max(10),
+      change_notices: z.strictObject(changeNoticesSchema.shape).partial(),
     })
     .partial()
     .optional(),

@@ -178,7 +178,10 @@ export const clinicBookingBodySchema = z.strictObject({
   outside_working_hours: z.boolean().optional(),
   /** true: may overlap the caregiver's busy times (never another appointment). Default false. */
   ignore_busy_times: z.boolean().optional(),
-  /** true: the patient gets the appointment's details by SMS (or WhatsApp). Default false. */
+  /**
+   * true: the patient gets the appointment's details by SMS (or WhatsApp); false: nothing about
+   * this booking; absent: the clinic's `change_notices.booked` decides.
+   */
   send_sms: z.boolean().optional(),
   /** The language of the patient's messages about it (details, reminders). Default `he`. */
   language: z.enum(['he', 'en']).optional(),
@@ -269,7 +272,10 @@ export const clinicRescheduleBodySchema = z.strictObject({
   outside_working_hours: z.boolean().optional(),
   /** true: may overlap the caregiver's busy times (never another appointment). Default false. */
   ignore_busy_times: z.boolean().optional(),
-  /** true: the patient gets the new time's details by SMS (or WhatsApp). Default false. */
+  /**
+   * true: the patient is told of the move (both times) by SMS (or WhatsApp); false: not told;
+   * absent: the clinic's `change_notices.moved` decides (on by default).
+   */
   send_sms: z.boolean().optional(),
 });
 export type ClinicRescheduleBody = z.infer<typeof clinicRescheduleBodySchema>;
@@ -281,7 +287,10 @@ export const clinicCancelBodySchema = z
   .strictObject({
     /** Why (for the clinic's eyes: kept on the appointment, never sent to the patient). */
     reason: z.string().trim().max(CANCEL_REASON_MAX_LENGTH).optional(),
-    /** true: the patient is told of the cancellation, in their language. Default false. */
+    /**
+     * true: the patient is told of the cancellation, in their language; false: not told; absent:
+     * the clinic's `change_notices.cancelled` decides (on by default).
+     */
     send_sms: z.boolean().optional(),
   })
   .nullish();

@@ -11,6 +11,8 @@ export const messageKinds = [
   'login_code',
   'appointment_details',
   'appointment_cancelled',
+  'appointment_booked',
+  'appointment_moved',
   'reminder',
   'waitlist_offer',
   'form_link',

@@ -32,6 +32,34 @@ export const updatePatientBodySchema = z
   );
 export type UpdatePatientBody = z.infer<typeof updatePatientBodySchema>;
 
+/** Why an ID number was given back to its owner, for the audit log (1 to 500 characters). */
+export const REASSIGN_REASON_MAX_LENGTH = 500;
+
+/**
+ * `POST /api/integration/patients/{idNumber}/reassign`: the ID number given back to its owner
+ * (someone else had signed up with it), after the clinic checked an identity document. Every
+ * field is required: the owner's phone and names replace the record's together.
+ */
+export const reassignPatientBodySchema = z.strictObject({
+  phone: z
+    .string({ error: 'Required field' })
+    .max(30)
+    .refine(isValidIsraeliMobile, 'Expected an Israeli mobile number (05X-XXXXXXX or +972…)')
+    .describe("The owner's mobile: they log in with it from now on"),
+  first_name: nameSchema,
+  last_name: nameSchema,
+  identity_document_checked: z
+    .literal(true, { error: 'Confirm that an identity document of the owner was checked' })
+    .describe('true: staff saw an identity document of the owner with this ID number'),
+  reason: z
+    .string({ error: 'Required field' })
+    .trim()
+    .min(1, 'Required field')
+    .max(REASSIGN_REASON_MAX_LENGTH, `At most ${REASSIGN_REASON_MAX_LENGTH} characters`)
+    .describe('Why, for the audit log'),
+});
+export type ReassignPatientBody = z.infer<typeof reassignPatientBodySchema>;
+
 /** A patient as the clinic sees it. */
 export const integrationPatientSchema = z.object({
   id: z.number().int(),
@@ -44,3 +72,16 @@ export const integrationPatientSchema = z.object({
 export type IntegrationPatient = z.infer<typeof integrationPatientSchema>;
 
 export const integrationPatientsSchema = z.array(integrationPatientSchema);
+
+/** The answer to a reassignment: the record as now on file, and what staff should review. */
+export const reassignedPatientSchema = z.object({
+  patient: integrationPatientSchema,
+  /** The ID's sessions that ended (whoever held them proved the old phone). */
+  sessions_ended: z.number().int(),
+  /**
+   * The ID's upcoming booked appointments, kept: some may be the other person's; staff ask the
+   * owner and cancel those that are not theirs.
+   */
+  upcoming_appointment_ids: z.array(z.number().int()),
+});
+export type ReassignedPatient = z.infer<typeof reassignedPatientSchema>;

@@ -58,7 +58,7 @@ export const reminderSettingsSchema = z.strictObject({
 });
 export type ReminderSettings = z.infer<typeof reminderSettingsSchema>;
 
-export const reminderStatuses = ['scheduled', 'sent', 'withdrawn', 'missed'] as const;
+export const reminderStatuses = ['scheduled', 'sent', 'withdrawn', 'missed', 'refused'] as const;
 export type ReminderStatus = (typeof reminderStatuses)[number];
 
 /** One reminder of an appointment: `GET /api/integration/appointments/:id/reminders`. */
@@ -67,7 +67,8 @@ export const integrationReminderSchema = z.object({
   lead_minutes: z.number().int(),
   /**
    * scheduled: waiting for due_at; sent; withdrawn: the appointment was cancelled or moved, or
-   * reminders were turned off; missed: the server could not send it before the start.
+   * reminders were turned off; missed: the server could not send it before the start;
+   * refused: not sent, the clinic's message caps to that number (or in all) were full.
    */
   status: z.enum(reminderStatuses),
   /** When it goes (or went): ISO 8601 with the clinic's offset, after quiet hours and Shabbat. */

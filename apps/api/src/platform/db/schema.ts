@@ -5,6 +5,7 @@ import {
   check,
   customType,
   date,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -111,6 +112,13 @@ export const clinics = pgTable(
     messageCapPerClinicDay: integer('message_cap_per_clinic_day').notNull().default(500),
     /** Waitlist offers one entry gets per clinic day at most (issue 25). */
     waitlistOffersPerEntryPerDay: integer('waitlist_offers_per_entry_per_day').notNull().default(1),
+    /**
+     * Whether the patient is told of each change to an appointment, whoever made it
+     * (appointments/change-notices.ts). A booking is off by default: the booking page shows it.
+     */
+    notifyBooked: boolean('notify_booked').notNull().default(false),
+    notifyMoved: boolean('notify_moved').notNull().default(true),
+    notifyCancelled: boolean('notify_cancelled').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -358,7 +366,8 @@ export const reminderSettings = pgTable(
   (t) => [check('reminder_settings_channel_check', sql`${t.channel} IN ('sms', 'whatsapp')`)],
 );
 
-export const reminderStatuses = ['scheduled', 'sent', 'withdrawn', 'missed'] as const;
+/** refused: not sent, the clinic's message caps were full (audited as `message.refused`). */
+export const reminderStatuses = ['scheduled', 'sent', 'withdrawn', 'missed', 'refused'] as const;
 export type ReminderStatusValue = (typeof reminderStatuses)[number];
 
 /**
@@ -399,7 +408,7 @@ export const appointmentReminders = pgTable(
       .where(sql`status = 'scheduled'`),
     check(
       'appointment_reminders_status_check',
-      sql`${t.status} IN ('scheduled', 'sent', 'withdrawn', 'missed')`,
+      sql`${t.status} IN ('scheduled', 'sent', 'withdrawn', 'missed', 'refused')`,
     ),
   ],
 );
@@ -667,6 +676,52 @@ export const outbox = pgTable(
   ],
 );
 
+/** What an SMS provider last said of a message: sent, then delivered, undelivered or failed. */
+export type DeliveryState = 'sent' | 'delivered' | 'undelivered' | 'failed';
+
+/**
+ * One SMS handed to (or refused by) a provider that reports delivery (Twilio, InforU), found by
+ * its receipts through (provider, provider_message_id). No phone number or text: `ref` names a
+ * login code's challenge (its token hash) so the code page can learn that the code did not
+ * arrive, and `fallback` (sealed, like outbox payloads) holds what a WhatsApp fallback would send,
+ * erased once the state is final.
+ */
+export const messageDeliveries = pgTable(
+  'message_deliveries',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    provider: text('provider').$type<'twilio' | 'inforu'>().notNull(),
+    /** Null when the provider refused the message outright (no id was given). */
+    providerMessageId: text('provider_message_id'),
+    /** The outbox row that sent it (not a reference: processed rows are pruned). */
+    outboxId: integer('outbox_id'),
+    clinicId: integer('clinic_id').references(() => clinics.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    ref: text('ref'),
+    state: text('state').$type<DeliveryState>().notNull(),
+    /** The provider's error code for undelivered/failed ('30003', '21211', '-2'). */
+    errorCode: text('error_code'),
+    fallback: text('fallback'),
+    /** When the message was queued again by WhatsApp because this one did not arrive. */
+    fellBackAt: instant('fell_back_at'),
+    createdAt: instant('created_at').notNull(),
+    /** When the state last changed (the receipt's arrival). */
+    updatedAt: instant('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('message_deliveries_provider_id_unique').on(t.provider, t.providerMessageId),
+    index('message_deliveries_ref_idx')
+      .on(t.ref)
+      .where(sql`ref IS NOT NULL`),
+    index('message_deliveries_created_idx').on(t.createdAt),
+    check(
+      'message_deliveries_state_check',
+      sql`${t.state} IN ('sent', 'delivered', 'undelivered', 'failed')`,
+    ),
+    check('message_deliveries_provider_check', sql`${t.provider} IN ('twilio', 'inforu')`),
+  ],
+);
+
 /** A clinic's intake form: the schema (steps and fields) its links are made from. */
 export const formTemplates = pgTable(
   'form_templates',
@@ -816,6 +871,8 @@ export const paymentRequests = pgTable(
   (t) => [
     unique('payment_requests_token_hash_unique').on(t.tokenHash),
     unique('payment_requests_charge_ref_unique').on(t.chargeRef),
+    // The target of payment_charges' (request_id, charge_ref) foreign key.
+    unique('payment_requests_id_charge_ref_unique').on(t.id, t.chargeRef),
     index('payment_requests_clinic_idx').on(t.clinicId, t.createdAt),
     index('payment_requests_patient_idx').on(t.clinicId, t.patientIdNumber, t.id),
     check('payment_requests_amount_check', sql`${t.amountAgorot} BETWEEN 1 AND 100000000`),
@@ -895,10 +952,20 @@ export const paymentCharges = pgTable(
     transactionId: integer('transaction_id')
       .notNull()
       .references(() => paymentTransactions.id, { onDelete: 'cascade' }),
+    /**
+     * The reference the provider kept with the charge: the foreign key below holds it to the
+     * paying request's own, so the database never binds a charge to a request it was not made for.
+     */
+    chargeRef: text('charge_ref').notNull(),
     confirmedAt: instant('confirmed_at').notNull(),
   },
   (t) => [
     primaryKey({ name: 'payment_charges_pkey', columns: [t.terminal, t.providerIndex] }),
+    foreignKey({
+      name: 'payment_charges_request_ref_fk',
+      columns: [t.requestId, t.chargeRef],
+      foreignColumns: [paymentRequests.id, paymentRequests.chargeRef],
+    }).onDelete('cascade'),
     check('payment_charges_terminal_check', sql`${t.terminal} = lower(${t.terminal})`),
   ],
 );
@@ -1512,4 +1579,19 @@ export const staffPasskeyChallenges = pgTable(
     unique('staff_passkey_challenges_challenge_unique').on(t.challenge),
     check('staff_passkey_challenges_purpose_check', sql`${t.purpose} IN ('register', 'sign_in')`),
   ],
+);
+
+/**
+ * The data keys whose ciphertexts the database may hold, by key id (`dataKeyId`): a server
+ * registers its DATA_KEY at start-up, and refuses to start when one of these is neither its
+ * DATA_KEY nor in DATA_KEY_PREVIOUS (platform/key-rotation.ts). A completed rotation drops the ids
+ * no value carries any more.
+ */
+export const dataKeys = pgTable(
+  'data_keys',
+  {
+    keyId: text('key_id').primaryKey(),
+    firstUsedAt: instant('first_used_at').notNull().defaultNow(),
+  },
+  (t) => [check('data_keys_key_id_check', sql`${t.keyId} ~ '^[0-9a-f]{8}$'`)],
 );

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { decryptText, encryptText, sealedAt, type SealingKey } from '../crypto.js';
 import type { Database, Executor } from '../db/client.js';
@@ -16,8 +16,27 @@ export const OUTBOX_LANE_CONCURRENCY: Readonly<Record<OutboxLane, number>> = {
   webhooks: 16,
 };
 
+/**
+ * How long a claim holds a row of each lane before another process may take it, renewed every
+ * quarter of it while the handler runs: a process that dies (SIGKILL, a lost machine) leaves a
+ * login code to the others within seconds, and a slow handler that is alive keeps its row.
+ */
+export const OUTBOX_LANE_LEASE_MS: Readonly<Record<OutboxLane, number>> = {
+  codes: 8_000,
+  default: 5 * 60_000,
+  webhooks: 5 * 60_000,
+};
+
 /** What a handler is told about the try it is making. */
 export interface OutboxAttempt {
+  /** The row's id: a handler keeping its own record of the work (SMS deliveries) names it. */
+  id: number;
+  /** The clinic the row is a message of (OutboxItem.clinicId); null for none. */
+  clinicId: number | null;
+  /** When the work stops being of use (epoch ms; OutboxItem.expiresAt); null for never. */
+  expiresAt: number | null;
+  /** When the row was written (epoch ms). */
+  createdAt: number;
   /**
    * The row is given up ('failed') if this try throws: a handler keeping its own record of the
    * work (webhook deliveries) marks it failed then, since the outbox calls nothing afterwards.
@@ -33,7 +52,9 @@ export interface OutboxAttempt {
 
 /**
  * Does the work of one row. Throwing means "try again later"; the error's text is stored in
- * `last_error`, so it must not quote the payload (codes, phone numbers).
+ * `last_error`, so it must not quote the payload (codes, phone numbers). An error with
+ * `permanent: true` (an SMS provider's "invalid number") gives the row up at once: trying again
+ * for 48 hours cannot help.
  */
 export type OutboxHandler = (payload: unknown, attempt: OutboxAttempt) => Promise<void>;
 
@@ -100,10 +121,10 @@ export interface OutboxOptions {
   /** Rows worked at once per lane (default OUTBOX_LANE_CONCURRENCY). */
   concurrency?: Partial<Record<OutboxLane, number>>;
   /**
-   * How long a claim holds a row. A worker that dies mid-run leaves its rows to others after
-   * this; a handler must finish well within it (the SMS provider and webhooks time out at 10 s).
+   * How long a claim holds a row, for every lane or per lane (default OUTBOX_LANE_LEASE_MS). A
+   * worker that dies mid-run leaves its rows to others after this; a live one renews it.
    */
-  leaseMs?: number;
+  leaseMs?: number | Partial<Record<OutboxLane, number>>;
   /** Told how each try ended (metrics); must not throw. */
   observe?: (outcome: OutboxOutcome) => void;
   /**
@@ -121,7 +142,6 @@ export const OUTBOX_FIRST_RETRY_MS = 1000;
 export const OUTBOX_MAX_RETRY_MS = 10 * 60_000;
 /** A row not done this long after it was written is given up ('failed'). */
 export const OUTBOX_GIVE_UP_MS = 48 * 3600_000;
-const DEFAULT_LEASE_MS = 5 * 60_000;
 const LAST_ERROR_MAX_LENGTH = 200;
 
 /**
@@ -142,7 +162,10 @@ type ClaimedRow = Pick<
 export function createOutbox(options: OutboxOptions): Outbox {
   const { db, key, clock, log, handlers } = options;
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
-  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const leaseMs: Record<OutboxLane, number> =
+    typeof options.leaseMs === 'number'
+      ? { codes: options.leaseMs, default: options.leaseMs, webhooks: options.leaseMs }
+      : { ...OUTBOX_LANE_LEASE_MS, ...options.leaseMs };
   const concurrency = { ...OUTBOX_LANE_CONCURRENCY, ...options.concurrency };
   const observe = options.observe ?? (() => {});
   const remains = options.remains ?? {};
@@ -168,7 +191,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     const rows = await db
       .update(outbox)
       .set({
-        lockedUntil: new Date(now.getTime() + leaseMs),
+        lockedUntil: new Date(now.getTime() + leaseMs[lane]),
         attempts: sql`${outbox.attempts} + 1`,
       })
       .where(inArray(outbox.id, due))
@@ -182,6 +205,22 @@ export function createOutbox(options: OutboxOptions): Outbox {
         clinicId: outbox.clinicId,
       });
     return rows.sort((a, b) => a.id - b.id);
+  }
+
+  /** Extends the lease of the rows in hand that are still this process's claims. */
+  async function renew(lane: OutboxLane, rows: readonly ClaimedRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await db
+      .update(outbox)
+      .set({ lockedUntil: new Date(clock() + leaseMs[lane]) })
+      .where(
+        and(
+          eq(outbox.status, 'pending'),
+          // Settled meanwhile (a retry later clears the lease): not to be held again.
+          isNotNull(outbox.lockedUntil),
+          or(...rows.map((row) => and(eq(outbox.id, row.id), eq(outbox.attempts, row.attempts)))),
+        ),
+      );
   }
 
   /** Writes the outcome, unless the claim was lost (lease over and the row claimed again). */
@@ -268,6 +307,10 @@ export function createOutbox(options: OutboxOptions): Outbox {
     try {
       payload = JSON.parse(decryptText(key, row.payload ?? '', payloadAt(row.id)));
       await handler(payload, {
+        id: row.id,
+        clinicId: row.clinicId,
+        expiresAt: row.expiresAt?.getTime() ?? null,
+        createdAt: row.createdAt.getTime(),
         isLast,
         defer(until) {
           deferUntil = until;
@@ -275,8 +318,14 @@ export function createOutbox(options: OutboxOptions): Outbox {
       });
     } catch (error) {
       const lastError = describeError(error, payload);
-      if (isLast) {
-        log.error({ outboxId: row.id, topic: row.topic }, 'outbox: given up after 48 hours');
+      const permanent = (error as { permanent?: unknown } | null)?.permanent === true;
+      if (isLast || permanent) {
+        log.error(
+          { outboxId: row.id, topic: row.topic },
+          permanent
+            ? 'outbox: given up, the failure is permanent'
+            : 'outbox: given up after 48 hours',
+        );
         await done(row, 'failed', lastError, payload);
         observe({ topic: row.topic, outcome: 'failed' });
       } else {
@@ -301,17 +350,30 @@ export function createOutbox(options: OutboxOptions): Outbox {
   async function runLane(lane: OutboxLane): Promise<number> {
     const limit = concurrency[lane];
     const inHand = new Set<Promise<void>>();
+    const held = new Map<number, ClaimedRow>();
     let handled = 0;
+    // While rows are in hand their claims are renewed; a renewal that fails is tried again at
+    // the next beat (the row may go to another process meanwhile, which `settle` allows for).
+    const heartbeat = setInterval(() => {
+      renew(lane, [...held.values()]).catch((error: unknown) => {
+        log.warn({ err: withoutQueryParams(error), lane }, 'outbox: lease renewal failed');
+      });
+    }, leaseMs[lane] / 4);
+    heartbeat.unref();
     try {
       for (;;) {
         const free = limit - inHand.size;
         const rows = await claim(lane, free);
         for (const row of rows) {
+          held.set(row.id, row);
           const work: Promise<void> = handleRow(row)
             .catch((error: unknown) => {
               log.error({ err: withoutQueryParams(error), outboxId: row.id }, 'outbox: row failed');
             })
-            .finally(() => inHand.delete(work));
+            .finally(() => {
+              held.delete(row.id);
+              inHand.delete(work);
+            });
           inHand.add(work);
         }
         handled += rows.length;
@@ -320,6 +382,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       }
     } finally {
       await Promise.all(inHand);
+      clearInterval(heartbeat);
     }
   }
 
