@@ -2,8 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CreatedPaymentRequest, PaymentRequest } from '@marpe/shared';
 import type { App } from '../src/app.js';
+import { sha256Hex } from '../src/platform/crypto.js';
 import type { Database } from '../src/platform/db/client.js';
-import { auditLog, clinics } from '../src/platform/db/schema.js';
+import { auditLog, clinics, paymentRequests } from '../src/platform/db/schema.js';
 import { clinicRow } from './fixtures.js';
 import {
   buildTestApp,
@@ -58,6 +59,8 @@ describe.each(engines)('the desk’s payment requests: the clinic API it calls (
   /** The card provider's API: it confirms the indexes in `charges`, and knows no other. */
   let provider: Loopback;
   const charges = new Set<string>();
+  /** The reference of the frame each charge was made in: the link that first reported it. */
+  const frameRefs = new Map<string, string>();
   let clinicId: number;
   let otherClinicId: number;
   let owner: Desk;
@@ -84,6 +87,7 @@ describe.each(engines)('the desk’s payment requests: the clinic API it calls (
                   amount: 250,
                   currency_code: 1,
                   number_of_payments: 1,
+                  marpe_ref: frameRefs.get(index),
                 },
               ]
             : [],
@@ -108,6 +112,7 @@ describe.each(engines)('the desk’s payment requests: the clinic API it calls (
     await database.current.reset();
     now = START;
     charges.clear();
+    frameRefs.clear();
     const [main, other] = await db
       .insert(clinics)
       .values([
@@ -173,13 +178,26 @@ describe.each(engines)('the desk’s payment requests: the clinic API it calls (
     return response.json<PaymentRequest>();
   };
 
-  /** The provider's callback on a link: form-encoded, no cookie. */
+  /**
+   * The provider's callback on a link (form-encoded, no cookie) for a charge made in its frame:
+   * with the link's `marpe_ref`, which the provider keeps with the charge.
+   */
   const notify = async (url: string, fields: Record<string, string>) => {
+    const token = url.slice(`${ORIGIN}/p/`.length);
+    const [row] = await db
+      .select({ chargeRef: paymentRequests.chargeRef })
+      .from(paymentRequests)
+      .where(eq(paymentRequests.tokenHash, sha256Hex(token)));
+    const reference = fields.marpe_ref ?? row?.chargeRef ?? '';
+    const sent = { marpe_ref: reference, ...fields };
+    if (fields.index !== undefined && !frameRefs.has(fields.index)) {
+      frameRefs.set(fields.index, reference);
+    }
     const response = await app.inject({
       method: 'POST',
-      url: `/api/notify-payment/${url.slice(`${ORIGIN}/p/`.length)}`,
+      url: `/api/notify-payment/${token}`,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams(fields).toString(),
+      payload: new URLSearchParams(sent).toString(),
     });
     expect(response.statusCode, response.body).toBe(200);
   };

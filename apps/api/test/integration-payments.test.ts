@@ -9,6 +9,7 @@ import type {
   WebhookEvent,
 } from '@marpe/shared';
 import type { App } from '../src/app.js';
+import { sha256Hex } from '../src/platform/crypto.js';
 import type { Database } from '../src/platform/db/client.js';
 import {
   auditLog,
@@ -75,6 +76,8 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
   const charges = new Map<string, number>();
   /** The provider charged `index` in `payments` payments of ₪1,250.50. */
   const charge = (index: string, payments = 1) => charges.set(index, payments);
+  /** The reference of the frame each charge was made in: the link that first reported it. */
+  const frameRefs = new Map<string, string>();
 
   beforeAll(async () => {
     now = START;
@@ -99,6 +102,7 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
                     amount: 1250.5,
                     currency_code: 1,
                     number_of_payments: payments,
+                    marpe_ref: frameRefs.get(body.transaction_index ?? ''),
                   },
                 ],
         },
@@ -139,6 +143,7 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
     a = await insertClinic('מרפאת השן הלבנה', TERMINAL);
     b = await insertClinic('מרפאה אחרת', 'otherterm');
     charges.clear();
+    frameRefs.clear();
     for (const clinic of [a, b]) {
       await app.payments.setProviderCredentials(db, clinic.id, {
         appKey: `app-${clinic.id}`,
@@ -193,14 +198,27 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
       ...xsrf,
     });
 
-  /** The provider's callback: form-encoded, no cookie, no XSRF header. */
-  const notify = (url: string, fields: Record<string, string>) =>
-    app.inject({
+  /**
+   * The provider's callback (form-encoded, no cookie, no XSRF header) for a charge made in this
+   * link's frame: with the link's `marpe_ref`, which the provider keeps with the charge.
+   */
+  const notify = async (url: string, fields: Record<string, string>) => {
+    const [row] = await db
+      .select({ chargeRef: paymentRequests.chargeRef })
+      .from(paymentRequests)
+      .where(eq(paymentRequests.tokenHash, sha256Hex(tokenOf(url))));
+    const reference = fields.marpe_ref ?? row?.chargeRef ?? '';
+    const sent = { marpe_ref: reference, ...fields };
+    if (fields.index !== undefined && !frameRefs.has(fields.index)) {
+      frameRefs.set(fields.index, reference);
+    }
+    return app.inject({
       method: 'POST',
       url: `/api/notify-payment/${tokenOf(url)}`,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams(fields).toString(),
+      payload: new URLSearchParams(sent).toString(),
     });
+  };
 
   /** The clinic's audit entries about payment requests, oldest first. */
   const auditActions = async () =>
@@ -781,6 +799,67 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
       response_code: '000',
       verification: 'unverifiable',
     });
+  });
+
+  it('reports a charge without the request’s reference as unverified, never as paid', async () => {
+    const response = await call(a.key, 'POST', '/webhooks', {
+      url: receiver.url('/marpe'),
+      events: ['payment.succeeded', 'payment.failed', 'payment.unverified'],
+    });
+    const secret = response.json<WebhookEndpointWithSecret>().secret ?? '';
+    // The frame was opened stripped of marpe_ref: its callback carries none.
+    const stripped = await createRequest();
+    charge('51');
+    const unreferenced = await app.inject({
+      method: 'POST',
+      url: `/api/notify-payment/${tokenOf(stripped.url)}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams(approved('51')).toString(),
+    });
+    expect(unreferenced.statusCode).toBe(200);
+    // The callback carries the reference, but the provider kept none with the charge.
+    const unkept = await createRequest();
+    charge('52');
+    frameRefs.set('52', '');
+    await notify(unkept.url, approved('52'));
+    const events = await deliveredEvents(secret);
+    expect(events.map((e) => [e.type, e.data])).toEqual([
+      [
+        'payment.unverified',
+        expect.objectContaining({
+          request_id: stripped.id,
+          status: 'pending',
+          transaction_index: '51',
+          verified: false,
+        }),
+      ],
+      [
+        'payment.unverified',
+        expect.objectContaining({
+          request_id: unkept.id,
+          status: 'pending',
+          transaction_index: '52',
+          verified: false,
+        }),
+      ],
+    ]);
+    for (const [request, accepted] of [
+      [stripped, false],
+      [unkept, true],
+    ] as const) {
+      expect(
+        (await call(a.key, 'GET', `/payment-requests/${request.id}`)).json<PaymentRequest>().status,
+      ).toBe('pending');
+      const [recorded] = (
+        await call(a.key, 'GET', `/payment-requests/${request.id}/transactions`)
+      ).json<PaymentTransaction[]>();
+      expect(recorded).toMatchObject({
+        accepted,
+        response_code: '000',
+        verification: 'unverifiable',
+        rejection_reason: 'reference_missing',
+      });
+    }
   });
 
   it('never lets a key reach another clinic’s payment requests', async () => {

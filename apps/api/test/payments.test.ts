@@ -14,6 +14,7 @@ import {
 } from '../src/demo/demo-payment.js';
 import { seedDemoClinic } from '../src/demo/seed-demo-clinic.js';
 import type { CreatePaymentLinkInput } from '../src/modules/payments/payments-service.js';
+import { sha256Hex } from '../src/platform/crypto.js';
 import type { Database } from '../src/platform/db/client.js';
 import {
   clinics,
@@ -92,6 +93,11 @@ describe.each(engines)('payment requests (%s)', (engine) => {
    */
   let provider: Loopback;
   const charges = new Map<string, Record<string, unknown>>();
+  /**
+   * The reference of the frame each charge was made in (the link whose callback first reported
+   * it, see `notify`): the provider keeps it with the charge unless the test set one itself.
+   */
+  const frameRefs = new Map<string, string>();
   let providerDown = 0;
   const authProblems: string[] = [];
   let db: Database;
@@ -137,7 +143,13 @@ describe.each(engines)('payment requests (%s)', (engine) => {
         };
       }
       if (request.path === '/v1/transactions') {
-        const found = charges.get(body.transaction_index ?? '');
+        const index = body.transaction_index ?? '';
+        const stored = charges.get(index);
+        const reference = frameRefs.get(index);
+        const found =
+          stored && !('marpe_ref' in stored) && reference !== undefined
+            ? { ...stored, marpe_ref: reference }
+            : stored;
         return {
           status: 200,
           body: {
@@ -180,6 +192,7 @@ describe.each(engines)('payment requests (%s)', (engine) => {
     clinicId = clinic?.id ?? 0;
     await app.payments.setProviderCredentials(db, clinicId, CREDENTIALS);
     charges.clear();
+    frameRefs.clear();
     provider.reset();
     providerDown = 0;
     authProblems.length = 0;
@@ -206,14 +219,39 @@ describe.each(engines)('payment requests (%s)', (engine) => {
   const getRequest = (token: string) =>
     app.inject({ method: 'POST', url: '/api/get-payment-request', payload: { token }, ...xsrf });
 
-  /** The provider's callback: form-encoded, no cookie, no XSRF header. */
-  const notify = (token: string, fields: Record<string, string>) =>
-    app.inject({
+  /** The link's own reference (its frame's `marpe_ref`); '' for an unknown token. */
+  const refOfToken = async (token: string) => {
+    const [row] = await db
+      .select({ chargeRef: paymentRequests.chargeRef })
+      .from(paymentRequests)
+      .where(eq(paymentRequests.tokenHash, sha256Hex(token)));
+    return row?.chargeRef ?? '';
+  };
+
+  /**
+   * The provider's callback (form-encoded, no cookie, no XSRF header) for a charge made in this
+   * link's frame: it carries the link's `marpe_ref` unless `fields` names one or
+   * `withReference` is false, and the provider keeps that reference with the charge.
+   */
+  const notify = async (
+    token: string,
+    fields: Record<string, string>,
+    { withReference = true }: { withReference?: boolean } = {},
+  ) => {
+    const sent = { ...fields };
+    if (withReference && !('marpe_ref' in sent)) {
+      sent.marpe_ref = await refOfToken(token);
+      if (sent.index !== undefined && !frameRefs.has(sent.index)) {
+        frameRefs.set(sent.index, sent.marpe_ref);
+      }
+    }
+    return app.inject({
       method: 'POST',
       url: `/api/notify-payment/${token}`,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams(fields).toString(),
+      payload: new URLSearchParams(sent).toString(),
     });
+  };
 
   const requestRow = async (id: number) => {
     const [row] = await db.select().from(paymentRequests).where(eq(paymentRequests.id, id));
@@ -479,6 +517,7 @@ describe.each(engines)('payment requests (%s)', (engine) => {
       expect(authProblems).toEqual([]);
       const request = await requestRow(link.requestId);
       expect(request?.status).toBe('paid');
+      const reference = await refOfToken(link.token);
       expect(request?.paidAt?.getTime()).toBe(START + 1000);
       now = START;
       const [row] = await transactions(link.requestId);
@@ -494,7 +533,10 @@ describe.each(engines)('payment requests (%s)', (engine) => {
         accepted: true,
         rejectionReason: null,
         verification: 'confirmed',
-        providerAnswer: { error_code: 0, transactions: [providerCharge('1001')] },
+        providerAnswer: {
+          error_code: 0,
+          transactions: [{ ...providerCharge('1001'), marpe_ref: reference }],
+        },
       });
       expect(row?.receivedAt.getTime()).toBe(START);
       expect(row?.payload).toEqual({
@@ -508,6 +550,7 @@ describe.each(engines)('payment requests (%s)', (engine) => {
         contact: '039845128',
         email: 'dana@example.com',
         remarks: 'דנה לוי',
+        marpe_ref: reference,
       });
 
       // Nothing that looks like a card number, an expiry, a CVV or a card token anywhere.
@@ -522,11 +565,12 @@ describe.each(engines)('payment requests (%s)', (engine) => {
 
     it('accepts instalments that add up, and JSON bodies', async () => {
       const link = await newLink();
-      charge('2001', { number_of_payments: 3 });
+      const reference = await refOfToken(link.token);
+      charge('2001', { number_of_payments: 3, marpe_ref: reference });
       const response = await app.inject({
         method: 'POST',
         url: `/api/notify-payment/${link.token}`,
-        payload: inThree(),
+        payload: { ...inThree(), marpe_ref: reference },
       });
       expect(response.statusCode).toBe(200);
       await settle();
@@ -823,36 +867,69 @@ describe.each(engines)('payment requests (%s)', (engine) => {
       expect(provider.requests).toEqual([]);
     });
 
-    it('two callbacks for one charge on two requests before either is verified: one is paid', async () => {
+    it('two callbacks for one charge on two requests before either is verified: the charged one is paid', async () => {
       const { first, second } = await twoOf77('7002');
+      // Made in the first link's frame; reported on the second too, with its own reference.
       await notify(first.token, of77('7002'));
       await notify(second.token, of77('7002'));
       expect((await requestRow(first.requestId))?.status).toBe('verifying');
       expect((await requestRow(second.requestId))?.status).toBe('verifying');
       const [a] = await transactions(first.requestId);
       const [b] = await transactions(second.requestId);
-      // Both verifications at once (on PostgreSQL, two connections): the charge's key decides.
-      await Promise.all([app.payments.verify(a?.id ?? 0), app.payments.verify(b?.id ?? 0)]);
-      const statuses = [
-        (await requestRow(first.requestId))?.status,
-        (await requestRow(second.requestId))?.status,
-      ].sort();
-      expect(statuses).toEqual(['paid', 'pending']);
-      const rows = [
-        ...(await transactions(first.requestId)),
-        ...(await transactions(second.requestId)),
-      ];
-      expect(rows.map((r) => r.verification).sort()).toEqual(['confirmed', 'refused']);
-      expect(rows.find((r) => r.verification === 'refused')?.rejectionReason).toBe(
-        'charge_of_another_request',
-      );
-      expect(await db.select().from(paymentCharges)).toHaveLength(1);
+      // Both verifications at once (on PostgreSQL, two connections), in both orders; the
+      // reference the provider kept decides, not who is first (test/payment-race.test.ts).
+      await Promise.all([app.payments.verify(b?.id ?? 0), app.payments.verify(a?.id ?? 0)]);
+      expect((await requestRow(first.requestId))?.status).toBe('paid');
+      expect((await requestRow(second.requestId))?.status).toBe('pending');
+      expect((await transactions(first.requestId))[0]?.verification).toBe('confirmed');
+      expect((await transactions(second.requestId))[0]).toMatchObject({
+        verification: 'refused',
+        rejectionReason: 'reference_mismatch',
+      });
+      expect(await db.select().from(paymentCharges)).toMatchObject([
+        { requestId: first.requestId, chargeRef: await refOf(first.token) },
+      ]);
+    });
+
+    it('a callback without the reference is refused, never verified, and the clinic told', async () => {
+      const { first } = await twoOf77('7007');
+      const response = await notify(first.token, of77('7007'), { withReference: false });
+      expect(response.statusCode).toBe(200);
+      await settle();
+      expect(await requestRow(first.requestId)).toMatchObject({ status: 'pending', paidAt: null });
+      expect((await transactions(first.requestId))[0]).toMatchObject({
+        accepted: false,
+        rejectionReason: 'reference_missing',
+        verification: 'unverifiable',
+      });
+      expect(provider.requests.filter((r) => r.path === '/v1/transactions')).toEqual([]);
+      // Declined without one, it is a failed attempt like any other.
+      await notify(first.token, { ...of77('7008'), Response: '004' }, { withReference: false });
+      expect((await transactions(first.requestId))[1]).toMatchObject({
+        accepted: false,
+        rejectionReason: 'reference_missing',
+        verification: null,
+      });
+    });
+
+    it('a charge the provider keeps without a reference pays nobody', async () => {
+      const { first } = await twoOf77('7009', { marpe_ref: undefined });
+      await notify(first.token, of77('7009'));
+      expect((await requestRow(first.requestId))?.status).toBe('verifying');
+      await settle();
+      expect(await requestRow(first.requestId)).toMatchObject({ status: 'pending', paidAt: null });
+      expect((await transactions(first.requestId))[0]).toMatchObject({
+        accepted: true,
+        verification: 'unverifiable',
+        rejectionReason: 'reference_missing',
+      });
+      expect(await db.select().from(paymentCharges)).toEqual([]);
     });
 
     it('a charge the provider keeps with another request’s reference never pays this one', async () => {
       const { first, second } = await twoOf77('7003');
       charge('7003', { amount: '77.00', marpe_ref: await refOf(first.token) });
-      // The callback itself carries no reference (as a forger would send it).
+      // The callback carries the forger's own link's reference.
       await notify(second.token, of77('7003'));
       await settle();
       expect((await requestRow(second.requestId))?.status).toBe('pending');
@@ -1019,7 +1096,7 @@ describe.each(engines)('payment requests (%s)', (engine) => {
     afterAll(async () => {
       await sandbox.close();
     });
-    const frameUrl = (token: string, payments: number) => {
+    const frameUrl = (token: string, payments: number, chargeRef?: string) => {
       const url = new URL(
         buildCardFrameUrl({
           baseUrl: `${ORIGIN}/api/sandbox`,
@@ -1031,6 +1108,7 @@ describe.each(engines)('payment requests (%s)', (engine) => {
           remarks: 'דנה לוי',
           publicOrigin: ORIGIN,
           token,
+          chargeRef,
         }),
       );
       return { path: `${url.pathname}${url.search}`, params: url.searchParams };
@@ -1115,7 +1193,7 @@ describe.each(engines)('payment requests (%s)', (engine) => {
 
     it('pays end to end with the approving card', async () => {
       const link = await newLink();
-      const { params } = frameUrl(link.token, 3);
+      const { params } = frameUrl(link.token, 3, await refOfToken(link.token));
       const response = await pay(params, '000');
       expect(response.statusCode).toBe(303);
       const location = new URL(response.headers.location ?? '');
@@ -1197,9 +1275,23 @@ describe.each(engines)('payment requests (%s)', (engine) => {
       expect(forged.statusCode).toBe(200);
       await sandbox.outbox.runOnce();
       expect(await requestRow(second.requestId)).toMatchObject({ status: 'pending', paidAt: null });
-      expect((await transactions(second.requestId))[0]?.rejectionReason).toBe(
+      expect((await transactions(second.requestId))[0]?.rejectionReason?.split(',')).toEqual([
+        'reference_missing',
         'charge_of_another_request',
-      );
+      ]);
+    });
+
+    it('a sandbox charge from a frame stripped of its reference pays nothing', async () => {
+      const link = await newLink();
+      const { params } = frameUrl(link.token, 1);
+      expect(params.has('marpe_ref')).toBe(false);
+      expect((await pay(params, '000')).statusCode).toBe(303);
+      await sandbox.outbox.runOnce();
+      expect((await requestRow(link.requestId))?.status).toBe('pending');
+      expect((await transactions(link.requestId))[0]).toMatchObject({
+        rejectionReason: 'reference_missing',
+        verification: 'unverifiable',
+      });
     });
 
     it('leaves the request unpaid with a failing card and sends the frame to the fail address', async () => {
@@ -1233,6 +1325,7 @@ describe.each(engines)('payment requests (%s)', (engine) => {
           remarks: 'דנה לוי',
           publicOrigin: local,
           token: link.token,
+          chargeRef: await refOfToken(link.token),
         }),
       );
       const headers = { host: '127.0.0.1:4123' };

@@ -257,11 +257,19 @@ export function createPaymentsRepository(db: Database) {
     /**
      * Claims a provider charge for one request: true when this call did, false when the charge
      * had paid a request already. The primary key decides; a concurrent claim waits for the
-     * other's commit and then finds it, so two callbacks never both win.
+     * other's commit and then finds it, so two callbacks never both win. `chargeRef` is the
+     * reference the provider kept with the charge: a foreign key refuses the claim (it throws)
+     * unless it is the request's own.
      */
     async claimCharge(
       ex: Executor,
-      charge: { terminal: string; providerIndex: string; requestId: number; transactionId: number },
+      charge: {
+        terminal: string;
+        providerIndex: string;
+        requestId: number;
+        transactionId: number;
+        chargeRef: string;
+      },
       at: Date,
     ): Promise<boolean> {
       const rows = await ex

@@ -368,8 +368,9 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
      * were reported with their first delivery. A charge that belongs to another request (its
      * reference, or it already paid one) is recorded as not accepted and reported to nobody: it is
      * no payment attempt on this link, only a replay of someone's charge. An approved one the
-     * clinic cannot confirm (no provider credentials) leaves the request payable and is reported
-     * as payment.unverified.
+     * clinic cannot confirm (no provider credentials), or one without the request's reference
+     * (whose it is cannot be told, so it is refused and never verified), leaves the request
+     * payable, is recorded `unverifiable` and is reported as payment.unverified.
      */
     async recordCallback(token: string, body: unknown): Promise<CallbackOutcome> {
       const fields: ProviderFields = providerFieldsOf(body);
@@ -409,6 +410,12 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         const foreign =
           verdict.reasons.includes('charge_of_another_request') ||
           verdict.reasons.includes('reference_mismatch');
+        // An approval that fails no check but the missing reference: a real charge, perhaps,
+        // but nobody can say for which link, so the clinic is told to look at its terminal.
+        const unreferenced =
+          response === PAYMENT_SUCCESS_CODE &&
+          verdict.reasons.length === 1 &&
+          verdict.reasons[0] === 'reference_missing';
         const transactionId = await repository.insertTransaction(tx, {
           requestId: request.id,
           clinicId: request.clinicId,
@@ -437,14 +444,17 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
           if (request.status === 'pending') await repository.setStatus(tx, request.id, 'verifying');
           await provider.queueVerification(tx, transactionId);
         }
-        if (transactionId !== null && approved && !confirmable && provider !== undefined) {
+        if (
+          transactionId !== null &&
+          (unreferenced || (approved && !confirmable && provider !== undefined))
+        ) {
           await repository.setVerification(tx, transactionId, 'unverifiable', null);
         }
         const type =
-          !approved && !foreign
-            ? 'payment.failed'
-            : approved && !confirmable
-              ? 'payment.unverified'
+          unreferenced || (approved && !confirmable)
+            ? 'payment.unverified'
+            : !approved && !foreign
+              ? 'payment.failed'
               : null;
         if (webhooks && transactionId !== null && type && request.status !== 'paid') {
           await webhooks.emit(tx, {
@@ -475,14 +485,24 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
      * paid and payment.succeeded says `verified: true`; on a request already paid it is
      * payment.duplicate. Refused: recorded, payment.failed (`verified: true`), and the request is
      * payable again unless another approved callback still waits; a charge of another request is
-     * refused without an event (see recordCallback). Credentials removed since the callback: the
-     * request is payable again and payment.unverified says so. An unreachable provider throws:
-     * the outbox tries again with backoff.
+     * refused without an event (see recordCallback). A charge the provider keeps without any
+     * reference matches nothing (whose it is cannot be told): `unverifiable`, like credentials
+     * removed since the callback, so the request is payable again and payment.unverified says
+     * so. An unreachable provider throws: the outbox tries again with backoff.
      */
     async verify(transactionId: number): Promise<void> {
       if (!deps.provider) throw new Error('payments: verify without a provider');
       const first = await repository.lockTransaction(repository.db, transactionId);
-      if (!first || first.transaction.verification !== null) return;
+      // Only an approved callback that passed our checks is ever queued; anything else here is
+      // left alone rather than asked about (a refused callback must never pay).
+      if (
+        !first ||
+        first.transaction.verification !== null ||
+        !first.transaction.accepted ||
+        first.transaction.responseCode !== PAYMENT_SUCCESS_CODE
+      ) {
+        return;
+      }
       const credentials = await providerCredentials(first.request.clinicId);
       let found: {
         transaction: ProviderTransaction | null;
@@ -536,14 +556,32 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
           await event('payment.unverified', await reopen(), false);
           return;
         }
-        // A charge that carries a reference must carry this request's; one without (a frame
-        // opened before references, or an answer that omits it) is bound to one request by
-        // `claimCharge` alone.
+        // The charge must carry this request's reference as the provider kept it. One without
+        // matches nothing: two links reporting it would each look right, and whichever was
+        // verified first would take a charge that may be the other's.
         const reference = found.transaction?.reference ?? null;
         const foreignReference = reference !== null && reference !== request.chargeRef;
         const matches = !foreignReference && confirms(request, transaction, found.transaction);
+        if (matches && reference === null) {
+          await repository.setVerification(
+            tx,
+            transaction.id,
+            'unverifiable',
+            found.answer,
+            'reference_missing',
+          );
+          if (request.status === 'paid') {
+            reported = false;
+            return;
+          }
+          await event('payment.unverified', await reopen(), false);
+          return;
+        }
+        // The charge's key decides a race between two requests; the reference it is claimed
+        // under is held to the request's own by a foreign key.
         const claimed =
           matches &&
+          reference !== null &&
           (await repository.claimCharge(
             tx,
             {
@@ -551,6 +589,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
               providerIndex: transaction.providerIndex,
               requestId: request.id,
               transactionId: transaction.id,
+              chargeRef: reference,
             },
             now,
           ));

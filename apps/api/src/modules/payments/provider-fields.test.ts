@@ -14,7 +14,13 @@ const request = {
   maxPayments: 3,
   status: 'pending',
 };
-const single = { supplier: 'clinicterm', sum: '1250.50', currency: '1', cred_type: '1' };
+const single = {
+  supplier: 'clinicterm',
+  sum: '1250.50',
+  currency: '1',
+  cred_type: '1',
+  marpe_ref: request.chargeRef,
+};
 const inThree = { ...single, cred_type: '8', npay: '2', fpay: '416.84', spay: '416.83' };
 
 describe('providerFieldsOf', () => {
@@ -79,7 +85,13 @@ describe('checkCallback', () => {
       amountAgorot: 125_050,
       payments: 1,
     });
-    expect(checkCallback(request, { supplier: 'CLINICTERM', sum: '1250.5' }).accepted).toBe(true);
+    expect(
+      checkCallback(request, {
+        supplier: 'CLINICTERM',
+        sum: '1250.5',
+        marpe_ref: request.chargeRef,
+      }).accepted,
+    ).toBe(true);
     expect(checkCallback(request, inThree)).toMatchObject({
       accepted: true,
       credType: '8',
@@ -111,6 +123,8 @@ describe('checkCallback', () => {
     [{ ...inThree, npay: '3', fpay: '312.64', spay: '312.62' }, 'too_many_payments'],
     [{ ...single, marpe_ref: 'another-request' }, 'reference_mismatch'],
     [{ ...single, marpe_ref: '' }, 'reference_mismatch'],
+    [{ ...single, marpe_ref: undefined }, 'reference_missing'],
+    [{ ...inThree, marpe_ref: undefined }, 'reference_missing'],
   ])('refuses %j: %s', (fields, reason) => {
     const clean = Object.fromEntries(
       Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined),
@@ -120,9 +134,14 @@ describe('checkCallback', () => {
     expect(verdict.reasons).toContain(reason);
   });
 
-  it('accepts the request’s own reference, and a charge from a frame opened without one', () => {
-    expect(checkCallback(request, { ...single, marpe_ref: request.chargeRef }).accepted).toBe(true);
+  it('accepts the request’s own reference only: a charge without one is no match', () => {
     expect(checkCallback(request, single).accepted).toBe(true);
+    const unreferenced: Record<string, string> = { ...single };
+    delete unreferenced.marpe_ref;
+    expect(checkCallback(request, unreferenced)).toMatchObject({
+      accepted: false,
+      reasons: ['reference_missing'],
+    });
   });
 
   it('stores sums that do not fit as null', () => {

@@ -110,6 +110,11 @@ export type RejectionReason =
   | 'instalments_mismatch'
   /** The charge carries another request's reference (CHARGE_REF_FIELD). */
   | 'reference_mismatch'
+  /**
+   * The charge carries no reference at all, so nothing says which request it was made for: it is
+   * unverifiable, never a match.
+   */
+  | 'reference_missing'
   /** The provider charge (terminal, index) already paid another request. */
   | 'charge_of_another_request';
 
@@ -143,10 +148,13 @@ export interface CallbackVerdict {
 export function checkCallback(request: CallbackRequest, fields: ProviderFields): CallbackVerdict {
   const reasons: RejectionReason[] = [];
   if (request.status === 'cancelled') reasons.push('request_cancelled');
-  // A frame opened before references existed sends none: the charge is then bound by its
-  // (terminal, index) paying one request only.
+  // Every request has a reference and its frame is opened with it, so a charge reported without
+  // one was made through a frame stripped of it (or is someone else's charge): taking it would let
+  // whichever link is verified first claim a charge that cannot be told apart.
   const reference = fields[CHARGE_REF_FIELD];
-  if (reference !== undefined && reference !== request.chargeRef) {
+  if (reference === undefined) {
+    if (request.chargeRef !== '') reasons.push('reference_missing');
+  } else if (reference !== request.chargeRef) {
     reasons.push('reference_mismatch');
   }
   const supplier = (fields.supplier ?? '').toLowerCase();
