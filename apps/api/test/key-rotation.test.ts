@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../src/app.js';
+import { applyReceipt, recordAccepted } from '../src/modules/messaging/deliveries.js';
 import { findClient, saveClient, shaamKey } from '../src/modules/shaam/shaam-repository.js';
 import {
   findSendingCredentials,
   saveConnection,
   whatsappTokenKey,
 } from '../src/modules/whatsapp/whatsapp-repository.js';
-import { dataKeyId } from '../src/platform/crypto.js';
+import { dataKeyId, sealingKey } from '../src/platform/crypto.js';
 import { clinics } from '../src/platform/db/schema.js';
 import { rotateDataKey, sealedColumns } from '../src/platform/key-rotation.js';
 import { clinicRow } from './fixtures.js';
@@ -112,6 +113,15 @@ describe.each(engines)('rotating DATA_KEY (%s)', (engine) => {
       clientSecret: 'shaam-secret',
     });
     await app.outbox.enqueue(db, { topic: 'rotation.test', payload: { note: 'queued' } });
+    // An SMS whose WhatsApp fallback waits, sealed, for its receipt.
+    await recordAccepted(
+      db,
+      sealingKey({ current: oldKey, previous: [] }, 'outbox'),
+      { provider: 'twilio', providerMessageId: 'SM-rotation' },
+      { outboxId: 1, clinicId, kind: 'reminder', ref: null },
+      new Date(),
+      { clinicId, to: '0501234567', body: 'תזכורת', kind: 'reminder' },
+    );
     await app.close();
   });
 
@@ -152,6 +162,19 @@ describe.each(engines)('rotating DATA_KEY (%s)', (engine) => {
     expect(await findClient(db, shaamKey(newKey), clinicId)).toMatchObject({
       clientSecret: 'shaam-secret',
     });
+    // The fallback, bound to its provider and message id, opens with the new key alone.
+    const receipt = await applyReceipt(
+      db,
+      sealingKey({ current: newKey, previous: [] }, 'outbox'),
+      {
+        provider: 'twilio',
+        providerMessageId: 'SM-rotation',
+        state: 'undelivered',
+        errorCode: '30003',
+      },
+      new Date(),
+    );
+    expect(receipt).toMatchObject({ kind: 'moved', fallback: { body: 'תזכורת' } });
   });
 
   it('refuses a value copied into another row', async () => {

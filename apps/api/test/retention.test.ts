@@ -5,6 +5,7 @@ import type { App } from '../src/app.js';
 import type { Database } from '../src/platform/db/client.js';
 import {
   authChallenges,
+  messageDeliveries,
   outbox,
   webhookDeliveries,
   webhookEndpoints,
@@ -91,13 +92,39 @@ describe.each(engines)('retention (%s)', (engine) => {
       expiresAt: new Date(ago(days).getTime() + 600_000),
     });
     await db.insert(authChallenges).values([challenge(40), challenge(0)]);
+    const sms = (id: string, days: number, fallback: string | null) => ({
+      provider: 'twilio' as const,
+      providerMessageId: id,
+      clinicId,
+      kind: 'reminder',
+      state: 'sent' as const,
+      fallback,
+      createdAt: ago(days),
+      updatedAt: ago(days),
+    });
+    await db
+      .insert(messageDeliveries)
+      .values([sms('SM31', 31, null), sms('SM3', 3, 'sealed'), sms('SM1', 1, 'sealed')]);
 
     expect(await app.retention.runOnce()).toEqual({
       outbox: 3,
       webhook_deliveries: 2,
       auth_challenges: 1,
       connection_tokens: 0,
+      message_deliveries: 1,
+      'webhook_endpoints.previous_secret': 0,
+      'message_deliveries.fallback': 1,
     });
+    // A fallback waits 48 hours for the SMS's receipt, then its text goes; the state stays.
+    expect(
+      await db
+        .select({ id: messageDeliveries.providerMessageId, fallback: messageDeliveries.fallback })
+        .from(messageDeliveries)
+        .orderBy(messageDeliveries.id),
+    ).toEqual([
+      { id: 'SM3', fallback: null },
+      { id: 'SM1', fallback: 'sealed' },
+    ]);
     const left = await db.select({ topic: outbox.topic }).from(outbox).orderBy(outbox.id);
     expect(left.map((row) => row.topic)).toEqual(['sent-29', 'pending-200', 'failed-60']);
     const deliveries = await db
@@ -113,7 +140,7 @@ describe.each(engines)('retention (%s)', (engine) => {
       { tokenHash: 'hash-0' },
     ]);
     // Nothing more to do the second time.
-    expect(Object.values((await app.retention.runOnce()) ?? {})).toEqual([0, 0, 0, 0]);
+    expect(Object.values((await app.retention.runOnce()) ?? {})).toEqual([0, 0, 0, 0, 0, 0, 0]);
   });
 
   it('deletes in batches until nothing old is left, with the configured retention', async () => {

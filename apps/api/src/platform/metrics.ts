@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { isLoopbackHost } from './config.js';
 import { safeEqual } from './crypto.js';
 import type { DatabaseHandle } from './db/client.js';
 import { outboxLanes } from './db/schema.js';
@@ -17,6 +18,8 @@ export interface Metrics {
   observeRequest(route: string, method: string, statusCode: number, seconds: number): void;
   /** One outcome of one outbox row's try (the outbox's `observe`). */
   observeOutbox(outcome: OutboxOutcome): void;
+  /** One signed delivery receipt of an SMS provider, by the state it reports. */
+  observeSmsReceipt(receipt: { provider: string; state: string }): void;
   /** The text exposition format. */
   scrape(): Promise<{ contentType: string; body: string }>;
 }
@@ -60,6 +63,13 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     name: 'marpe_outbox_processed_total',
     help: 'Outbox rows done (sent) or expired unsent, by topic and outcome',
     labelNames: ['topic', 'outcome'],
+    registers: [registry],
+  });
+
+  const smsReceipts = new Counter({
+    name: 'marpe_sms_receipts_total',
+    help: "SMS providers' signed delivery receipts, by provider and the state they report (sent, delivered, undelivered, failed)",
+    labelNames: ['provider', 'state'],
     registers: [registry],
   });
 
@@ -234,6 +244,9 @@ export function createMetrics(deps: MetricsDeps): Metrics {
         outboxDead.inc({ topic });
       } else if (outcome === 'sent' || outcome === 'expired') outboxDone.inc({ topic, outcome });
     },
+    observeSmsReceipt({ provider, state }) {
+      smsReceipts.inc({ provider, state });
+    },
     async scrape() {
       return { contentType: registry.contentType, body: await registry.metrics() };
     },
@@ -254,6 +267,12 @@ export async function startMetricsServer(
   metrics: Metrics,
   options: { host: string; port: number; token: string | null },
 ): Promise<Server> {
+  // Configuration refuses this already (platform/config.ts); kept here so no caller can open it.
+  if (!options.token && !isLoopbackHost(options.host)) {
+    throw new Error(
+      `/metrics on ${options.host}, not a loopback address, needs METRICS_TOKEN (METRICS_PORT listens on HOST)`,
+    );
+  }
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const path = (request.url ?? '').split('?')[0];
     if (request.method !== 'GET' || path !== '/metrics') {

@@ -40,6 +40,45 @@ const pruned: readonly Pruned[] = [
     table: 'connection_tokens',
     where: ({ done }) => sql`expires_at < ${done}::timestamptz`,
   },
+  {
+    // Delivery states answer "did it arrive?" for as long as the outbox row they came from is kept.
+    table: 'message_deliveries',
+    where: ({ done }) => sql`created_at < ${done}::timestamptz`,
+  },
+];
+
+interface Erased {
+  /** How the count is reported: `<table>.<column>`. */
+  name: string;
+  table: string;
+  /** What the erasure sets. */
+  set: SQL;
+  /** The rows to erase, given the instant now. */
+  where: (now: string) => SQL;
+}
+
+/**
+ * Secrets kept for a while beside their replacement, erased (not the row) the moment that while
+ * is over: what no longer signs or opens anything must not wait in the database for a leak.
+ */
+const erased: readonly Erased[] = [
+  {
+    // A rotated webhook secret signs beside the new one for 24 hours (webhooks-service.ts).
+    name: 'webhook_endpoints.previous_secret',
+    table: 'webhook_endpoints',
+    set: sql`previous_secret = NULL, previous_secret_until = NULL`,
+    where: (now) =>
+      sql`previous_secret IS NOT NULL AND (previous_secret_until IS NULL OR previous_secret_until <= ${now}::timestamptz)`,
+  },
+  {
+    // A WhatsApp fallback's text waits for the SMS's final receipt; one that never comes must not
+    // keep the text. The outbox gives a message up after 48 hours; so does this.
+    name: 'message_deliveries.fallback',
+    table: 'message_deliveries',
+    set: sql`fallback = NULL`,
+    where: (now) =>
+      sql`fallback IS NOT NULL AND created_at <= ${now}::timestamptz - interval '48 hours'`,
+  },
 ];
 
 export interface RetentionOptions {
@@ -56,8 +95,9 @@ export interface RetentionOptions {
 
 export interface Retention {
   /**
-   * Deletes what is past its retention, batch by batch; resolves with the rows deleted per table,
-   * or null when another process holds the job (it does the work).
+   * Deletes what is past its retention and erases secrets past their overlap, batch by batch;
+   * resolves with the rows deleted per table (and erased per `table.column`), or null when another
+   * process holds the job (it does the work).
    */
   runOnce(): Promise<Record<string, number> | null>;
   start(intervalMs?: number): void;
@@ -71,23 +111,35 @@ export function createRetention(options: RetentionOptions): Retention {
   let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
 
-  /** One batch of one table in a transaction holding the job's lock; null when another has it. */
-  async function deleteBatch(entry: Pruned, where: SQL): Promise<number | null> {
+  /** One statement in a transaction holding the job's lock; null when another process has it. */
+  async function underLock(statement: SQL): Promise<number | null> {
     return db.transaction(async (tx) => {
       const lock = await tx.execute(
         sql`SELECT pg_try_advisory_xact_lock(${RETENTION_LOCK_KEY}) AS taken`,
       );
       if (!(lock as unknown as { rows: { taken: boolean }[] }).rows[0]?.taken) return null;
-      const table = sql.identifier(entry.table);
-      const result = await tx.execute(
-        sql`DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE ${where} ORDER BY id LIMIT ${batch})`,
-      );
+      const result = await tx.execute(statement);
       return (
         (result as unknown as { rowCount?: number; affectedRows?: number }).rowCount ??
         (result as unknown as { affectedRows?: number }).affectedRows ??
         0
       );
     });
+  }
+
+  /** One batch of one table; null when another process holds the job. */
+  function deleteBatch(entry: Pruned, where: SQL): Promise<number | null> {
+    const table = sql.identifier(entry.table);
+    return underLock(
+      sql`DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE ${where} ORDER BY id LIMIT ${batch})`,
+    );
+  }
+
+  function eraseBatch(entry: Erased, now: string): Promise<number | null> {
+    const table = sql.identifier(entry.table);
+    return underLock(
+      sql`UPDATE ${table} SET ${entry.set} WHERE id IN (SELECT id FROM ${table} WHERE ${entry.where(now)} ORDER BY id LIMIT ${batch})`,
+    );
   }
 
   async function prune(): Promise<Record<string, number> | null> {
@@ -107,6 +159,16 @@ export function createRetention(options: RetentionOptions): Retention {
         if (count < batch) break;
       }
       deleted[entry.table] = total;
+    }
+    for (const entry of erased) {
+      let total = 0;
+      for (;;) {
+        const count = await eraseBatch(entry, new Date(now).toISOString());
+        if (count === null) return null;
+        total += count;
+        if (count < batch) break;
+      }
+      deleted[entry.name] = total;
     }
     return deleted;
   }

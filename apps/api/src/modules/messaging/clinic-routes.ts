@@ -109,7 +109,7 @@ export const messageFailuresRoutes: FastifyPluginAsyncZod<MessageFailuresRoutesO
       schema: {
         tags,
         summary:
-          "The clinic's messages (SMS or WhatsApp: codes, appointment details, reminders, links, waitlist offers) that failed after 48 hours of tries or expired unsent, newest first: what each was for, the recipient masked (never the text), tries and the last error; `before` (an id) pages on",
+          "The clinic's messages (SMS or WhatsApp: codes, appointment details, reminders, links, waitlist offers) that failed (refused for good, such as an invalid number, or after 48 hours of tries) or expired unsent, newest first: what each was for, the recipient masked (never the text), tries and the last error; `before` (an id) pages on",
         querystring: messageFailuresQuerySchema,
         response: {
           200: messageFailureListSchema,

@@ -20,7 +20,16 @@ import {
   createLogWhatsAppProvider,
   type DevMessageLog,
 } from './log-sms-provider.js';
+import {
+  deliveryReceiptRoutes,
+  INFORU_DELIVERY_PATH,
+  TWILIO_STATUS_PATH,
+} from './delivery-receipts.js';
+import { createInforuSmsProvider } from './inforu-sms-provider.js';
+import { keepingQuietHours } from './quiet-hours-at-send.js';
+import { createSmsSender, smsHandler } from './sms-channel.js';
 import type { SmsProvider } from './sms-provider.js';
+import { createTwilioSmsProvider } from './twilio-sms-provider.js';
 import {
   usesWhatsApp,
   WHATSAPP_TOPIC,
@@ -31,16 +40,21 @@ import { createGraphWhatsAppProvider } from './whatsapp-provider.js';
 
 export const SMS_TOPIC = 'sms';
 
-const smsPayloadSchema = z.object({ to: z.string(), body: z.string() });
-
 export interface QueuedSms {
   /** The national Israeli mobile number as stored: `05XXXXXXXX`. */
   to: string;
   body: string;
   /** Not sent after this (a one-time code that has expired). */
   expiresAt?: Date;
+  /**
+   * A login code's challenge (its token hash): the code page asks by it whether the code's SMS
+   * arrived (message_deliveries.ref).
+   */
+  deliveryRef?: string;
   /** What it is for, shown to the clinic's owners if it fails ('other' unless said). */
   kind?: MessageKind;
+  /** Not sent before this (the clinic's quiet hours); now unless said. */
+  notBefore?: Date;
 }
 
 /** A message sent for a clinic: its owners see it if it fails (GET /message-failures). */
@@ -108,7 +122,7 @@ declare module 'fastify' {
 }
 
 export interface RegisterMessagingOptions {
-  config: Pick<Config, 'sms' | 'whatsapp'>;
+  config: Pick<Config, 'sms' | 'whatsapp' | 'publicOrigin'>;
   database: Pick<DatabaseHandle, 'db'>;
   clock: () => number;
   pollIntervalMs?: number;
@@ -132,30 +146,56 @@ export function registerMessaging(
   { config, database, clock, pollIntervalMs, observeOutbox }: RegisterMessagingOptions,
 ): RegisteredMessaging {
   const devMessages = createDevMessageLog();
-  const sms: SmsProvider =
-    config.sms.provider === 'http'
-      ? createHttpSmsProvider(config.sms)
-      : createLogSmsProvider({ messages: devMessages, clock });
+  const sms = smsProviderOf(config, devMessages, clock);
 
   // The demo records WhatsApp messages like SMS: one switch decides whether messages leave.
   const whatsapp =
-    config.sms.provider === 'http'
+    config.sms.provider !== 'log'
       ? createGraphWhatsAppProvider(config.whatsapp)
       : createLogWhatsAppProvider({ messages: devMessages, clock });
+  const outboxKey = sealingKey(app.dataKeys, 'outbox');
+  const enqueueWhatsApp = async (executor: Executor, payload: WhatsAppPayload) =>
+    outbox.enqueue(executor, {
+      topic: WHATSAPP_TOPIC,
+      payload,
+      clinicId: payload.clinicId,
+    });
+  const sendSms = createSmsSender({
+    db: database.db,
+    key: outboxKey,
+    sms,
+    clock,
+    enqueueWhatsApp,
+    kick: () => outbox.kick(),
+  });
 
   // Other modules add their topics through `app.outbox.handle` while the app is being built.
   const handlers: Record<string, OutboxHandler> = {
-    [SMS_TOPIC]: async (payload) => sms.send(smsPayloadSchema.parse(payload)),
+    [SMS_TOPIC]: smsHandler(sendSms),
     [WHATSAPP_TOPIC]: whatsappHandler({
       db: database.db,
       tokenKey: whatsappTokenKey(app.dataKeys),
       whatsapp,
-      sms,
+      sendSms,
+      async queueSms(message) {
+        await outbox.enqueue(database.db, {
+          topic: SMS_TOPIC,
+          payload: message,
+          clinicId: message.clinicId,
+        });
+        outbox.kick();
+      },
     }),
   };
+  // A clinic's automatic messages keep its quiet hours when sent too (a retry may fall at night).
+  const quiet = { db: database.db, clock };
+  for (const topic of [SMS_TOPIC, WHATSAPP_TOPIC]) {
+    const handler = handlers[topic];
+    if (handler) handlers[topic] = keepingQuietHours(quiet, handler);
+  }
   const outbox = createOutbox({
     db: database.db,
-    key: sealingKey(app.dataKeys, 'outbox'),
+    key: outboxKey,
     clock,
     log: app.log,
     handlers,
@@ -166,33 +206,43 @@ export function registerMessaging(
   let started = false;
 
   const messaging: Messaging = {
-    async queueSms(executor, { to, body, expiresAt, kind = 'other', clinicId }) {
+    async queueSms(executor, { to, body, expiresAt, kind = 'other', clinicId, notBefore }) {
       if (!/^05\d{8}$/.test(to)) throw new Error('queueSms: `to` must be stored as 05XXXXXXXX');
       await outbox.enqueue(executor, {
         topic: SMS_TOPIC,
-        payload: { to, body, kind },
+        payload: { to, body, kind, clinicId },
         expiresAt,
         clinicId,
+        notBefore,
       });
     },
-    async queueCode(executor, { to, body, expiresAt, kind = 'login_code', clinicId }) {
+    async queueCode(executor, { to, body, expiresAt, kind = 'login_code', clinicId, deliveryRef }) {
       if (!/^05\d{8}$/.test(to)) throw new Error('queueCode: `to` must be stored as 05XXXXXXXX');
       await outbox.enqueue(executor, {
         topic: SMS_TOPIC,
-        payload: { to, body, kind },
+        payload: { to, body, kind, clinicId, ref: deliveryRef },
         expiresAt,
         lane: 'codes',
         clinicId,
       });
     },
-    async queueMessage(executor, { clinicId, to, body, expiresAt, channel, kind = 'other' }) {
+    async queueMessage(
+      executor,
+      { clinicId, to, body, expiresAt, channel, kind = 'other', notBefore },
+    ) {
       if (!(await usesWhatsApp(executor, clinicId, channel))) {
-        await messaging.queueSms(executor, { to, body, expiresAt, kind, clinicId });
+        await messaging.queueSms(executor, { to, body, expiresAt, kind, clinicId, notBefore });
         return 'sms';
       }
       if (!/^05\d{8}$/.test(to)) throw new Error('queueMessage: `to` must be stored as 05XXXXXXXX');
       const payload: WhatsAppPayload = { clinicId, to, body, kind };
-      await outbox.enqueue(executor, { topic: WHATSAPP_TOPIC, payload, expiresAt, clinicId });
+      await outbox.enqueue(executor, {
+        topic: WHATSAPP_TOPIC,
+        payload,
+        expiresAt,
+        clinicId,
+        notBefore,
+      });
       return 'whatsapp';
     },
     kick: () => outbox.kick(),
@@ -211,6 +261,25 @@ export function registerMessaging(
   };
   app.decorate('messaging', messaging);
   app.decorate('outbox', appOutbox);
+  void app.register(deliveryReceiptRoutes, {
+    prefix: '/api',
+    db: database.db,
+    key: outboxKey,
+    sms: config.sms,
+    publicOrigin: config.publicOrigin,
+    clock,
+    async queueFallback(tx, message) {
+      await enqueueWhatsApp(tx, {
+        clinicId: message.clinicId,
+        to: message.to,
+        body: message.body,
+        kind: messageKindSchema.catch('other').parse(message.kind),
+        fallback: true,
+      });
+    },
+    kick: () => outbox.kick(),
+    observeReceipt: (receipt) => app.metrics?.observeSmsReceipt(receipt),
+  });
   app.addHook('onReady', async () => {
     started = true;
     outbox.start();
@@ -218,4 +287,29 @@ export function registerMessaging(
   app.addHook('onClose', async () => outbox.stop());
 
   return { messaging, outbox: appOutbox, devMessages };
+}
+
+/** The configured SMS provider; in demo mode the one that prints and records. */
+function smsProviderOf(
+  config: Pick<Config, 'sms' | 'publicOrigin'>,
+  devMessages: DevMessageLog,
+  clock: () => number,
+): SmsProvider {
+  const { sms, publicOrigin } = config;
+  switch (sms.provider) {
+    case 'http':
+      return createHttpSmsProvider(sms);
+    case 'twilio':
+      return createTwilioSmsProvider({
+        ...sms,
+        statusCallbackUrl: `${publicOrigin}${TWILIO_STATUS_PATH}`,
+      });
+    case 'inforu':
+      return createInforuSmsProvider({
+        ...sms,
+        deliveryNotificationUrl: `${publicOrigin}${INFORU_DELIVERY_PATH}`,
+      });
+    default:
+      return createLogSmsProvider({ messages: devMessages, clock });
+  }
 }

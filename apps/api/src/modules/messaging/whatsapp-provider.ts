@@ -18,6 +18,17 @@ export interface WhatsAppProvider {
   send(message: WhatsAppMessage): Promise<void>;
 }
 
+/** Meta answered with an error status (the message names Meta's error code at most). */
+export class WhatsAppRefused extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = 'WhatsAppRefused';
+  }
+}
+
 /**
  * The WhatsApp Cloud API: `POST <graph>/v23.0/<phone_number_id>/messages` with the clinic's
  * business token. Anything but a 2xx, a network error or no answer in time throws; the errors
@@ -60,8 +71,9 @@ export function createGraphWhatsAppProvider(options: {
         await response.body?.cancel().catch(() => {});
         return;
       }
-      throw new Error(
+      throw new WhatsAppRefused(
         `WhatsApp Cloud API answered ${response.status}${await graphErrorCode(response)}`,
+        response.status,
       );
     },
   };

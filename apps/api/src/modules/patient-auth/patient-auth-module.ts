@@ -6,6 +6,7 @@ import { registerIntegrationRoutes } from '../integration/integration-auth.js';
 import { registerAuthenticate } from './authenticate.js';
 import { createPatientCorrections, patientsIntegrationRoutes } from './clinic-routes.js';
 import { createPatientAuthRepository } from './patient-auth-repository.js';
+import { codeDeliveryRoutes } from './code-delivery-routes.js';
 import { patientAuthRoutes } from './patient-auth-routes.js';
 import { createPatientAuthService } from './patient-auth-service.js';
 import { createPatientSearch } from './patient-search.js';
@@ -45,4 +46,5 @@ export async function registerPatientAuth(
     service,
     attemptsPerMinute: deps.attemptsPerMinute,
   });
+  await app.register(codeDeliveryRoutes, { prefix: '/api', db: deps.db, clock: deps.clock });
 }

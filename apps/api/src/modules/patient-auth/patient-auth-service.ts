@@ -18,7 +18,14 @@ import { patientAuthRules, type PatientAuthRules } from './patient-auth-rules.js
 export interface SmsQueue {
   queueCode(
     ex: Executor,
-    message: { to: string; body: string; expiresAt?: Date; clinicId?: number },
+    message: {
+      to: string;
+      body: string;
+      expiresAt?: Date;
+      clinicId?: number;
+      /** The challenge's token hash: the code page asks whether its SMS arrived by it. */
+      deliveryRef?: string;
+    },
   ): Promise<void>;
   kick(): void;
 }
@@ -200,6 +207,7 @@ export function createPatientAuthService(deps: PatientAuthServiceDeps) {
           validMinutes: rules.codeTtlMs / 60_000,
         }),
         expiresAt,
+        deliveryRef: tokenHash,
       });
     });
     messaging.kick();

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRoutes } from '../../app/router';
@@ -150,6 +150,40 @@ describe('login page', () => {
     expect(await screen.findByRole('textbox', { name: 'מספר תעודת זהות' })).toBeInTheDocument();
     expect(localStorage.getItem('token')).toBeNull();
     expect(reload).not.toHaveBeenCalled();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('a code whose SMS did not arrive: says so, with the clinic phone to call', async () => {
+    const { callsTo } = stubApi({
+      'GET /api/clinic/1': () => json(clinicFixture()),
+      'POST /api/patient-auth/code-delivery': () =>
+        json({ delivery: 'not_delivered', clinicPhone: '03-555 0000' }),
+    });
+    load();
+    await screen.findByRole('heading', { level: 1, name: 'הזדהות' });
+    act(() => useAuthStore.setState({ twoFactorToken: 'two-factor-token' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('הקוד לא הגיע? אפשר לשלוח שוב או להתקשר למרפאה: 03-555 0000');
+    expect(screen.getByRole('link', { name: '03-555 0000' })).toHaveAttribute(
+      'href',
+      'tel:035550000',
+    );
+    expect(callsTo('POST /api/patient-auth/code-delivery')[0]?.body).toEqual({
+      twoFactorToken: 'two-factor-token',
+    });
+  });
+
+  it('a code delivered (or not yet known) shows nothing more', async () => {
+    const { callsTo } = stubApi({
+      'GET /api/clinic/1': () => json(clinicFixture()),
+      'POST /api/patient-auth/code-delivery': () =>
+        json({ delivery: 'delivered', clinicPhone: '03-5550000' }),
+    });
+    load();
+    await screen.findByRole('heading', { level: 1, name: 'הזדהות' });
+    act(() => useAuthStore.setState({ twoFactorToken: 'two-factor-token' }));
+    await waitFor(() => expect(callsTo('POST /api/patient-auth/code-delivery')).toHaveLength(1));
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 

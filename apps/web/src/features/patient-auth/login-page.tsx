@@ -14,6 +14,7 @@ import { LoadingView } from '../../lib/loading-view';
 import { useAuthStore } from '../../lib/patient-auth/auth-store';
 import { useCheckedSession } from '../../lib/patient-auth/use-checked-session';
 import { VerificationForm } from '../../lib/patient-auth/verification-form';
+import { CodeDeliveryNotice } from './code-delivery-notice';
 
 /** How long "Successfully Authenticated" stays on screen before the next page. */
 const successPauseMs = 1200;
@@ -72,6 +73,7 @@ export function LoginPage() {
         <Typography color="textSecondary">{t('patientAuth.intro')}</Typography>
       </Box>
       <VerificationForm clinicId={clinicId} />
+      <CodeDeliveryNotice />
     </Box>
   );
 }
