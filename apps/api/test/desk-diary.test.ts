@@ -632,7 +632,9 @@ describe.each(engines)("the desk's diary: the clinic API it calls (%s)", (engine
     describe('messages', () => {
       const sent = useSentMessages(() => app);
 
-      it("sends the new time's details only with send_sms: true", async () => {
+      it('tells the patient of the move with send_sms: true when moves are not told', async () => {
+        // Told by default (change-notices.test.ts); this is a clinic that turned that off.
+        await db.update(clinics).set({ notifyMoved: false });
         const appointment = await book(frontDesk);
         await reschedule(frontDesk, appointment.id, { start_date: iso(`${THURSDAY} 11:00`) });
         expect(await sent()).toEqual([]);
@@ -643,7 +645,7 @@ describe.each(engines)("the desk's diary: the clinic API it calls (%s)", (engine
         expect(told.statusCode, told.body).toBe(200);
         const messages = await sent();
         expect(messages.map((m) => m.to)).toEqual(['0527654321']);
-        expect(messages[0]?.body).toContain('בתאריך 25/03/2027 בשעה 13:30');
+        expect(messages[0]?.body).toContain('ל-25/03/2027 בשעה 13:30');
       });
     });
   });
@@ -670,7 +672,7 @@ describe.each(engines)("the desk's diary: the clinic API it calls (%s)", (engine
       expect(messages.map((m) => m.to)).toEqual(['0527654321']);
       // In the patient's language, and never the reason.
       expect(messages[0]?.body).toContain('was cancelled');
-      expect(messages[0]?.body).toContain('On 25/03/2027 at 09:00');
+      expect(messages[0]?.body).toContain('on 25/03/2027 at 09:00');
       expect(messages[0]?.body).not.toContain('ביקש');
       const audit = (await call({ key }, 'GET', '/audit-log')).json<AuditLogEntry[]>();
       expect(audit.find((e) => e.action === 'appointment.cancel')).toMatchObject({
@@ -682,7 +684,7 @@ describe.each(engines)("the desk's diary: the clinic API it calls (%s)", (engine
       expect(await slotsOn(dana.id, THURSDAY)).toContain('09:00');
     });
 
-    it('changes nothing for a key caller with no body: no reason, no message', async () => {
+    it('changes nothing for a key caller with no body: no reason, the clinic’s own notice', async () => {
       const appointment = await book({ key });
       const response = await cancel({ key }, appointment.id);
       expect(response.statusCode, response.body).toBe(200);
@@ -690,7 +692,8 @@ describe.each(engines)("the desk's diary: the clinic API it calls (%s)", (engine
         status: 'cancelled',
         cancel_reason: null,
       });
-      expect(await sent()).toEqual([]);
+      // Cancellations are told by default, asked or not (change-notices.test.ts).
+      expect((await sent()).map((m) => m.body)).toEqual([expect.stringContaining('בוטל')]);
       const again = await cancel({ key }, appointment.id);
       expect(again.statusCode).toBe(409);
       expect(again.json()).toMatchObject({ code: 'not_cancellable' });

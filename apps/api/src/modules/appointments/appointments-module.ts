@@ -12,6 +12,7 @@ import type { WaitlistService } from '../waitlist/waitlist-service.js';
 import type { Webhooks } from '../webhooks/webhooks-service.js';
 import { createAppointmentsRepository } from './appointments-repository.js';
 import { createAppointmentsService } from './appointments-service.js';
+import { createChangeNotices } from './change-notices.js';
 import { createClinicAppointments } from './clinic-appointments.js';
 import { clinicAppointmentsRoutes } from './clinic-routes.js';
 import { appointmentsRoutes } from './patient-routes.js';
@@ -34,14 +35,22 @@ export async function registerAppointments(
     waitlist: WaitlistService;
     cache: ClinicDataCache;
     calendar: CalendarSync;
+    /** Change notices link to `${publicOrigin}/appointments/{clinicId}`. */
+    publicOrigin: string;
   },
 ): Promise<void> {
+  const repository = createAppointmentsRepository(deps.db);
   const appointments = createAppointmentsService({
-    repository: createAppointmentsRepository(deps.db),
+    repository,
     availability: deps.availability,
     busy: deps.schedules,
     patients: createPatientAuthRepository(deps.db),
     messaging: deps.messaging,
+    notices: createChangeNotices({
+      repository,
+      messaging: deps.messaging,
+      publicOrigin: deps.publicOrigin,
+    }),
     webhooks: deps.webhooks,
     reminders: deps.reminders,
     waitlist: deps.waitlist,

@@ -10,6 +10,7 @@ import {
   clinics,
   isStoredId,
   patients,
+  reminderSettings,
 } from '../../platform/db/schema.js';
 
 /** What an appointment's details SMS names. */
@@ -420,18 +421,6 @@ export function createAppointmentsRepository(db: Database) {
       return row ?? null;
     },
 
-    /** What the cancellation message names: the clinic, caregiver and type of an appointment. */
-    async findCancellationDetails(ex: Executor, appointmentId: number) {
-      const [row] = await ex
-        .select({ ...detailsColumns, clinicPhone: clinics.phone })
-        .from(appointments)
-        .innerJoin(clinics, eq(clinics.id, appointments.clinicId))
-        .innerJoin(caregivers, eq(caregivers.id, appointments.caregiverId))
-        .innerJoin(appointmentTypes, eq(appointmentTypes.id, appointments.appointmentTypeId))
-        .where(eq(appointments.id, appointmentId));
-      return row ?? null;
-    },
-
     /** `reason`: the clinic's, when it cancels (kept for its eyes). */
     async cancelAppointment(tx: Executor, appointmentId: number, at: Date, reason?: string | null) {
       await tx
@@ -481,6 +470,46 @@ export function createAppointmentsRepository(db: Database) {
         )
         .limit(1);
       return row ?? null;
+    },
+
+    /**
+     * What a change notice of the appointment needs, as it stands in the transaction: the patient's
+     * phone and language, the clinic's notice settings and quiet hours (null: never set), the
+     * caregiver's name. null when there is no such appointment.
+     */
+    async findNoticeSubject(ex: Executor, appointmentId: number) {
+      const [row] = await ex
+        .select({
+          clinicId: appointments.clinicId,
+          startAt: appointments.startAt,
+          language: appointments.language,
+          phone: patients.phone,
+          clinicName: clinics.name,
+          timezone: clinics.timezone,
+          cancelNoticeMinutes: clinics.cancelNoticeMinutes,
+          notifyBooked: clinics.notifyBooked,
+          notifyMoved: clinics.notifyMoved,
+          notifyCancelled: clinics.notifyCancelled,
+          caregiverName: caregivers.name,
+          quietStart: reminderSettings.quietStart,
+          quietEnd: reminderSettings.quietEnd,
+          observeRestDays: reminderSettings.observeRestDays,
+        })
+        .from(appointments)
+        .innerJoin(patients, eq(patients.id, appointments.patientId))
+        .innerJoin(clinics, eq(clinics.id, appointments.clinicId))
+        .innerJoin(caregivers, eq(caregivers.id, appointments.caregiverId))
+        .leftJoin(reminderSettings, eq(reminderSettings.clinicId, appointments.clinicId))
+        .where(eq(appointments.id, appointmentId));
+      return row ?? null;
+    },
+
+    async findCaregiverName(ex: Executor, caregiverId: number): Promise<string | null> {
+      const [row] = await ex
+        .select({ name: caregivers.name })
+        .from(caregivers)
+        .where(eq(caregivers.id, caregiverId));
+      return row?.name ?? null;
     },
 
     /** Counts one more details SMS unless `limit` were sent already; false when refused. */

@@ -54,8 +54,13 @@ function serviceFailing(errors: Error[], maxBookingAttempts?: number) {
     repository,
     availability: { isOfferedSlot: async () => ({ offered: true, timezone: 'Asia/Jerusalem' }) },
     busy: { overlapsExternalBusy: async () => false },
-    patients: { findPatient: async () => null, insertPatient: async () => null },
+    patients: {
+      findPatient: async () => null,
+      insertPatient: async () => null,
+      lockAndCountIdentities: async () => 0,
+    },
     messaging: { queueMessage: async () => 'sms' as const, kick: () => {} },
+    notices: { queue: async () => 'off' as const },
     webhooks: {
       emitAppointment: async () => 0,
       emitAppointmentRescheduled: async () => 0,

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   APPOINTMENT_SMS_LIMIT,
+  MAX_IDENTITIES_PER_PHONE,
   PHONE_HINT_DIGITS,
   type AppointmentSource,
   type BookAppointmentBody,
@@ -31,11 +32,13 @@ import type {
   SessionPatient,
 } from '../patient-auth/patient-auth-repository.js';
 import type { Writer } from '../integration/integration-auth.js';
+import { tooManyIdentities } from '../patient-auth/patient-auth-service.js';
 import type { Reminders } from '../reminders/reminders-service.js';
 import type { WaitlistService } from '../waitlist/waitlist-service.js';
 import type { Webhooks } from '../webhooks/webhooks-service.js';
 import type { MessageLanguage } from '../../platform/http/message-language.js';
-import { appointmentCancelledMessage, appointmentSmsMessage } from './appointment-sms.js';
+import { appointmentSmsMessage } from './appointment-sms.js';
+import type { ChangeNotices } from './change-notices.js';
 import {
   bookingConflictOf,
   isRetryableConflict,
@@ -61,7 +64,8 @@ export interface AppointmentsServiceDeps {
     | 'listUpcoming'
     | 'lockOwnAppointment'
     | 'lockClinicAppointment'
-    | 'findCancellationDetails'
+    | 'findNoticeSubject'
+    | 'findCaregiverName'
     | 'cancelAppointment'
     | 'findOwnUpcoming'
     | 'takeSmsAllowance'
@@ -70,8 +74,10 @@ export interface AppointmentsServiceDeps {
   /** What blocks a caregiver besides appointments (the clinic's busy times), checked in the transaction. */
   busy: Pick<AvailabilityRepository, 'overlapsExternalBusy'>;
   /** Clinic bookings find the patient by ID number, or sign them up as the login flow does. */
-  patients: Pick<PatientAuthRepository, 'findPatient' | 'insertPatient'>;
+  patients: Pick<PatientAuthRepository, 'findPatient' | 'insertPatient' | 'lockAndCountIdentities'>;
   messaging: Pick<Messaging, 'queueMessage' | 'kick'>;
+  /** Every booking, move and cancellation is told to the patient, in its transaction. */
+  notices: Pick<ChangeNotices, 'queue'>;
   /** appointment.booked, .cancelled and .rescheduled, emitted in the change's transaction. */
   webhooks: Pick<Webhooks, 'emitAppointment' | 'emitAppointmentRescheduled' | 'kick'>;
   /** Planned with a booking or a move, withdrawn with a cancellation, in its transaction. */
@@ -133,7 +139,7 @@ const appointmentNotFound = () =>
 export function createAppointmentsService(deps: AppointmentsServiceDeps) {
   const { repository, availability, busy, patients, messaging, webhooks, reminders, waitlist } =
     deps;
-  const { cache, calendar, clock } = deps;
+  const { cache, calendar, clock, notices } = deps;
   const maxAttempts = deps.maxBookingAttempts ?? 5;
   const take = deps.takeLimit ?? takeLimit;
 
@@ -298,9 +304,15 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
       /** The patient's cap of upcoming appointments; null: none (the clinic books). */
       maxUpcoming: number | null;
       now: number;
+      /** Who books: the message caps' audit actor. */
+      actor: string;
+      /** The details message was counted by the message caps already (the clinic asked for it). */
+      capTaken: boolean;
+      /** The clinic's `send_sms` (false: the patient is not told of this booking); see notices. */
+      requested?: boolean;
     },
-  ): Promise<number> {
-    const { clinic, caregiver, type, start, end, localDate, sms, patient } = booking;
+  ): Promise<{ id: number; detailsSent: boolean }> {
+    const { clinic, caregiver, type, start, end, localDate, patient } = booking;
     if (await repository.findBookingOnDate(tx, clinic.id, patient.id, localDate)) {
       throw existingAppointment();
     }
@@ -327,6 +339,20 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
     ) {
       throw tooManyUpcoming(booking.maxUpcoming);
     }
+    // The details sent automatically count toward the message caps; refused, the booking stands
+    // without them (audited as message.refused).
+    const sms =
+      booking.sms !== null &&
+      (booking.capTaken ||
+        (await takeMessageCap(tx, {
+          clinicId: clinic.id,
+          to: patient.phone,
+          kind: 'appointment_booked',
+          actor: booking.actor,
+          now: booking.now,
+        })) === null)
+        ? booking.sms
+        : null;
     const row = await repository.insertAppointment(tx, {
       clinicId: clinic.id,
       caregiverId: caregiver.id,
@@ -341,7 +367,8 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
     });
     await reminders.plan(tx, { id: row.id, clinicId: clinic.id, startAt: new Date(start) });
     await calendar.queueWrite(tx, row.id);
-    // In the booking's transaction: the details go out once, and only if it commits.
+    // In the booking's transaction: the patient's message goes out once, and only if it commits.
+    // The details name everything the booking notice does: one or the other, never both.
     if (sms !== null) {
       await messaging.queueMessage(tx, {
         clinicId: clinic.id,
@@ -349,6 +376,14 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
         body: sms,
         expiresAt: new Date(end),
         kind: 'appointment_details',
+      });
+    } else if (booking.sms === null) {
+      await notices.queue(tx, {
+        appointmentId: row.id,
+        change: { kind: 'booked' },
+        actor: booking.actor,
+        now: booking.now,
+        requested: booking.requested,
       });
     }
     // Its data is the row as written: `source` tells the clinic's own bookings apart.
@@ -360,7 +395,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
       localDate,
       at: new Date(booking.now),
     });
-    return row.id;
+    return { id: row.id, detailsSent: sms !== null };
   }
 
   /**
@@ -374,6 +409,15 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
     details: ClinicBookingBody['patient'],
   ): Promise<{ id: number; phone: string; created: boolean }> {
     const known = await patients.findPatient(tx, clinicId, details.id_number);
+    // A new ID number on the phone counts against its identities as a patient's own sign-up
+    // does, under the same lock (held to the end of the booking), so a race cannot overshoot.
+    if (
+      !known &&
+      (await patients.lockAndCountIdentities(tx, clinicId, details.phone)) >=
+        MAX_IDENTITIES_PER_PHONE
+    ) {
+      throw tooManyIdentities();
+    }
     const inserted = known
       ? null
       : await patients.insertPatient(tx, {
@@ -426,7 +470,8 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
     slot: Pick<PreparedBooking, 'clinic' | 'caregiver' | 'type'> & {
       start: number;
       end: number;
-      sms: string | null;
+      /** The appointment's details went to the patient's phone with the change. */
+      detailsSent: boolean;
     },
   ): BookedAppointment {
     return {
@@ -436,7 +481,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
       appointment_type_id: slot.type.id,
       start_date: formatZonedIso(slot.start, slot.clinic.timezone),
       end_date: formatZonedIso(slot.end, slot.clinic.timezone),
-      sms_sent: slot.sms !== null,
+      sms_sent: slot.detailsSent,
     };
   }
 
@@ -449,9 +494,9 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
       language: MessageLanguage = 'he',
     ): Promise<BookedAppointment> {
       const prepared = await prepareBooking(patient, body, language);
-      const { clinic, caregiver, type, start, end, sms } = prepared;
+      const { clinic, caregiver, type, start, end } = prepared;
       await checkCalendar(caregiver.id, start, end);
-      const id = await inBookingTransaction(async (tx) => {
+      const { id, detailsSent } = await inBookingTransaction(async (tx) => {
         const now = clock();
         await repository.lockCaregiverBookings(tx, caregiver.id);
         // Serialises the patient's bookings (the lock of the limit), so the cap below holds in a
@@ -465,12 +510,14 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
           checkBusy: true,
           maxUpcoming: clinic.maxUpcomingAppointments,
           now,
+          actor: patientSubject(patient),
+          capTaken: false,
         });
       });
       cache.invalidate(clinic.id);
-      if (sms !== null) messaging.kick();
+      messaging.kick();
       webhooks.kick();
-      return bookedView(id, { clinic, caregiver, type, start, end, sms });
+      return bookedView(id, { clinic, caregiver, type, start, end, detailsSent });
     },
 
     /**
@@ -492,7 +539,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
       );
       await checkCalendar(caregiver.id, start, end);
 
-      await inBookingTransaction(async (tx) => {
+      const detailsSent = await inBookingTransaction(async (tx) => {
         const now = clock();
         const row = await lockChangeable(tx, patient, appointmentId, now, 'changed');
         if (
@@ -524,12 +571,35 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
           localDate,
           language,
           // The details allowance starts again for the new time.
-          detailsSmsCount: sms === null ? 0 : 1,
+          detailsSmsCount: 0,
         });
         // The old time's reminders are withdrawn, the new time's planned.
         await reminders.plan(tx, { id: row.id, clinicId: clinic.id, startAt });
         await calendar.queueWrite(tx, row.id);
-        if (sms !== null) {
+        const actor = patientSubject(patient);
+        const told = await notices.queue(tx, {
+          appointmentId: row.id,
+          change: {
+            kind: 'moved',
+            previousStart: row.startAt,
+            previousCaregiverId: row.caregiverId,
+          },
+          actor,
+          now,
+        });
+        // The move's notice names the new time; the clinic's automatic details go only instead.
+        const details =
+          told === 'off' &&
+          sms !== null &&
+          (await takeMessageCap(tx, {
+            clinicId: clinic.id,
+            to: patient.phone,
+            kind: 'appointment_moved',
+            actor,
+            now,
+          })) === null;
+        if (details && sms !== null) {
+          await repository.takeSmsAllowance(tx, row.id, APPOINTMENT_SMS_LIMIT);
           await messaging.queueMessage(tx, {
             clinicId: clinic.id,
             to: patient.phone,
@@ -561,12 +631,13 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
             end_date: formatZonedIso(row.endAt.getTime(), row.timezone),
           },
         );
+        return details;
       });
       cache.invalidate(clinic.id);
-      if (sms !== null) messaging.kick();
+      messaging.kick();
       webhooks.kick();
       waitlist.kick();
-      return bookedView(appointmentId, { clinic, caregiver, type, start, end, sms });
+      return bookedView(appointmentId, { clinic, caregiver, type, start, end, detailsSent });
     },
 
     /**
@@ -607,9 +678,11 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
       type Outcome = { refused: MessageCapRefusal } | { id: number; patientCreated: boolean };
       const outcome = await inBookingTransaction(async (tx): Promise<Outcome> => {
         const now = clock();
-        // The details message counts against the clinic's message caps (issue 25): refused, the
+        await repository.lockCaregiverBookings(tx, slot.caregiver.id);
+        // The details message asked for counts against the clinic's message caps: refused, the
         // booking is not made either (nothing but the refusal's audit entry is committed); the
-        // clinic may book again without send_sms.
+        // clinic may book again without send_sms. After the caregiver's lock, as every booking
+        // takes the caps' lock (one order: no deadlock).
         if (sms !== null) {
           const refused = await takeMessageCap(tx, {
             clinicId: slot.clinic.id,
@@ -620,9 +693,8 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
           });
           if (refused) return { refused };
         }
-        await repository.lockCaregiverBookings(tx, slot.caregiver.id);
         const patient = await findOrSignUp(tx, slot.clinic.id, body.patient);
-        const id = await writeBooking(tx, {
+        const { id } = await writeBooking(tx, {
           ...slot,
           start,
           end,
@@ -633,6 +705,9 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
           checkBusy: body.ignore_busy_times !== true,
           maxUpcoming: null,
           now,
+          actor: writer.actor,
+          capTaken: true,
+          requested: body.send_sms,
         });
         await audit(tx, {
           clinicId: slot.clinic.id,
@@ -656,7 +731,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
       });
       if ('refused' in outcome) throw messageCapError(outcome.refused);
       cache.invalidate(slot.clinic.id);
-      if (sms !== null) messaging.kick();
+      messaging.kick();
       webhooks.kick();
       return outcome;
     },
@@ -701,6 +776,12 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
         await repository.cancelAppointment(tx, row.id, new Date(now));
         await reminders.withdraw(tx, row.id);
         await calendar.queueWrite(tx, row.id);
+        await notices.queue(tx, {
+          appointmentId: row.id,
+          change: { kind: 'cancelled' },
+          actor: patientSubject(patient),
+          now,
+        });
         await webhooks.emitAppointment(tx, 'appointment.cancelled', {
           id: row.id,
           clinicId: row.clinicId,
@@ -713,6 +794,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
         return row.clinicId;
       });
       cache.invalidate(clinicId);
+      messaging.kick();
       webhooks.kick();
       waitlist.kick();
     },
@@ -723,8 +805,10 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
      * one. As the patient's reschedule: one transaction (an UPDATE of the row), the same locks and
      * constraints, reminders planned again, the calendar written back, the freed time offered to
      * the waitlist, appointment.rescheduled raised; as a clinic booking: any time the caregiver is
-     * free with outside_working_hours, over busy times with ignore_busy_times, the details by SMS
-     * with send_sms (counted by the message caps). Audited as `writer.actor`.
+     * free with outside_working_hours, over busy times with ignore_busy_times. The patient is told
+     * by the move's notice when the clinic tells moves, or as send_sms says for this move (true:
+     * told, counted by the message caps first: refused, 429 and nothing moves; false: not told).
+     * Audited as `writer.actor`.
      */
     async rescheduleForClinic(
       writer: Writer,
@@ -766,7 +850,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
         );
       }
       if (body.ignore_busy_times !== true) await checkCalendar(slot.caregiver.id, start, end);
-      const sms = body.send_sms === true ? detailsMessage(slot, start, current.language) : null;
+      const asked = body.send_sms === true;
       const { localDate } = slot;
 
       type Outcome = { refused: MessageCapRefusal } | { moved: true };
@@ -781,7 +865,13 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
             'The appointment is cancelled: book a new one',
           );
         }
-        if (sms !== null) {
+        // Both caregivers' queues, in id order so two opposite moves cannot deadlock.
+        for (const id of [...new Set([row.caregiverId, slot.caregiver.id])].sort((a, b) => a - b)) {
+          await repository.lockCaregiverBookings(tx, id);
+        }
+        // Asked for (send_sms), the patient's message counts against the caps before anything
+        // moves: refused, nothing does (429).
+        if (asked) {
           const refused = await takeMessageCap(tx, {
             clinicId: writer.clinicId,
             to: row.phone,
@@ -790,10 +880,6 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
             now,
           });
           if (refused) return { refused };
-        }
-        // Both caregivers' queues, in id order so two opposite moves cannot deadlock.
-        for (const id of [...new Set([row.caregiverId, slot.caregiver.id])].sort((a, b) => a - b)) {
-          await repository.lockCaregiverBookings(tx, id);
         }
         const onDate = await repository.findBookingOnDate(
           tx,
@@ -821,20 +907,25 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
           localDate,
           language: row.language,
           // The details allowance starts again for the new time.
-          detailsSmsCount: sms === null ? 0 : 1,
+          detailsSmsCount: 0,
         });
         // The old time's reminders are withdrawn, the new time's planned.
         await reminders.plan(tx, { id: row.id, clinicId: writer.clinicId, startAt });
         await calendar.queueWrite(tx, row.id);
-        if (sms !== null) {
-          await messaging.queueMessage(tx, {
-            clinicId: writer.clinicId,
-            to: row.phone,
-            body: sms,
-            expiresAt: endAt,
-            kind: 'appointment_details',
-          });
-        }
+        // The move's notice names the new time (and the old): told when the clinic tells moves,
+        // or as send_sms says for this one.
+        await notices.queue(tx, {
+          appointmentId: row.id,
+          change: {
+            kind: 'moved',
+            previousStart: row.startAt,
+            previousCaregiverId: row.caregiverId,
+          },
+          actor: writer.actor,
+          now,
+          requested: body.send_sms,
+          capTaken: asked,
+        });
         await waitlist.markBooked(tx, {
           patientId: row.patientId,
           caregiverId: slot.caregiver.id,
@@ -870,7 +961,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
             to: { caregiver_id: slot.caregiver.id, start_at: startAt.toISOString() },
             outside_working_hours: body.outside_working_hours === true,
             ignore_busy_times: body.ignore_busy_times === true,
-            send_sms: sms !== null,
+            send_sms: asked,
           },
           at: new Date(now),
         });
@@ -878,7 +969,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
       });
       if ('refused' in outcome) throw messageCapError(outcome.refused);
       cache.invalidate(writer.clinicId);
-      if (sms !== null) messaging.kick();
+      messaging.kick();
       webhooks.kick();
       waitlist.kick();
     },
@@ -886,9 +977,9 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
     /**
      * `POST /api/integration/appointments/:id/cancel`: the clinic cancels one of its booked
      * appointments, whatever the patient's online cancellation notice. `reason` is kept on the
-     * appointment (for the clinic's eyes); `sendSms` tells the patient, in their language, through
-     * the clinic's channel (counted by the message caps: refused, nothing is cancelled). Audited
-     * as `actor`.
+     * appointment (for the clinic's eyes). The patient is told (change-notices.ts) when the clinic
+     * tells cancellations, or as `sendSms` says for this one (true: told, counted by the message caps
+     * first: refused, nothing is cancelled; false: not told). Audited as `actor`.
      */
     async cancelForClinic(
       clinicId: number,
@@ -904,7 +995,8 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
         if (row.status !== 'booked') {
           throw new AppError('not_cancellable', 409, 'The appointment is already cancelled');
         }
-        let message: string | null = null;
+        // Asked for (send_sms), the message counts against the caps first: refused, nothing is
+        // cancelled (429). Otherwise the clinic's setting decides, and a refusal only goes untold.
         if (options.sendSms === true) {
           const cap = await takeMessageCap(tx, {
             clinicId,
@@ -914,26 +1006,19 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
             now,
           });
           if (cap) return cap;
-          const details = await repository.findCancellationDetails(tx, row.id);
-          if (!details) throw appointmentNotFound();
-          message = appointmentCancelledMessage(
-            { ...details, start: row.startAt.getTime() },
-            row.language,
-          );
         }
         await repository.cancelAppointment(tx, row.id, new Date(now), reason);
         await reminders.withdraw(tx, row.id);
         await calendar.queueWrite(tx, row.id);
-        if (message !== null) {
-          await messaging.queueMessage(tx, {
-            clinicId,
-            to: row.phone,
-            body: message,
-            // Told until the time it was for; after that the news is no use.
-            expiresAt: new Date(Math.max(row.startAt.getTime(), now + 60 * MINUTE)),
-            kind: 'appointment_cancelled',
-          });
-        }
+        // Never the clinic's reason (kept for its eyes).
+        await notices.queue(tx, {
+          appointmentId: row.id,
+          change: { kind: 'cancelled' },
+          actor,
+          now,
+          requested: options.sendSms,
+          capTaken: options.sendSms === true,
+        });
         await audit(tx, {
           clinicId,
           actor,
@@ -944,7 +1029,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
             caregiver_id: row.caregiverId,
             start_at: row.startAt.toISOString(),
             ...(reason !== null ? { reason } : {}),
-            ...(options.sendSms === true ? { send_sms: true } : {}),
+            ...(options.sendSms !== undefined ? { send_sms: options.sendSms } : {}),
           },
           at: new Date(now),
         });
@@ -958,7 +1043,7 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
       });
       if (refused) throw messageCapError(refused);
       cache.invalidate(clinicId);
-      if (options.sendSms === true) messaging.kick();
+      messaging.kick();
       webhooks.kick();
       waitlist.kick();
     },
@@ -983,7 +1068,17 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
         { ...appointment, start: appointment.startAt.getTime() },
         appointment.language,
       );
-      await repository.db.transaction(async (tx) => {
+      const refused = await repository.db.transaction(async (tx) => {
+        // Counted by the clinic's message caps like every message to a patient; refused, only
+        // the refusal's audit entry is committed.
+        const cap = await takeMessageCap(tx, {
+          clinicId: patient.clinicId,
+          to: patient.phone,
+          kind: 'appointment_details',
+          actor: patientSubject(patient),
+          now,
+        });
+        if (cap) return cap;
         await take(tx, limits.detailsMessage, patientSubject(patient), now);
         if (!(await repository.takeSmsAllowance(tx, appointment.id, APPOINTMENT_SMS_LIMIT))) {
           throw new AppError(
@@ -999,7 +1094,9 @@ export function createAppointmentsService(deps: AppointmentsServiceDeps) {
           expiresAt: appointment.endAt,
           kind: 'appointment_details',
         });
+        return null;
       });
+      if (refused) throw messageCapError(refused);
       messaging.kick();
     },
   };

@@ -130,7 +130,7 @@ export function createClinicAppointments({ db, appointments: service }: ClinicAp
     async cancelAppointment(writer: Writer, appointmentId: number, body?: ClinicCancelBody) {
       await service.cancelForClinic(writer.clinicId, appointmentId, writer.actor, {
         reason: body?.reason ?? null,
-        sendSms: body?.send_sms === true,
+        sendSms: body?.send_sms,
       });
       const [row] = await repository.listAppointments(db, writer.clinicId, { id: appointmentId });
       if (!row) throw new AppError('appointment_not_found', 404, 'Appointment not found');

@@ -60,7 +60,7 @@ export const clinicAppointmentsRoutes: FastifyPluginAsyncZod<
       schema: {
         tags,
         summary:
-          "Books a patient with a caregiver (201): the patient is found by ID number (the phone must be the one on file; 400 patient.phone otherwise) or signed up. start_date must be a slot the booking page offers, or any future time with outside_working_hours: true; never over another appointment nor one of the patient's on the same date (409 slot_taken, existingAppointment), nor over a busy time unless ignore_busy_times: true (409 slot_taken). Reminders are planned, send_sms: true sends the details, and appointment.booked is raised with source 'clinic'",
+          "Books a patient with a caregiver (201): the patient is found by ID number (the phone must be the one on file; 400 patient.phone otherwise) or signed up, as the patients' own sign-up would (409 too_many_identities when the phone already signs in the most ID numbers one phone may here). start_date must be a slot the booking page offers, or any future time with outside_working_hours: true; never over another appointment nor one of the patient's on the same date (409 slot_taken, existingAppointment), nor over a busy time unless ignore_busy_times: true (409 slot_taken). Reminders are planned, send_sms: true sends the details (else the patient is told of the booking when settings.change_notices.booked is on; send_sms: false tells nothing), and appointment.booked is raised with source 'clinic'",
         body: clinicBookingBodySchema,
         response: { 201: integrationAppointmentSchema, ...writeErrors },
       },
@@ -77,7 +77,7 @@ export const clinicAppointmentsRoutes: FastifyPluginAsyncZod<
     {
       schema: {
         tags,
-        summary: `Cancels a booked appointment on the clinic's behalf, whatever the patient's online cancellation notice; the slot is free again and offered to the waitlist. The body is optional: \`reason\` (at most ${CANCEL_REASON_MAX_LENGTH} characters) is kept as the appointment's cancel_reason, for the clinic's eyes; \`send_sms: true\` tells the patient, in their language, through the clinic's channel (counted by the message caps: 429 and nothing cancelled when one is full). 409 not_cancellable when already cancelled. Audited`,
+        summary: `Cancels a booked appointment on the clinic's behalf, whatever the patient's online cancellation notice; the slot is free again and offered to the waitlist. The body is optional: \`reason\` (at most ${CANCEL_REASON_MAX_LENGTH} characters) is kept as the appointment's cancel_reason, for the clinic's eyes; the patient is told, in their language, through the clinic's channel, when settings.change_notices.cancelled is on (the default) or \`send_sms: true\` asks (then counted by the message caps first: 429 and nothing cancelled when one is full); \`send_sms: false\` tells nothing. 409 not_cancellable when already cancelled. Audited`,
         params: integrationIdParamsSchema,
         body: clinicCancelBodySchema,
         response: { 200: integrationAppointmentSchema, ...writeErrors, 429: errorBodySchema },
@@ -95,7 +95,7 @@ export const clinicAppointmentsRoutes: FastifyPluginAsyncZod<
       schema: {
         tags,
         summary:
-          "Moves a booked appointment (same patient, same type) to start_date, with caregiver_id when the caregiver changes (it must offer the type: 400 caregiver_id otherwise). As a clinic booking: start_date a slot the booking page offers, or any future time with outside_working_hours: true; never over another appointment nor another of the patient's on the same date (409 slot_taken, existingAppointment), nor over a busy time unless ignore_busy_times: true (409 slot_taken). In one transaction: reminders planned again, the caregiver's calendar written back, the freed time offered to the waitlist, appointment.rescheduled raised with where it was before; send_sms: true sends the new time's details (message caps: 429). 409 not_cancellable when cancelled. Audited",
+          "Moves a booked appointment (same patient, same type) to start_date, with caregiver_id when the caregiver changes (it must offer the type: 400 caregiver_id otherwise). As a clinic booking: start_date a slot the booking page offers, or any future time with outside_working_hours: true; never over another appointment nor another of the patient's on the same date (409 slot_taken, existingAppointment), nor over a busy time unless ignore_busy_times: true (409 slot_taken). In one transaction: reminders planned again, the caregiver's calendar written back, the freed time offered to the waitlist, appointment.rescheduled raised with where it was before; the patient is told of both times when settings.change_notices.moved is on (the default) or send_sms: true asks (message caps: 429); send_sms: false tells nothing. 409 not_cancellable when cancelled. Audited",
         params: integrationIdParamsSchema,
         body: clinicRescheduleBodySchema,
         response: { 200: integrationAppointmentSchema, ...writeErrors, 429: errorBodySchema },

@@ -58,6 +58,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 function RulesForm({ clinic }: { clinic: IntegrationClinic }) {
   const { t } = useTranslation('setup');
   const onePerDateId = useId();
+  const noticesId = useId();
   const [values, setValues] = useState<Record<NumberField, string>>({
     notice: hoursOf(clinic.default_marpe_rules.min_notice_minutes),
     horizon: String(clinic.default_marpe_rules.booking_horizon_days),
@@ -66,6 +67,7 @@ function RulesForm({ clinic }: { clinic: IntegrationClinic }) {
     cancel: hoursOf(clinic.settings.cancel_notice_minutes),
   });
   const [acceptNew, setAcceptNew] = useState(clinic.settings.is_accept_new_patients);
+  const [notices, setNotices] = useState(clinic.settings.change_notices);
   // The schema's words name minutes; the form speaks in hours and days, so each field says its range.
   const byField = (errors: FieldErrors): FieldErrors => {
     const mapped: FieldErrors = {};
@@ -90,6 +92,7 @@ function RulesForm({ clinic }: { clinic: IntegrationClinic }) {
         is_accept_new_patients: acceptNew,
         max_upcoming_appointments: parseAmount(values.upcoming),
         cancel_notice_minutes: minutes(values.cancel),
+        change_notices: notices,
       },
       default_marpe_rules: {
         min_notice_minutes: minutes(values.notice),
@@ -157,6 +160,29 @@ function RulesForm({ clinic }: { clinic: IntegrationClinic }) {
               </Typography>
             </div>
           </Stack>
+        </Section>
+        <Section title={t('rules.notices')}>
+          <Typography>{t('rules.noticesIntro')}</Typography>
+          {(['booked', 'moved', 'cancelled'] as const).map((kind) => {
+            const key = kind.charAt(0).toUpperCase() + kind.slice(1);
+            return (
+              <div key={kind}>
+                <FormControlLabel
+                  control={
+                    <Switch
+                      checked={notices[kind]}
+                      onChange={(e) => setNotices((n) => ({ ...n, [kind]: e.target.checked }))}
+                      slotProps={{ input: { 'aria-describedby': `${noticesId}-${kind}` } }}
+                    />
+                  }
+                  label={t(`rules.notice${key}`)}
+                />
+                <FormHelperText id={`${noticesId}-${kind}`} sx={{ mt: 0 }}>
+                  {t(`rules.notice${key}Help`)}
+                </FormHelperText>
+              </div>
+            );
+          })}
         </Section>
       </Stack>
       <SaveBar busy={form.busy} error={form.error} invalid={Object.keys(form.errors).length > 0} />
