@@ -56,7 +56,7 @@ export const clinicRoutes: FastifyPluginAsyncZod<ClinicRoutesOptions> = async (
       schema: {
         tags,
         summary:
-          "Changes the fields given (address, settings and default_marpe_rules field by field; opening_hours whole). 400 names a bad field: an unknown timezone, messaging_channel 'whatsapp' before WhatsApp is connected",
+          "Changes the fields given (address, settings and default_marpe_rules field by field; opening_hours whole). 400 names a bad field: an unknown timezone, messaging_channel 'whatsapp' before WhatsApp is connected, a message cap above the operator's ceiling (message_cap_ceilings)",
         body: updateClinicBodySchema,
         response: { 200: integrationClinicSchema, ...writeErrors },
       },

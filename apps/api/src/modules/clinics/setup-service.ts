@@ -16,6 +16,8 @@ import { AppError, invalidField } from '../../platform/errors.js';
 import { effectiveMarpeRules } from '../availability/marpe-rules.js';
 import { isValidTimeZone, zonedDate } from '../../platform/zoned-time.js';
 import type { Writer } from '../integration/integration-auth.js';
+import { effectiveMessageCaps, messageCapCeilings } from '../integration/message-caps.js';
+import type { MessageCapCeilings } from '../../platform/config.js';
 import type { Reminders } from '../reminders/reminders-service.js';
 import type { WaitlistService } from '../waitlist/waitlist-service.js';
 import type { ClinicDataCache } from './clinic-data-cache.js';
@@ -74,19 +76,53 @@ function toClinic(row: ClinicRow): IntegrationClinic {
       cancel_notice_minutes: row.cancelNoticeMinutes,
       max_upcoming_appointments: row.maxUpcomingAppointments,
       calendar_event_detail: row.calendarEventDetail,
-      message_caps: {
-        per_recipient_per_hour: row.messageCapPerRecipientHour,
-        per_recipient_per_day: row.messageCapPerRecipientDay,
-        per_clinic_per_day: row.messageCapPerClinicDay,
-      },
+      message_caps: messageCapsBody(
+        effectiveMessageCaps({
+          perRecipientPerHour: row.messageCapPerRecipientHour,
+          perRecipientPerDay: row.messageCapPerRecipientDay,
+          perClinicPerDay: row.messageCapPerClinicDay,
+        }),
+      ),
       waitlist_offers_per_entry_per_day: row.waitlistOffersPerEntryPerDay,
+      change_notices: {
+        booked: row.notifyBooked,
+        moved: row.notifyMoved,
+        cancelled: row.notifyCancelled,
+      },
     },
     default_marpe_rules: {
       slot_step_minutes: row.defaultSlotStepMinutes,
       min_notice_minutes: row.defaultMinNoticeMinutes,
       booking_horizon_days: row.defaultBookingHorizonDays,
     },
+    message_cap_ceilings: messageCapsBody(messageCapCeilings()),
   };
+}
+
+const messageCapsBody = (caps: MessageCapCeilings) => ({
+  per_recipient_per_hour: caps.perRecipientPerHour,
+  per_recipient_per_day: caps.perRecipientPerDay,
+  per_clinic_per_day: caps.perClinicPerDay,
+});
+
+/** 400 naming the first cap above the operator's ceiling: a clinic may only set them lower. */
+function checkMessageCaps(caps: NonNullable<UpdateClinicBody['settings']>['message_caps']): void {
+  if (!caps) return;
+  const ceilings = messageCapsBody(messageCapCeilings());
+  const variables = {
+    per_recipient_per_hour: 'MESSAGE_CAP_RECIPIENT_HOUR_MAX',
+    per_recipient_per_day: 'MESSAGE_CAP_RECIPIENT_DAY_MAX',
+    per_clinic_per_day: 'MESSAGE_CAP_CLINIC_DAY_MAX',
+  } as const;
+  for (const name of Object.keys(variables) as (keyof typeof variables)[]) {
+    const value = caps[name];
+    if (value !== undefined && value > ceilings[name]) {
+      throw invalidField(
+        `settings.message_caps.${name}`,
+        `At most ${ceilings[name]}: the ceiling this server's operator set (${variables[name]})`,
+      );
+    }
+  }
 }
 
 function toCaregiver(
@@ -292,6 +328,7 @@ export function createClinicService({
 
     async updateClinic(writer: Writer, body: UpdateClinicBody): Promise<IntegrationClinic> {
       const now = clock();
+      checkMessageCaps(body.settings?.message_caps);
       let timezone: string | undefined;
       if (body.timezone !== undefined) {
         if (!isValidTimeZone(body.timezone)) {
@@ -324,6 +361,9 @@ export function createClinicService({
           messageCapPerRecipientDay: settings?.message_caps?.per_recipient_per_day,
           messageCapPerClinicDay: settings?.message_caps?.per_clinic_per_day,
           waitlistOffersPerEntryPerDay: settings?.waitlist_offers_per_entry_per_day,
+          notifyBooked: settings?.change_notices?.booked,
+          notifyMoved: settings?.change_notices?.moved,
+          notifyCancelled: settings?.change_notices?.cancelled,
           defaultSlotStepMinutes: rules?.slot_step_minutes,
           defaultMinNoticeMinutes: rules?.min_notice_minutes,
           defaultBookingHorizonDays: rules?.booking_horizon_days,

@@ -4,12 +4,15 @@ import { audit } from '../../platform/audit.js';
 import type { Executor } from '../../platform/db/client.js';
 import { AppError } from '../../platform/errors.js';
 import { formatZonedIso } from '../../platform/zoned-time.js';
+import { takeMessageCap, tryLockMessageCaps } from '../integration/message-caps.js';
 import type { Messaging } from '../messaging/messaging.js';
 import type { Webhooks } from '../webhooks/webhooks-service.js';
 import { reminderMessage } from './reminder-message.js';
 import { nextAllowedAt, planReminders, reminderPolicy } from './reminder-schedule.js';
 import type { DueReminder, RemindersRepository } from './reminders-repository.js';
 
+/** The audit actor of what the reminders worker does by itself. */
+export const REMINDERS_ACTOR = 'reminders';
 /** Reminders one worker transaction takes at once. */
 const CLAIM_BATCH = 20;
 const DEFAULT_POLL_INTERVAL_MS = 30_000;
@@ -78,13 +81,16 @@ export function createReminders(deps: RemindersDeps) {
     );
   }
 
-  /** Sends one claimed reminder, or settles it as void; in the claiming transaction. */
+  /**
+   * Sends one claimed reminder (true), or settles it as void or refused (false), in the claiming
+   * transaction; 'busy': left due, the message caps' lock was held elsewhere.
+   */
   async function handle(
     tx: Executor,
     reminder: DueReminder,
     now: number,
     settingsOf: (ex: Executor, clinicId: number) => Promise<ReminderSettings>,
-  ): Promise<boolean> {
+  ): Promise<boolean | 'busy'> {
     const at = new Date(now);
     const subject = await repository.findMessageSubject(tx, reminder.appointmentId);
     const settings = await settingsOf(tx, reminder.clinicId);
@@ -112,6 +118,22 @@ export function createReminders(deps: RemindersDeps) {
       } else {
         await repository.settle(tx, reminder.id, { status: 'missed', at });
       }
+      return false;
+    }
+    // The caps' lock without waiting: its holders (a cancellation, a move) may be waiting for the
+    // reminders this batch holds. Busy, the reminder stays due for the next poll.
+    if (!(await tryLockMessageCaps(tx, reminder.clinicId))) return 'busy';
+    // Counted by the clinic's message caps like every message to a patient: refused, it is not
+    // sent later either (a late reminder would be another message to a number already at its cap).
+    const refused = await takeMessageCap(tx, {
+      clinicId: reminder.clinicId,
+      to: subject.phone,
+      kind: 'reminder',
+      actor: REMINDERS_ACTOR,
+      now,
+    });
+    if (refused) {
+      await repository.settle(tx, reminder.id, { status: 'refused', at });
       return false;
     }
     const channel = await messaging.queueMessage(tx, {
@@ -176,6 +198,7 @@ export function createReminders(deps: RemindersDeps) {
           const delivered = await tx.transaction((savepoint) =>
             handle(savepoint, reminder, now, settingsOf),
           );
+          if (delivered === 'busy') continue;
           if (delivered) sent += 1;
           settled += 1;
         } catch (error) {

@@ -24,7 +24,10 @@ import type { AppointmentsRepository } from '../appointments/appointments-reposi
 import { audit } from '../../platform/audit.js';
 import type { Writer } from '../integration/integration-auth.js';
 import {
+  auditMessageRefusal,
+  lockMessageCaps,
   messageCapError,
+  peekMessageCap,
   takeMessageCap,
   type MessageCapRefusal,
 } from '../integration/message-caps.js';
@@ -52,6 +55,8 @@ export const WAITLIST_HAND_OFFER_TOPIC = 'waitlist.hand-offer';
 export const OFFERS_AT_ONCE = 3;
 /** How long the entries offered a slot have it to themselves before the next ones are told. */
 export const OFFER_WINDOW_MS = 30 * MINUTE;
+/** The audit actor of the offers the waitlist makes by itself. */
+export const WAITLIST_ACTOR = 'waitlist';
 /** Entries one run looks at: a caregiver's queue is short; this bounds a run all the same. */
 const ENTRIES_PER_RUN = 100;
 /** How far ahead a range may start. */
@@ -296,6 +301,9 @@ export function createWaitlistService(deps: WaitlistServiceDeps) {
 
     // Worked out before the transaction: the engine reads outside it (one PGlite connection).
     const plan: { entry: (typeof entries)[number]; slot: Interval }[] = [];
+    // Entries whose number the clinic's message caps would refuse now: skipped, so that the time
+    // goes to the next in line; they keep their place for a later run.
+    const capped: { entry: (typeof entries)[number]; refusal: MessageCapRefusal }[] = [];
     for (const entry of entries) {
       if (open.some((o) => o.entryId === entry.id)) continue;
       if (offeredToday(entry.id) >= caregiver.offersPerEntryPerDay) {
@@ -329,6 +337,11 @@ export function createWaitlistService(deps: WaitlistServiceDeps) {
       }
       const slot = chooseSlot(fitting, offered, open, OFFERS_AT_ONCE, freedFit);
       if (!slot) continue;
+      const refusal = await peekMessageCap(db, { clinicId, to: entry.phone, now });
+      if (refusal) {
+        capped.push({ entry, refusal });
+        continue;
+      }
       plan.push({ entry, slot });
       open.push({ entryId: entry.id, ...slot });
     }
@@ -337,22 +350,50 @@ export function createWaitlistService(deps: WaitlistServiceDeps) {
       zonedDateMinutesToEpoch(addDaysToLocalDate(today, 1), 0, caregiver.timezone),
       policy,
     );
+    const refusedEntry = (entry: (typeof entries)[number]) => ({
+      clinicId,
+      to: entry.phone,
+      kind: 'waitlist_offer' as const,
+      actor: WAITLIST_ACTOR,
+      now,
+    });
+    // When the first capped entry may be told: a run then, unless one is due sooner anyway.
+    let retryAt =
+      capped.length === 0
+        ? null
+        : now + Math.min(...capped.map((c) => c.refusal.retryAfterSeconds)) * 1000;
     if (plan.length === 0) {
-      if (heldForTomorrow) {
-        await queueRun(db, clinicId, caregiverId, new Date(tomorrow), freed);
+      for (const { entry, refusal } of capped) {
+        await auditMessageRefusal(db, refusedEntry(entry), refusal);
+      }
+      if (heldForTomorrow || retryAt !== null) {
+        const next = Math.min(heldForTomorrow ? tomorrow : Infinity, retryAt ?? Infinity);
+        await queueRun(db, clinicId, caregiverId, new Date(next), freed);
         outbox.kick('default');
       }
       return;
     }
 
     const made = await db.transaction(async (tx) => {
+      // The caps' lock before the caregiver's, in the order a hand offer takes them.
+      await lockMessageCaps(tx, clinicId);
       await repository.lockCaregiver(tx, caregiverId);
       // Another run may have offered meanwhile: its offers count before this run's.
       const held = (await repository.listOpenOffers(tx, caregiverId, since)).map(asInterval);
+      for (const { entry, refusal } of capped) {
+        await auditMessageRefusal(tx, refusedEntry(entry), refusal);
+      }
       let count = 0;
       for (const { entry, slot } of plan) {
         if (held.some((o) => o.entryId === entry.id)) continue;
         if (held.filter((o) => overlaps(o, slot)).length >= OFFERS_AT_ONCE) continue;
+        // Counted as every message to a patient; another send may have filled a cap since the
+        // plan was made: no offer then (audited), the entry keeps its place.
+        const refused = await takeMessageCap(tx, refusedEntry(entry));
+        if (refused) {
+          retryAt = Math.min(retryAt ?? Infinity, now + refused.retryAfterSeconds * 1000);
+          continue;
+        }
         const inserted = await repository.insertOffer(tx, {
           entryId: entry.id,
           caregiverId,
@@ -379,8 +420,9 @@ export function createWaitlistService(deps: WaitlistServiceDeps) {
       // The next entries' turn, if these do not book within the window.
       if (count > 0) {
         await queueRun(tx, clinicId, caregiverId, new Date(now + OFFER_WINDOW_MS), freed);
-      } else if (heldForTomorrow) {
-        await queueRun(tx, clinicId, caregiverId, new Date(tomorrow), freed);
+      } else if (heldForTomorrow || retryAt !== null) {
+        const next = Math.min(heldForTomorrow ? tomorrow : Infinity, retryAt ?? Infinity);
+        await queueRun(tx, clinicId, caregiverId, new Date(next), freed);
       }
       return count;
     });

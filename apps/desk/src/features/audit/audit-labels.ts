@@ -28,8 +28,14 @@ export const auditResources = [
   'message',
 ] as const;
 
-/** Actors that are not a person or a key. */
-export const otherActors = ['cli', 'whatsapp_signup', 'shaam_auth'] as const;
+/** Actors that are not a person or a key (`reminders`, `waitlist`: what Marpe sends by itself). */
+export const otherActors = [
+  'cli',
+  'whatsapp_signup',
+  'shaam_auth',
+  'reminders',
+  'waitlist',
+] as const;
 
 const idAfter = (actor: string, prefix: string) =>
   actor.startsWith(prefix) ? actor.slice(prefix.length) : null;
@@ -44,6 +50,8 @@ export function actorLabel(t: TFunction, entry: Pick<AuditLogEntry, 'actor' | 'a
   }
   const staffId = idAfter(entry.actor, 'staff:');
   if (staffId !== null) return entry.actor_name ?? t('actors.unknownStaff', { id: staffId });
+  const patientId = idAfter(entry.actor, 'patient:');
+  if (patientId !== null) return t('actors.patient', { id: patientId });
   return t(`actors.${entry.actor}`, { defaultValue: entry.actor_name ?? entry.actor });
 }
 
