@@ -269,6 +269,19 @@ describe.each(engines)('the desk: every write audited with who made it (%s)', (e
     await write(
       frontDesk,
       'POST',
+      '/patients/039845128/reassign',
+      {
+        phone: '0527654321',
+        first_name: 'דנה',
+        last_name: 'לוי',
+        identity_document_checked: true,
+        reason: 'הציגה תעודת זהות',
+      },
+      'patient.reassign',
+    );
+    await write(
+      frontDesk,
+      'POST',
       `/appointments/${booked.id}/reschedule`,
       { start_date: '2027-03-25T10:00:00+02:00', outside_working_hours: true },
       'appointment.reschedule',

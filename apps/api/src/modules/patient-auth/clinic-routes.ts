@@ -7,8 +7,12 @@ import {
   normaliseIsraeliMobile,
   PATIENT_SEARCH_MAX_LIMIT,
   patientSearchQuerySchema,
+  reassignedPatientSchema,
+  reassignPatientBodySchema,
   updatePatientBodySchema,
   type IntegrationPatient,
+  type ReassignedPatient,
+  type ReassignPatientBody,
   type UpdatePatientBody,
 } from '@marpe/shared';
 import { eq } from 'drizzle-orm';
@@ -27,14 +31,21 @@ import { toPatient, tooManyIdentities } from './patient-auth-service.js';
 import type { PatientSearch } from './patient-search.js';
 
 /**
- * The clinic's corrections of its patients' records (issues 25 and 37). A changed phone number is
- * the commonest real reason for `invalid_phone`, and the only way back for a patient whose ID
- * number someone else signed up with their own phone; names are corrected as they were misspelt.
+ * The clinic's corrections of its patients' records. A changed phone number is the commonest real
+ * reason for `invalid_phone`; names are corrected as they were misspelt; and an ID number someone
+ * else signed up with their own phone is given back to its owner (`reassign`).
  */
 export function createPatientCorrections(deps: {
   repository: Pick<
     PatientAuthRepository,
-    'db' | 'findPatient' | 'lockAndCountIdentities' | 'changePhone'
+    | 'db'
+    | 'lockAndCountIdentities'
+    | 'changePhone'
+    | 'lockPatient'
+    | 'reassignPatient'
+    | 'upcomingAppointmentIds'
+    | 'replacePendingChallenges'
+    | 'clearFailures'
   >;
   clock: () => number;
 }) {
@@ -57,7 +68,8 @@ export function createPatientCorrections(deps: {
       if (phone === null) throw invalidField('phone', 'Expected an Israeli mobile number');
       const now = clock();
       const row = await repository.db.transaction(async (tx) => {
-        const patient = await repository.findPatient(tx, writer.clinicId, idNumber);
+        // Locked: a correction and a reassignment of one record never interleave.
+        const patient = await repository.lockPatient(tx, writer.clinicId, idNumber);
         if (!patient) {
           throw new AppError('patient_not_found', 404, 'No patient with this ID number here');
         }
@@ -106,6 +118,72 @@ export function createPatientCorrections(deps: {
         return { ...current, phone };
       });
       return toPatient(row);
+    },
+
+    /**
+     * `POST /api/integration/patients/{idNumber}/reassign`: the ID number given back to its owner,
+     * in one transaction, after staff checked an identity document (someone else had signed up
+     * with it and their own phone, so the owner only ever heard "another phone"). The owner's
+     * phone and names replace the record's together, so no stranger's names stay behind; every
+     * session of the ID ends, every code still pending for it stops working, and its wrong-code
+     * count starts again (the other person's failures must not lock the owner out). What belongs
+     * to the ID stays with it: forms, payments, past and upcoming appointments. The upcoming ones
+     * are not cancelled here, as the clinic cannot tell from the record which of them the owner
+     * booked (by phone, at the desk) and which the other person did; they are answered, for staff
+     * to go through with the owner and cancel those that are not theirs.
+     */
+    async reassign(
+      writer: Writer,
+      idNumber: string,
+      input: ReassignPatientBody,
+    ): Promise<ReassignedPatient> {
+      const phone = normaliseIsraeliMobile(input.phone);
+      if (phone === null) throw invalidField('phone', 'Expected an Israeli mobile number');
+      const now = new Date(clock());
+      return repository.db.transaction(async (tx) => {
+        const patient = await repository.lockPatient(tx, writer.clinicId, idNumber);
+        if (!patient) {
+          throw new AppError('patient_not_found', 404, 'No patient with this ID number here');
+        }
+        if (
+          patient.phone !== phone &&
+          (await repository.lockAndCountIdentities(tx, writer.clinicId, phone)) >=
+            MAX_IDENTITIES_PER_PHONE
+        ) {
+          throw tooManyIdentities();
+        }
+        const owner = { phone, firstName: input.first_name, lastName: input.last_name };
+        const sessionsEnded = await repository.reassignPatient(tx, patient.id, owner, now);
+        await repository.replacePendingChallenges(tx, writer.clinicId, idNumber);
+        await repository.clearFailures(tx, writer.clinicId, idNumber);
+        const upcoming = await repository.upcomingAppointmentIds(tx, patient.id, now);
+        await audit(tx, {
+          clinicId: writer.clinicId,
+          actor: writer.actor,
+          action: 'patient.reassign',
+          targetType: 'patient',
+          targetId: patient.id,
+          details: {
+            reason: input.reason,
+            identity_document_checked: true,
+            // The last digits, as the patient's phone hint shows them: enough to follow the change.
+            previous_phone_ends: patient.phone.slice(-3),
+            phone_ends: phone.slice(-3),
+            previous_first_name: patient.firstName,
+            previous_last_name: patient.lastName,
+            first_name: owner.firstName,
+            last_name: owner.lastName,
+            sessions_ended: sessionsEnded,
+            upcoming_appointment_ids: upcoming,
+          },
+          at: now,
+        });
+        return {
+          patient: toPatient({ ...patient, ...owner }),
+          sessions_ended: sessionsEnded,
+          upcoming_appointment_ids: upcoming,
+        };
+      });
     },
   };
 }
@@ -164,7 +242,7 @@ export const patientsIntegrationRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags,
-        summary: `Corrects a patient's names and phone (any of phone, first_name, last_name; names as a booking's new patient gives them). A new phone: they log in with it from now on, their sessions end, and codes sent to the old one stop working; 409 too_many_identities when the number already signs in ${MAX_IDENTITIES_PER_PHONE} ID numbers here. 404 patient_not_found. All or nothing; audited (patient.update_name with the names before and after, patient.update_phone with the numbers' last digits)`,
+        summary: `Corrects a patient's names and phone (any of phone, first_name, last_name; names as a booking's new patient gives them). A new phone: they log in with it from now on, their sessions end, and codes sent to the old one stop working; 409 too_many_identities when the number already signs in ${MAX_IDENTITIES_PER_PHONE} ID numbers here. 404 patient_not_found. All or nothing; audited (patient.update_name with the names before and after, patient.update_phone with the numbers' last digits). A new phone keeps the names on file: when the ID number is another person's (someone else signed up with it), give it back with …/reassign, which replaces phone and names together`,
         params: integrationPatientParamsSchema,
         body: updatePatientBodySchema,
         response: {
@@ -179,6 +257,29 @@ export const patientsIntegrationRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return corrections.correct(writerOf(request), request.params.idNumber, request.body);
+    },
+  );
+  app.post(
+    '/patients/:idNumber/reassign',
+    {
+      schema: {
+        tags,
+        summary: `Gives an ID number back to its owner after someone else signed up with it and their own phone: only once staff checked an identity document of the owner (identity_document_checked: true) and say why (reason, for the audit log). In one transaction: the owner's phone, first_name and last_name replace the record's together; every session of the ID ends and every code still pending for it stops working; its forms, payments and appointments stay with it. Answers the patient as now on file, how many sessions ended, and the ID's upcoming booked appointments (kept: staff go through them with the owner and cancel those that are not theirs). 409 too_many_identities when the phone already signs in ${MAX_IDENTITIES_PER_PHONE} ID numbers here; 404 patient_not_found; 400 naming the field. Audited as patient.reassign (who, why, the names before and after, the phones' last digits)`,
+        params: integrationPatientParamsSchema,
+        body: reassignPatientBodySchema,
+        response: {
+          200: reassignedPatientSchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          403: errorBodySchema,
+          404: errorBodySchema,
+          409: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return corrections.reassign(writerOf(request), request.params.idNumber, request.body);
     },
   );
 };

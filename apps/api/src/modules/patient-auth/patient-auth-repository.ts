@@ -1,6 +1,7 @@
 import { and, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../platform/db/client.js';
 import {
+  appointments,
   authChallenges,
   authFailures,
   clinics,
@@ -69,6 +70,61 @@ export function createPatientAuthRepository(db: Database) {
         .update(patientSessions)
         .set({ revokedAt: at })
         .where(and(eq(patientSessions.patientId, patientId), isNull(patientSessions.revokedAt)));
+    },
+
+    /** The patient, locked until the transaction ends: one correction of a record at a time. */
+    async lockPatient(tx: Executor, clinicId: number, idNumber: string) {
+      const [row] = await tx
+        .select()
+        .from(patients)
+        .where(and(eq(patients.clinicId, clinicId), eq(patients.idNumber, idNumber)))
+        .for('update');
+      return row ?? null;
+    },
+
+    /**
+     * The ID number given to its owner: their phone and names, every live session of the ID
+     * ended. Answers how many sessions ended.
+     */
+    async reassignPatient(
+      ex: Executor,
+      patientId: number,
+      owner: { phone: string; firstName: string; lastName: string },
+      at: Date,
+    ): Promise<number> {
+      await ex
+        .update(patients)
+        .set({ ...owner, updatedAt: at })
+        .where(eq(patients.id, patientId));
+      const ended = await ex
+        .update(patientSessions)
+        .set({ revokedAt: at })
+        .where(
+          and(
+            eq(patientSessions.patientId, patientId),
+            isNull(patientSessions.revokedAt),
+            // Expired ones no longer open anything: they are not counted as ended.
+            gt(patientSessions.expiresAt, at),
+          ),
+        )
+        .returning({ id: patientSessions.id });
+      return ended.length;
+    },
+
+    /** The patient's booked appointments that have not ended yet, by start. */
+    async upcomingAppointmentIds(ex: Executor, patientId: number, now: Date): Promise<number[]> {
+      const rows = await ex
+        .select({ id: appointments.id })
+        .from(appointments)
+        .where(
+          and(
+            eq(appointments.patientId, patientId),
+            eq(appointments.status, 'booked'),
+            gt(appointments.endAt, now),
+          ),
+        )
+        .orderBy(appointments.startAt, appointments.id);
+      return rows.map((r) => r.id);
     },
 
     /** Null when a patient with that ID number exists already (a concurrent sign-up). */

@@ -1,4 +1,5 @@
 import EditIcon from '@mui/icons-material/Edit';
+import KeyIcon from '@mui/icons-material/Key';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -12,7 +13,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import type { IntegrationPatient } from '@marpe/shared';
+import type { IntegrationPatient, ReassignedPatient } from '@marpe/shared';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type ReactNode } from 'react';
@@ -37,6 +38,7 @@ import {
   usePatientWaitlist,
 } from './api/patients';
 import { CorrectDialog } from './components/correct-dialog';
+import { ReassignDialog } from './components/reassign-dialog';
 import { clinicDate, formatDate, formatDateTime } from './patient-dates';
 
 /**
@@ -77,6 +79,8 @@ function PatientDetails({ patient }: { patient: IntegrationPatient }) {
   const queryClient = useQueryClient();
   const [correcting, setCorrecting] = useState(false);
   const [opening, setOpening] = useState(0);
+  const [reassigning, setReassigning] = useState(false);
+  const [reassigned, setReassigned] = useState<ReassignedPatient | null>(null);
   const name = `${patient.first_name} ${patient.last_name}`;
   const idNumber = patient.id_number;
 
@@ -132,7 +136,31 @@ function PatientDetails({ patient }: { patient: IntegrationPatient }) {
             >
               {t('patient.correct')}
             </Button>
+            <Button
+              startIcon={<KeyIcon />}
+              onClick={() => {
+                setOpening((n) => n + 1);
+                setReassigning(true);
+              }}
+            >
+              {t('patient.reassign')}
+            </Button>
           </Stack>
+          {reassigned ? (
+            <Alert
+              severity={reassigned.upcoming_appointment_ids.length > 0 ? 'warning' : 'success'}
+              onClose={() => setReassigned(null)}
+              slotProps={{ closeButton: { title: t('reassign.dismiss') } }}
+              sx={{ mt: 2 }}
+            >
+              {reassigned.sessions_ended === 0
+                ? t('reassign.doneNone', { name })
+                : t('reassign.done', { name, count: reassigned.sessions_ended })}
+              {reassigned.upcoming_appointment_ids.length > 0
+                ? ` ${t('reassign.review', { name, count: reassigned.upcoming_appointment_ids.length })}`
+                : null}
+            </Alert>
+          ) : null}
         </Section>
         <Appointments idNumber={idNumber} />
         <Waitlist idNumber={idNumber} />
@@ -153,6 +181,20 @@ function PatientDetails({ patient }: { patient: IntegrationPatient }) {
           queryClient.setQueryData(patientKey(idNumber), corrected);
           void queryClient.invalidateQueries({ queryKey: patientsKey });
           notify(t('correct.saved', { name: `${corrected.first_name} ${corrected.last_name}` }));
+        }}
+      />
+      <ReassignDialog
+        key={`reassign-${opening}`}
+        patient={patient}
+        open={reassigning}
+        onClose={() => setReassigning(false)}
+        onReassigned={(result) => {
+          setReassigning(false);
+          setReassigned(result);
+          queryClient.setQueryData(patientKey(idNumber), result.patient);
+          void queryClient.invalidateQueries({ queryKey: patientsKey });
+          const owner = `${result.patient.first_name} ${result.patient.last_name}`;
+          notify(t('reassign.saved', { name: owner }));
         }}
       />
     </Page>

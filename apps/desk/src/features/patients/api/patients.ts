@@ -4,6 +4,8 @@ import type {
   IntegrationPatient,
   IntegrationWaitlistEntry,
   PaymentRequest,
+  ReassignedPatient,
+  ReassignPatientBody,
   UpdatePatientBody,
 } from '@marpe/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -56,6 +58,16 @@ export const usePatient = (idNumber: string) =>
 export const correctPatient = (idNumber: string, body: UpdatePatientBody) =>
   api<IntegrationPatient>(`/api/integration/patients/${encodeURIComponent(idNumber)}`, {
     method: 'PATCH',
+    body,
+  });
+
+/**
+ * Gives the ID number back to its owner (someone else had signed up with it): their phone and
+ * names together; the ID's sessions and pending codes end. Answers the record as now on file.
+ */
+export const reassignPatient = (idNumber: string, body: ReassignPatientBody) =>
+  api<ReassignedPatient>(`/api/integration/patients/${encodeURIComponent(idNumber)}/reassign`, {
+    method: 'POST',
     body,
   });
 
