@@ -10,6 +10,7 @@ import { demoBanner } from './demo/demo-banner.js';
 import { ConfigError, loadConfig, type Config } from './platform/config.js';
 import { loadDataKey } from './platform/crypto.js';
 import { openDatabase, type DatabaseHandle } from './platform/db/client.js';
+import { claimDataKeys } from './platform/key-rotation.js';
 import { startMetricsServer } from './platform/metrics.js';
 import { handleStopSignals } from './platform/process-life.js';
 import { startTracing, type Tracing } from './platform/telemetry.js';
@@ -65,6 +66,9 @@ async function start(): Promise<void> {
       onPoolError: (error) => console.error(`PostgreSQL connection error: ${error.message}`),
     });
     await database.migrate();
+    // Before anything is sealed or opened: a process whose key cannot read what the database
+    // holds (another process's DATA_KEY) stops here, naming the key ids it lacks.
+    await claimDataKeys(database.db, { current: dataKey, previous: config.previousDataKeys });
     if (config.demo && (await seedDemoClinic(database.db, { onlyIfEmpty: true }))) {
       console.log('Created the demo clinic.');
     }

@@ -29,7 +29,7 @@ import { acquireDataDirLock, DataDirLockedError } from '../platform/data-dir-loc
 import { openDatabase, type DatabaseHandle } from '../platform/db/client.js';
 import { isStoredId } from '../platform/db/schema.js';
 import { isAppError } from '../platform/errors.js';
-import { rotateDataKey } from '../platform/key-rotation.js';
+import { claimDataKeys, rotateDataKey } from '../platform/key-rotation.js';
 
 const USAGE = `Usage: npm run marpe -- <command> [options]
 
@@ -68,6 +68,11 @@ async function withDatabase<T>(
     });
     try {
       await database.migrate();
+      // As the server does: a command must not seal with a key the servers cannot read.
+      await claimDataKeys(database.db, {
+        current: await loadDataKey(config),
+        previous: config.previousDataKeys,
+      });
       return await work(database, config);
     } finally {
       await database.close();

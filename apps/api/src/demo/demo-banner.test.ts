@@ -15,7 +15,7 @@ describe('demoBanner', () => {
       ),
       expect.stringContaining('http://localhost:3000/api/dev/demo-links'),
       expect.stringContaining(
-        '/api/dev/* answers this machine only: a loopback Host and no X-Forwarded-*/Forwarded',
+        '/api/dev/* answers this machine only: a direct loopback connection, a loopback Host, no proxy header',
       ),
       expect.stringContaining('sandbox card page; no card is charged'),
       expect.stringContaining('The encryption key was generated into DATA_DIR'),

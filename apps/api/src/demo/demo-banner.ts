@@ -19,9 +19,9 @@ export function demoBanner(
   lines.push(
     `Fresh intake-form and payment links: POST ${origin}/api/dev/demo-links (XSRF cookie + header: README)`,
   );
-  // A reverse proxy on this host would otherwise publish the codes (dev-routes.ts).
+  // A reverse proxy would otherwise publish the codes (dev-routes.ts).
   lines.push(
-    '/api/dev/* answers this machine only: a loopback Host and no X-Forwarded-*/Forwarded header.',
+    '/api/dev/* answers this machine only: a direct loopback connection, a loopback Host, no proxy header.',
   );
   if (config.cardFrameBaseUrl === `${origin}/api/sandbox`) {
     lines.push('Payments go to a built-in sandbox card page; no card is charged.');

@@ -32,12 +32,6 @@ export async function registerDemo(
     googleStandIn: GoogleStandIn | null;
   },
 ): Promise<void> {
-  await app.register(devRoutes, { prefix: '/api', messages: deps.devMessages });
-  await app.register(devLinksRoutes, {
-    prefix: '/api',
-    forms: deps.forms,
-    payments: deps.payments,
-  });
   const ledger = createSandboxLedger();
   await app.register(sandboxRoutes, { prefix: '/api', publicOrigin: deps.publicOrigin, ledger });
   await app.register(sandboxApiRoutes, {
@@ -45,6 +39,13 @@ export async function registerDemo(
     ledger,
     credentials: DEMO_PROVIDER_CREDENTIALS,
     clock: deps.clock,
+  });
+  // Each behind the one guard of /api/dev/* (guardDevRoutes, app.ts).
+  await app.register(devRoutes, { prefix: '/api', messages: deps.devMessages });
+  await app.register(devLinksRoutes, {
+    prefix: '/api',
+    forms: deps.forms,
+    payments: deps.payments,
   });
   if (deps.googleStandIn) {
     await app.register(demoCalendarRoutes, {

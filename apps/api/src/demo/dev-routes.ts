@@ -1,5 +1,5 @@
 import { devMessagesSchema } from '@marpe/shared';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isLoopbackHost } from '../platform/config.js';
@@ -14,14 +14,47 @@ export interface DevRoutesOptions {
 }
 
 /**
- * A request this machine made to itself: a loopback `Host` and no proxy header. A reverse proxy on
- * the same host connects from loopback too, so the peer address proves nothing; the headers a
- * proxy sets (or the public name it forwards) are what give it away. Any `X-Forwarded-*` or
- * `Forwarded` header counts, whatever TRUST_PROXY says: these routes hand out login codes.
+ * Headers that proxies, load balancers and CDNs add to say whom they forward for. Their mere
+ * presence gives a forwarded request away, whatever their value and whatever TRUST_PROXY says.
  */
-export function isFromThisMachine(headers: FastifyRequest['headers']): boolean {
+const PROXY_HEADERS = new Set([
+  'forwarded',
+  'x-real-ip',
+  'via',
+  'cf-connecting-ip',
+  'cf-ray',
+  'cdn-loop',
+  'true-client-ip',
+  'x-client-ip',
+  'x-cluster-client-ip',
+  'fastly-client-ip',
+  'client-ip',
+  'x-original-forwarded-for',
+  'x-envoy-external-address',
+  'x-original-host',
+  'x-host',
+]);
+
+/** What the guard looks at: the raw socket's peer (never `request.ip`) and the headers. */
+export interface ConnectionFacts {
+  /** The TCP peer of the connection itself: TRUST_PROXY never rewrites it. */
+  remoteAddress: string | undefined;
+  headers: FastifyRequest['headers'];
+}
+
+/**
+ * A request this machine made to itself, directly: the connection comes from a loopback address,
+ * the `Host` is a loopback name, and no header a proxy sets is there. A reverse proxy on the same
+ * host connects from loopback too, so the peer alone proves nothing; a proxy elsewhere fails the
+ * peer check whatever headers it forwards. These routes hand out login codes and patients'
+ * details: every check must pass.
+ */
+export function isFromThisMachine({ remoteAddress, headers }: ConnectionFacts): boolean {
+  if (remoteAddress === undefined || !isLoopbackHost(remoteAddress.replace(/^::ffff:/i, ''))) {
+    return false;
+  }
   for (const name of Object.keys(headers)) {
-    if (name === 'forwarded' || name.startsWith('x-forwarded-')) return false;
+    if (PROXY_HEADERS.has(name) || name.startsWith('x-forwarded-')) return false;
   }
   const host = headers.host;
   if (typeof host !== 'string' || host === '') return false;
@@ -34,21 +67,38 @@ export function isFromThisMachine(headers: FastifyRequest['headers']): boolean {
   return isLoopbackHost(hostname);
 }
 
-/** Elsewhere the dev routes answer as if they did not exist, as outside demo mode. */
+/** Where the demo's own routes live; nothing else is under it. */
+export const DEV_ROUTE_PREFIX = '/api/dev/';
+
+/**
+ * The one guard of every `/api/dev/*` route: elsewhere they answer as if they did not exist, as
+ * outside demo mode (404, never 403). Decided on the route that matched, never on the raw URL, so
+ * every route under the prefix is covered wherever it is registered.
+ */
 async function onlyThisMachine(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply | undefined> {
-  if (!isFromThisMachine(request.headers)) return sendNotFound(request, reply);
+  if (!request.routeOptions.url?.startsWith(DEV_ROUTE_PREFIX)) return undefined;
+  const facts = { remoteAddress: request.raw.socket.remoteAddress, headers: request.headers };
+  if (!isFromThisMachine(facts)) return sendNotFound(request, reply);
   return undefined;
 }
 
 /**
- * Demo mode only: registered when `config.demo`, else these paths are 404; and only for requests
- * from this machine (isFromThisMachine), else 404 too.
+ * Puts the guard in front of the checks of the app (registerHttpBasics, in demo mode): the
+ * anti-forgery check, say, would otherwise answer a proxied POST with 403 and so tell that the
+ * route is there.
+ */
+export function guardDevRoutes(app: FastifyInstance): void {
+  app.addHook('onRequest', onlyThisMachine);
+}
+
+/**
+ * Demo mode only: registered when `config.demo`, else these paths are 404; and behind
+ * guardDevRoutes, else 404 too.
  */
 export const devRoutes: FastifyPluginAsyncZod<DevRoutesOptions> = async (app, options) => {
-  app.addHook('onRequest', onlyThisMachine);
   app.get(
     '/dev/messages',
     {
@@ -82,7 +132,6 @@ export const devLinksRoutes: FastifyPluginAsyncZod<DevLinksRoutesOptions> = asyn
   app,
   { forms, payments },
 ) => {
-  app.addHook('onRequest', onlyThisMachine);
   app.post(
     '/dev/demo-links',
     {

@@ -1,5 +1,11 @@
 import { FastifyOtelInstrumentation } from '@fastify/otel';
-import { trace, type Span, type Tracer, type TracerProvider } from '@opentelemetry/api';
+import {
+  trace,
+  type Span,
+  type TextMapPropagator,
+  type Tracer,
+  type TracerProvider,
+} from '@opentelemetry/api';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -37,13 +43,28 @@ function nameRequestSpan(span: Span, request: FastifyRequest): void {
 }
 
 /**
- * Starts the SDK (global tracer provider, W3C trace-context propagation) and patches `pg`: the
+ * Reads no trace context from a request and writes none: every caller of Marpe is on the internet
+ * (patients, clinics' systems, payment and messaging providers), and a `traceparent` one of them
+ * sends would put our spans into its trace, pick the sampling decision (a flood of sampled traces)
+ * and carry its `tracestate`/`baggage` along. No route trusts it; every request starts a trace
+ * of its own. Nothing outbound is instrumented, so there is nothing to inject either.
+ */
+const noTraceContext: TextMapPropagator = {
+  inject() {},
+  extract: (context) => context,
+  fields: () => [],
+};
+
+/**
+ * Starts the SDK (global tracer provider, no propagation: see noTraceContext) and patches `pg`: the
  * server loads `pg` before this can run (bundled ESM imports come first), so its classes are
  * patched in place rather than through a module-load hook.
  */
 export function startTracing(options: TracingOptions = {}): Tracing {
   const sdk = new NodeSDK({
     ...(options.spanProcessors ? { spanProcessors: options.spanProcessors } : {}),
+    // Whatever OTEL_PROPAGATORS says.
+    textMapPropagator: noTraceContext,
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [],

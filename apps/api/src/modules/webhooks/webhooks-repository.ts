@@ -1,5 +1,5 @@
 import type { WebhookDeliveryStatus, WebhookEventType } from '@marpe/shared';
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, lte, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../platform/db/client.js';
 import { appointments, webhookDeliveries, webhookEndpoints } from '../../platform/db/schema.js';
 import { selectAppointmentViews } from '../appointments/appointment-view.js';
@@ -105,6 +105,19 @@ export function createWebhooksRepository(db: Database) {
         .update(webhookDeliveries)
         .set({ ...values, attempts: sql`${webhookDeliveries.attempts} + 1` })
         .where(eq(webhookDeliveries.id, deliveryId));
+    },
+
+    /**
+     * Erases the secret a rotation replaced once its overlap is over (`until` at or before `at`);
+     * the retention job does the same for endpoints that send nothing.
+     */
+    async erasePreviousSecret(endpointId: number, at: Date) {
+      await db
+        .update(webhookEndpoints)
+        .set({ previousSecret: null, previousSecretUntil: null })
+        .where(
+          and(eq(webhookEndpoints.id, endpointId), lte(webhookEndpoints.previousSecretUntil, at)),
+        );
     },
 
     /** A 2xx: the endpoint works, its breaker closes. */

@@ -253,6 +253,9 @@ export function createWebhooks(deps: WebhooksDeps) {
       secrets.push(
         decryptText(secretKey, target.previousSecret, previousSecretAt(target.endpointId)),
       );
+    } else if (target.previousSecret) {
+      // Its overlap is over: it signs nothing more, so it is not kept either.
+      await repository.erasePreviousSecret(target.endpointId, attemptAt);
     }
     let statusCode: number | null = null;
     let failure: string;

@@ -22,12 +22,25 @@ import { registerXsrf } from './xsrf.js';
  */
 export async function registerHttpBasics(
   app: FastifyInstance,
-  { config, dataKey }: { config: Config; dataKey: Buffer },
+  {
+    config,
+    dataKey,
+    guard,
+  }: {
+    config: Config;
+    dataKey: Buffer;
+    /**
+     * Hooks that turn requests away as if their route did not exist: after the cookies are read
+     * (every answer's hooks need them), before any check that would answer otherwise (a 403).
+     */
+    guard?: (app: FastifyInstance) => void;
+  },
 ): Promise<void> {
   registerErrorHandler(app);
   registerJsonBodyParser(app);
   refuseLoneSurrogates(app);
   await app.register(cookie);
+  guard?.(app);
   registerSecurityHeaders(app, config);
   registerHtmlCompression(app);
   // Limits are per route (`config: { rateLimit }`), never on static files.

@@ -26,6 +26,18 @@ const secretRouteParam = /:token\b|\*/g;
 const tokenPrefix =
   /^\/+(q|p|tranzila|whatsapp-signup|api\/+notify-payment|api\/+payment-return)(?=\/|$)(\/+[^/]*)?/i;
 
+// Any path under the iCalendar feed's prefix, its token and anything after it.
+const feedPrefix = /^\/+api\/+calendar-feed(?:\/.*)?$/is;
+
+/** The path percent-decoded (`/api/calendar%2Dfeed/…` is the feed too), or as it is if malformed. */
+function decoded(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 /**
  * A URL fit for logs: no query string (payment results, codes) and no link token. A request that
  * matched a route is written by its route when the route has a secret part (`/q/:token` →
@@ -39,7 +51,11 @@ export function loggableUrl(request: LoggedRequest): string {
       ? pathOf(request.url)
       : route.replace(secretRouteParam, '[token]');
   }
-  return pathOf(request.url)
+  // A feed's URL is its only key, and calendar apps vary it (case, a trailing `/`, a method):
+  // whatever follows the prefix goes, however many segments.
+  const path = pathOf(request.url);
+  if (feedPrefix.test(path) || feedPrefix.test(decoded(path))) return '/api/calendar-feed/[token]';
+  return path
     .replace(tokenPrefix, (_match, prefix: string, rest?: string) =>
       rest === undefined ? `/${prefix}` : `/${prefix}/[token]`,
     )
