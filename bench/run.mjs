@@ -2,6 +2,7 @@
 // Runs under tsx so the availability engine is measured from its TypeScript source.
 import os from 'node:os';
 import { engineBench } from './availability-engine.ts';
+import { appointmentChanges } from './appointment-changes.mjs';
 import { bookingRace } from './booking-race.mjs';
 import { calendarFreshness } from './calendar-freshness.mjs';
 import { deskTable } from './desk.mjs';
@@ -33,6 +34,11 @@ console.log(
 const race = await bookingRace({ engine: 'pglite' });
 if (postgresUrl) race.push(...(await bookingRace({ engine: 'postgres', postgresUrl })));
 console.table(race);
+
+console.log(
+  '\nA patient books then cancels, 40 times in a row (each change writes its notice to the patient and counts toward the message caps); ms as the client sees it, the first 5 left out:',
+);
+console.table(await appointmentChanges());
 
 console.log(
   "\nThe desk's patient search on 20,000 patients (GET /api/integration/patients as the front desk types; each query 40 times in a row; ms as the client sees it), and the indexes each engine's plan uses:",

@@ -369,8 +369,9 @@ describe("the desk's diary", () => {
     await page.getByRole('button', { name: new RegExp(`^${latest}–\\S+ עומר גל`) }).waitFor();
     expect(await offeredTimes(cohen.id, 20, date)).toContain(start);
 
-    // Cancelled with a common reason; the patient is told.
-    const before = (await messagesTo(phone)).length;
+    // Cancelled with a common reason. The patient's notice is not awaited here: it is held while
+    // the demo clinic's quiet hours or Shabbat last, which depends on when this runs; the notice
+    // itself is tested with a set clock (apps/api/test/change-notices.test.ts).
     dialog = await openWithKeyboard(page, event(), 'פרטי התור');
     await dialog.getByRole('button', { name: 'ביטול התור' }).click();
     dialog = await dialogNamed(page, 'ביטול התור');
@@ -388,16 +389,6 @@ describe("the desk's diary", () => {
       )
     ).body.filter((a) => a.id === booked.body.id);
     expect(cancelled?.cancel_reason).toBe('המטופל/ת ביקש/ה לבטל');
-    const [told] = await (async () => {
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        const messages = await messagesTo(phone);
-        if (messages.length > before) return messages;
-        if (Date.now() > deadline) throw new Error('the patient was not told');
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    })();
-    expect(told?.body).toContain('בוטל');
     await context.close();
   }, 240_000);
 
