@@ -121,5 +121,5 @@ describe('the desk: payment requests', () => {
     await english.getByRole('button', { name: 'Cancel' }).click();
     await english.waitFor({ state: 'detached' });
     await en.context.close();
-  }, 60_000);
+  }, 120_000);
 });
