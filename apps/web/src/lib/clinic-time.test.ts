@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { addCalendarDays, compactUtc, formatClinicTime } from './clinic-time';
+import {
+  addCalendarDays,
+  compactUtc,
+  formatClinicTime,
+  spokenDate,
+  spokenDateTime,
+} from './clinic-time';
 
 describe('formatClinicTime', () => {
   it("reads an instant on the clinic's clock, summer and winter", () => {
@@ -38,5 +44,21 @@ describe('addCalendarDays', () => {
     expect(addCalendarDays('2028-02-28', 1)).toBe('2028-02-29');
     expect(addCalendarDays('2026-11-27', 13)).toBe('2026-12-10');
     expect(addCalendarDays('2026-03-01', -1)).toBe('2026-02-28');
+  });
+});
+
+describe('spokenDate and spokenDateTime', () => {
+  it('names the weekday, day, month and year as a person says them', () => {
+    expect(spokenDate('2026-12-01', 'he')).toBe('יום שלישי, 1 בדצמבר 2026');
+    expect(spokenDate('2026-12-01', 'en')).toBe('Tuesday, 1 December 2026');
+  });
+
+  it("says an instant on the clinic's clock, not the reader's", () => {
+    expect(spokenDateTime('2026-11-28T22:30:00Z', 'Asia/Jerusalem', 'he')).toBe(
+      'יום ראשון, 29 בנובמבר 2026, בשעה 00:30',
+    );
+    expect(spokenDateTime('2026-11-29T06:00:00Z', 'Asia/Jerusalem', 'en')).toBe(
+      'Sunday, 29 November 2026, at 08:00',
+    );
   });
 });

@@ -65,3 +65,39 @@ export function addCalendarDays(date: string, days: number): string {
   const [year = 0, month = 1, day = 1] = date.split('-').map(Number);
   return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
 }
+
+// A date as a person says it, for screen readers: the eye keeps the short format, the ear gets
+// "יום שלישי, 1 בדצמבר 2026" rather than a string of digits and dashes. One formatter per
+// language, kept (see wallClock above for why).
+const spokenDates = new Map<string, Intl.DateTimeFormat>();
+
+function spokenDateFormat(language: string): Intl.DateTimeFormat {
+  let formatter = spokenDates.get(language);
+  if (formatter === undefined) {
+    formatter = new Intl.DateTimeFormat(language === 'he' ? 'he-IL' : 'en-GB', {
+      // The calendar date is already the clinic's; UTC keeps it from moving a day.
+      timeZone: 'UTC',
+      weekday: 'long',
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+    });
+    spokenDates.set(language, formatter);
+  }
+  return formatter;
+}
+
+/** A calendar date (`YYYY-MM-DD`, the clinic's) as said aloud in `language` ('he' or 'en'). */
+export function spokenDate(date: string, language: string): string {
+  const [year = 0, month = 1, day = 1] = date.split('-').map(Number);
+  return spokenDateFormat(language).format(new Date(Date.UTC(year, month - 1, day)));
+}
+
+/** An instant as said aloud on the clinic's clock: its date, then the time ("…, 08:30"). */
+export function spokenDateTime(instant: string, clinicTimeZone: string, language: string): string {
+  const date = formatClinicTime(instant, clinicTimeZone, 'YYYY-MM-DD');
+  const time = formatClinicTime(instant, clinicTimeZone, 'HH:mm');
+  return language === 'he'
+    ? `${spokenDate(date, language)}, בשעה ${time}`
+    : `${spokenDate(date, language)}, at ${time}`;
+}
