@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import type { DevMessage } from '@marpe/shared';
 import { buildApp, type App, type BuildAppOptions } from '../src/app.js';
 import { loadConfig, type Config, type Env } from '../src/platform/config.js';
@@ -37,16 +38,23 @@ export interface TestDatabase {
   dispose(): Promise<void>;
 }
 
-/** A fresh, migrated database: in-memory PGlite, or a new `marpe_test_*` database on the server. */
+// The migrated copy of test/global-setup.ts, read once per test file.
+let pgliteTemplate: Promise<Blob> | undefined;
+
+/**
+ * A fresh, migrated database: in-memory PGlite, or a new `marpe_test_*` database on the server,
+ * each a copy of the one the run migrated at its start (test/global-setup.ts).
+ */
 export async function createTestDatabase(engine: DatabaseEngine): Promise<TestDatabase> {
   let handle: DatabaseHandle;
   let drop = async () => {};
   if (engine === 'postgres') {
     if (!testDatabaseUrl) throw new Error('TEST_DATABASE_URL is not set');
     const name = `marpe_test_${randomBytes(6).toString('hex')}`;
+    const template = inject('postgresTemplate');
     const admin = new pg.Client({ connectionString: testDatabaseUrl });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
     await admin.end();
     const url = new URL(testDatabaseUrl);
     url.pathname = `/${name}`;
@@ -58,9 +66,13 @@ export async function createTestDatabase(engine: DatabaseEngine): Promise<TestDa
       await client.end();
     };
   } else {
-    handle = await openDatabase({ databaseUrl: null, dataDir: null });
+    pgliteTemplate ??= readFile(inject('pgliteTemplateFile')).then((bytes) => new Blob([bytes]));
+    handle = await openDatabase({
+      databaseUrl: null,
+      dataDir: null,
+      pgliteDataDir: await pgliteTemplate,
+    });
   }
-  await handle.migrate();
 
   return {
     handle,

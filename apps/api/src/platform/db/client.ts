@@ -60,6 +60,12 @@ export interface OpenDatabaseOptions {
   readonly dataDir: string | null;
   /** Errors of idle pooled connections (server restart…); they must not crash the process. */
   readonly onPoolError?: (error: Error) => void;
+  /**
+   * PGlite in memory only: start from this copy of a data directory (`dumpDataDir`) instead of an
+   * empty one. The test suites start each file from one migrated copy: loading it takes a fifth of
+   * the time of creating a cluster and migrating it.
+   */
+  readonly pgliteDataDir?: Blob;
 }
 
 function assertChannel(channel: string): void {
@@ -69,17 +75,17 @@ function assertChannel(channel: string): void {
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   return options.databaseUrl
     ? openPostgres(options.databaseUrl, options.onPoolError)
-    : openPglite(options.dataDir);
+    : openPglite(options.dataDir, options.pgliteDataDir);
 }
 
-async function openPglite(dataDir: string | null): Promise<DatabaseHandle> {
+async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<DatabaseHandle> {
   let client: PGlite;
   if (dataDir) {
     const pgDir = path.join(dataDir, 'pg');
     await mkdir(pgDir, { recursive: true });
     client = await PGlite.create(pgDir, { extensions: { btree_gist } });
   } else {
-    client = await PGlite.create({ extensions: { btree_gist } });
+    client = await PGlite.create({ extensions: { btree_gist }, loadDataDir });
   }
   const db = drizzlePglite({ client, schema });
   return {
