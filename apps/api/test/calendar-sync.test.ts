@@ -260,6 +260,40 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
       expect(await slotsOn('2027-04-15')).toContain('08:00');
     });
 
+    it('blocks an all-day event made "Free" (Google\'s default for all-day), not a working location or a birthday', async () => {
+      // Google Calendar's UI makes an all-day event transparent unless its maker says "Busy".
+      google.putEvent(danaCalendar, {
+        id: 'dayoff',
+        status: 'confirmed',
+        transparency: 'transparent',
+        start: { date: '2027-03-28' },
+        end: { date: '2027-03-29' },
+      });
+      for (const [id, eventType] of [
+        ['office', 'workingLocation'],
+        ['birthday', 'birthday'],
+      ] as const) {
+        google.putEvent(danaCalendar, {
+          id,
+          status: 'confirmed',
+          eventType,
+          transparency: 'transparent',
+          start: { date: '2027-03-29' },
+          end: { date: '2027-03-30' },
+        });
+      }
+      google.putEvent(danaCalendar, {
+        ...busyEvent('away', '2027-03-30 08:00', '2027-03-30 12:00'),
+        eventType: 'outOfOffice',
+      });
+      await sync();
+      expect(await slotsOn('2027-03-28')).toEqual([]);
+      expect((await slotsOn('2027-03-29'))[0]).toBe('08:00');
+      const tuesday = await slotsOn('2027-03-30');
+      expect(tuesday).not.toContain('08:00');
+      expect(tuesday).toContain('12:00');
+    });
+
     it('reads an event in another zone at its instant, across the clock change', async () => {
       // 07:00 in London on Friday 2027-03-26 is 10:00 in Israel (after the change at 02:00, +03:00).
       google.putEvent(danaCalendar, {

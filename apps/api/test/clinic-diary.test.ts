@@ -408,6 +408,24 @@ describe.each(engines)("the clinic's diary: busy times and clinic bookings (%s)"
         await putBusy({ ...valid, items: [{ ...item('a', '09:00', '10:00'), start: 'tomorrow' }] }),
         'items.0.start',
       );
+      // An instant whose year passes 9999 in UTC was a PostgreSQL error (22009) and a 500.
+      expectInvalid(
+        await putBusy({
+          ...valid,
+          items: [
+            {
+              ...item('a', '09:00', '10:00'),
+              start: '9999-12-31T22:00:00-05:00',
+              end: '9999-12-31T23:00:00-05:00',
+            },
+          ],
+        }),
+        'items.0.start',
+      );
+      expectInvalid(
+        await putBusy({ ...valid, from: '1999-12-31T00:00:00Z', to: valid.to }),
+        'from',
+      );
       const tooMany = Array.from({ length: 5001 }, (_, i) => item(`i${i}`, '09:00', '10:00'));
       expectInvalid(await putBusy({ ...valid, items: tooMany }), 'items');
       // Another clinic's caregiver is unknown to this key.
@@ -591,6 +609,8 @@ describe.each(engines)("the clinic's diary: busy times and clinic bookings (%s)"
         'patient.first_name',
       );
       expectInvalid(await book(booking({ start_date: '2027-03-25 09:00' })), 'start_date');
+      expectInvalid(await book(booking({ start_date: '9999-12-31T23:00:00-05:00' })), 'start_date');
+      expectInvalid(await book(booking({ start_date: '2100-01-01T00:00:00Z' })), 'start_date');
       expectInvalid(await book(booking({ send_sms: 'yes' })), 'send_sms');
       expectInvalid(await book(booking({ surprise: 1 })), 'body');
       const foreign = await book(booking(), otherKey);

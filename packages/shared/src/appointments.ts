@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { instantSchema as boundedInstantSchema } from './instant.js';
 
 const idSchema = (what: string) =>
   z
@@ -11,10 +12,7 @@ const idSchema = (what: string) =>
  * An instant as ISO 8601 with an offset or Z. available-slots answers with the clinic's offset
  * (`2027-03-26T09:00:00+03:00`); any spelling of the same instant is the same slot.
  */
-const instantSchema = z.iso.datetime({
-  offset: true,
-  error: 'Expected an ISO 8601 date-time with an offset, e.g. 2027-03-26T09:00:00+03:00',
-});
+const instantSchema = boundedInstantSchema('2027-03-26T09:00:00+03:00');
 
 /**
  * `POST /api/appointment` and `POST /api/appointment/send-sms`: an interval exactly as one slot

@@ -10,6 +10,7 @@ import {
   weekDays,
 } from '../clinic.js';
 import { isValidIsraeliId, normaliseIdNumber } from '../identity.js';
+import { instantSchema } from '../instant.js';
 
 // The integration API's clinic data and appointments (docs/integration.md, "Clinic data and
 // appointments"): what a clinic's practice-management software reads and writes with its API key.
@@ -474,10 +475,7 @@ export type CreateApiKeyBody = z.infer<typeof createApiKeyBodySchema>;
 export const createdApiKeySchema = apiKeySchema.extend({ key: z.string() });
 export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
 
-const auditInstantSchema = z.iso.datetime({
-  offset: true,
-  error: 'Expected an ISO 8601 date-time with an offset, e.g. 2027-03-24T09:00:00+02:00',
-});
+const auditInstantSchema = instantSchema('2027-03-24T09:00:00+02:00');
 
 /**
  * `GET /api/integration/audit-log`: newest first; `before` pages on from an entry id. The filters

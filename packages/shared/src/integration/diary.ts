@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { localDateSchema } from '../clinic.js';
+import { instantSchema as boundedInstantSchema } from '../instant.js';
 import { idNumberSchema, nameSchema, phoneSchema } from '../patient-auth.js';
 import { partsOfDay } from '../waitlist-rules.js';
 
@@ -18,10 +19,7 @@ export const MAX_BUSY_TIME_DAYS = 180;
 export const BUSY_TIME_EXTERNAL_ID_MAX_LENGTH = 200;
 export const BUSY_TIME_LABEL_MAX_LENGTH = 200;
 
-const instantSchema = z.iso.datetime({
-  offset: true,
-  error: 'Expected an ISO 8601 date-time with an offset, e.g. 2027-03-26T09:00:00+03:00',
-});
+const instantSchema = boundedInstantSchema('2027-03-26T09:00:00+03:00');
 
 const hasNoControlCharacters = (value: string) =>
   ![...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);

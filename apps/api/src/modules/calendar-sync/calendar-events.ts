@@ -44,11 +44,17 @@ const appointmentIdOf = (event: GoogleEvent): number | null => {
   return /^[1-9]\d{0,9}$/.test(text) && Number(text) <= 2_147_483_647 ? Number(text) : null;
 };
 
+/** Entries that say where someone is or whose birthday it is, never that they are taken. */
+const NEVER_BUSY_EVENT_TYPES = new Set(['workingLocation', 'birthday']);
+
 /**
  * How one event (instance) from the calendar changes the mirror: the row to keep, or null to drop
- * it. Busy unless free (`transparent`), cancelled or declined by the calendar's owner (the
- * attendee marked `self`). Marpe's own events are kept, busy or not, to notice the caregiver
- * deleting one; they never block (the appointment does).
+ * it. Busy unless free (`transparent`), cancelled, declined by the calendar's owner (the attendee
+ * marked `self`), a working location or a birthday. An all-day event is busy even when free:
+ * Google Calendar makes every all-day event "Free" unless its maker changes it, and a caregiver's
+ * day off or congress is all-day (docs/calendar-sync.md, "What blocks a slot"). Marpe's own events
+ * are kept, busy or not, to notice the caregiver deleting one; they never block (the appointment
+ * does).
  */
 export function mirrorRowOf(event: GoogleEvent, clinicZone: string): MirrorRow | null {
   const appointmentId = appointmentIdOf(event);
@@ -56,7 +62,10 @@ export function mirrorRowOf(event: GoogleEvent, clinicZone: string): MirrorRow |
   const declined = (event.attendees ?? []).some(
     (a) => a.self === true && a.responseStatus === 'declined',
   );
-  const busy = !cancelled && event.transparency !== 'transparent' && !declined;
+  const allDay = event.start?.dateTime === undefined && event.start?.date !== undefined;
+  const free = event.transparency === 'transparent' && !allDay;
+  const busy =
+    !cancelled && !declined && !free && !NEVER_BUSY_EVENT_TYPES.has(event.eventType ?? 'default');
   const start = instantOf(event.start, clinicZone);
   const end = instantOf(event.end, clinicZone);
   if (start === null || end === null || end <= start) {

@@ -24,6 +24,8 @@ export interface GoogleEvent {
   id: string;
   status?: 'confirmed' | 'tentative' | 'cancelled';
   transparency?: 'opaque' | 'transparent';
+  /** 'default', 'outOfOffice', 'focusTime', 'workingLocation', 'birthday', 'fromGmail'… */
+  eventType?: string;
   start?: GoogleEventTime;
   end?: GoogleEventTime;
   attendees?: { self?: boolean; responseStatus?: string }[];
