@@ -58,6 +58,8 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
   const tokenRequests: LoopbackRequest[] = [];
   let down = 0;
   let freeBusySilent = false;
+  /** Google's usage limits: reads and writes of events answer 403 with this reason. */
+  let limitedReason: string | null = null;
   let app: App;
   let db: Database;
   let now = NOW;
@@ -107,6 +109,20 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
         return { status: 503, body: { error: { code: 503, message: 'Backend Error' } } };
       }
       if (freeBusySilent && request.path.endsWith('/freeBusy')) return null;
+      if (limitedReason && request.path.includes('/events')) {
+        return {
+          status: 403,
+          body: {
+            error: {
+              code: 403,
+              message: 'Rate Limit Exceeded',
+              errors: [
+                { domain: 'usageLimits', reason: limitedReason, message: 'Rate Limit Exceeded' },
+              ],
+            },
+          },
+        };
+      }
       const answer = google.handle({ ...toStandIn(request), path: request.path });
       if (process.env.DEBUG_FAKE)
         console.log(request.method, request.path, request.body, JSON.stringify(answer));
@@ -149,6 +165,7 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
     danaCalendar = `dana${calendars}@clinic.example`;
     down = 0;
     freeBusySilent = false;
+    limitedReason = null;
     problems.length = 0;
     await database.current.reset();
     const [clinic] = await db.insert(clinics).values(clinicRow('מרפאת היומן')).returning();
@@ -561,6 +578,25 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
       expect(taken.json()).toMatchObject({ code: 'slot_taken' });
       expect(await db.select().from(appointments)).toEqual([]);
     });
+
+    it.each(['rateLimitExceeded', 'userRateLimitExceeded', 'quotaExceeded'])(
+      'reads a 403 %s as a wait (state error, not no_access), and still asks at the last check',
+      async (reason) => {
+        await sync();
+        limitedReason = reason;
+        now += 6 * MINUTE; // the poll is due
+        await sync();
+        const row = await syncRow();
+        expect(row).toMatchObject({ state: 'error' });
+        expect(row?.lastError).toContain(reason);
+        // A phone booking the mirror has not seen: only the last check finds it.
+        google.putEvent(danaCalendar, busyEvent('phone2', '2027-03-25 11:00', '2027-03-25 12:00'));
+        const p = await patient();
+        const taken = await book(p.token, '2027-03-25 11:00');
+        expect(taken.statusCode, taken.body).toBe(409);
+        expect(taken.json()).toMatchObject({ code: 'slot_taken' });
+      },
+    );
 
     it('books on the mirror when Google does not answer the last check in time', async () => {
       await sync();

@@ -61,6 +61,7 @@ export interface CalendarSyncDeps {
 /** The state a failed pass leaves, from Google's answer. */
 function failureState(error: unknown): Exclude<CalendarSyncState, 'pending' | 'syncing'> {
   if (error instanceof GoogleApiError) {
+    if (error.rateLimited) return 'error';
     if (error.status === 403 || error.status === 401) return 'no_access';
     if (error.status === 404) return 'not_found';
   }
@@ -462,9 +463,10 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
     ): Promise<'busy' | 'free' | 'unknown'> {
       if (!api) return 'free';
       const sync = await repository.findSync(caregiverId);
-      // A calendar Marpe cannot read (not shared, not found, failing) would fail this too: the
-      // booking does not wait on it, and its state already tells the clinic.
-      if (sync?.state !== 'syncing') return 'free';
+      // A calendar Marpe cannot read (not shared, not found) would fail this too: the booking
+      // does not wait on it, and its state already tells the clinic. One failing for a while
+      // (a rate limit, an outage) is still asked: its last answer may be the only one.
+      if (!sync || (sync.state !== 'syncing' && sync.state !== 'error')) return 'free';
       let busy: { start: number; end: number }[];
       try {
         busy = await api.freeBusy(

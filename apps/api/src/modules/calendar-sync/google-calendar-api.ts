@@ -53,17 +53,33 @@ export interface EventWrite {
   extendedProperties: { private: Record<string, string> };
 }
 
+// https://developers.google.com/workspace/calendar/api/guides/errors
+const RATE_LIMIT_REASONS = new Set([
+  'rateLimitExceeded',
+  'userRateLimitExceeded',
+  'quotaExceeded',
+  'dailyLimitExceeded',
+  'usageLimits',
+]);
+
 /**
  * A refusal or failure of Google's API. `status` 0: no answer (network, timeout). 410 on a list
- * with a sync token means "start again with a full sync".
+ * with a sync token means "start again with a full sync". `reason` is Google's
+ * (`error.errors[0].reason`): a 403 is a missing share or a spent quota, told apart only by it.
  */
 export class GoogleApiError extends Error {
   override name = 'GoogleApiError';
   constructor(
     readonly status: number,
     message: string,
+    readonly reason: string | null = null,
   ) {
     super(message);
+  }
+
+  /** Google's usage limits (403 with these reasons, or 429): wait and try again, not "no access". */
+  get rateLimited(): boolean {
+    return this.status === 429 || (this.reason !== null && RATE_LIMIT_REASONS.has(this.reason));
   }
 }
 
@@ -103,14 +119,21 @@ export interface GoogleCalendarApi {
   deleteEvent(calendarId: string, eventId: string): Promise<void>;
 }
 
-const errorText = async (response: Response): Promise<string> => {
+/** Google's error body: `{ error: { code, message, errors: [{ domain, reason, message }] } }`. */
+const errorOf = async (response: Response): Promise<GoogleApiError> => {
+  let message = `HTTP ${response.status}`;
+  let reason: string | null = null;
   try {
-    const body = (await response.json()) as { error?: { message?: unknown; status?: unknown } };
-    const message = body.error?.message;
-    return typeof message === 'string' ? message.slice(0, 200) : `HTTP ${response.status}`;
+    const body = (await response.json()) as {
+      error?: { message?: unknown; errors?: { reason?: unknown }[] };
+    };
+    if (typeof body.error?.message === 'string') message = body.error.message.slice(0, 200);
+    const first = body.error?.errors?.[0]?.reason;
+    if (typeof first === 'string') reason = first.slice(0, 60);
   } catch {
-    return `HTTP ${response.status}`;
+    // Not JSON (a proxy's page): the status says enough.
   }
+  return new GoogleApiError(response.status, reason ? `${message} (${reason})` : message, reason);
 };
 
 export function createGoogleCalendarApi(options: GoogleCalendarApiOptions): GoogleCalendarApi {
@@ -166,7 +189,7 @@ export function createGoogleCalendarApi(options: GoogleCalendarApiOptions): Goog
       throw new GoogleApiError(0, `Google Calendar unreachable (${(error as Error).name})`);
     }
     if (!response.ok) {
-      throw new GoogleApiError(response.status, await errorText(response));
+      throw await errorOf(response);
     }
     return response;
   }
@@ -238,9 +261,11 @@ export function createGoogleCalendarApi(options: GoogleCalendarApiOptions): Goog
       const calendar = json.calendars?.[calendarId];
       const reason = calendar?.errors?.[0]?.reason;
       if (!calendar || reason) {
+        // The answer is 200 whatever befell the calendar; its `errors` entry says what.
         throw new GoogleApiError(
           reason === 'notFound' ? 404 : 403,
           `freeBusy: ${reason ?? 'no calendar'}`,
+          reason ?? null,
         );
       }
       return (calendar.busy ?? [])
