@@ -60,6 +60,8 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
   let freeBusySilent = false;
   /** Google's usage limits: reads and writes of events answer 403 with this reason. */
   let limitedReason: string | null = null;
+  /** Lists of events (not the watch) answer 503 this many more times. */
+  let listFailures = 0;
   let app: App;
   let db: Database;
   let now = NOW;
@@ -109,6 +111,10 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
         return { status: 503, body: { error: { code: 503, message: 'Backend Error' } } };
       }
       if (freeBusySilent && request.path.endsWith('/freeBusy')) return null;
+      if (listFailures > 0 && request.method === 'GET' && request.path.endsWith('/events')) {
+        listFailures -= 1;
+        return { status: 503, body: { error: { code: 503, message: 'Backend Error' } } };
+      }
       if (limitedReason && request.path.includes('/events')) {
         return {
           status: 403,
@@ -166,6 +172,7 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
     down = 0;
     freeBusySilent = false;
     limitedReason = null;
+    listFailures = 0;
     problems.length = 0;
     await database.current.reset();
     const [clinic] = await db.insert(clinics).values(clinicRow('מרפאת היומן')).returning();
@@ -419,6 +426,21 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
         expect(response.statusCode).toBe(404);
       }
       expect((await syncRow())?.nextSyncAt).toEqual(before?.nextSyncAt);
+    });
+
+    it('keeps one push channel per calendar when passes fail after opening it', async () => {
+      listFailures = 4;
+      for (let pass = 0; pass < 4; pass += 1) {
+        await sync();
+        expect(await syncRow()).toMatchObject({ state: 'error' });
+        now += 31 * MINUTE; // past the longest retry wait
+      }
+      // Stored when opened, so each failed pass found it instead of opening another.
+      expect(google.channels(danaCalendar)).toHaveLength(1);
+      expect((await syncRow())?.channelId).toBe(google.channels(danaCalendar)[0]?.id);
+      await sync();
+      expect(await syncRow()).toMatchObject({ state: 'syncing' });
+      expect(google.channels(danaCalendar)).toHaveLength(1);
     });
 
     it('renews the push channel a day before it ends, and stops the old one', async () => {

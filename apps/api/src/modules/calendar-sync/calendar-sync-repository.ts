@@ -134,6 +134,29 @@ export function createCalendarSyncRepository(db: Database) {
         );
     },
 
+    /**
+     * A newly opened push channel, kept at once (before the pass reads the calendar): a pass that
+     * then fails leaves it stored, to be used or stopped, never open and forgotten. False when the
+     * calendar id changed meanwhile.
+     */
+    async saveChannel(
+      caregiverId: number,
+      calendarId: string,
+      channel: Pick<
+        CalendarSyncRow,
+        'channelId' | 'channelResourceId' | 'channelTokenHash' | 'channelExpiresAt'
+      >,
+    ): Promise<boolean> {
+      const saved = await db
+        .update(calendarSyncs)
+        .set(channel)
+        .where(
+          and(eq(calendarSyncs.caregiverId, caregiverId), eq(calendarSyncs.calendarId, calendarId)),
+        )
+        .returning({ caregiverId: calendarSyncs.caregiverId });
+      return saved.length > 0;
+    },
+
     /** The sync whose push channel this is; null when unknown. */
     async findByChannel(channelId: string) {
       const [row] = await db

@@ -105,18 +105,19 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
   let stopped = false;
   let prunedAt = Number.NEGATIVE_INFINITY;
 
-  /** A push channel that lives a week; the old one is stopped once the new one is in place. */
-  async function ensureChannel(
-    row: CalendarSyncRow,
-    now: number,
-  ): Promise<Partial<CalendarSyncRow>> {
-    if (!api) return {};
+  /**
+   * A push channel that lives a week, stored as soon as Google opens it; the old one is stopped
+   * once the new one is in place. At most one channel per calendar is live: a pass that fails
+   * after this keeps the stored one for the next pass instead of opening another.
+   */
+  async function ensureChannel(row: CalendarSyncRow, now: number): Promise<void> {
+    if (!api) return;
     if (
       row.channelId &&
       row.channelExpiresAt &&
       row.channelExpiresAt.getTime() - now > CHANNEL_RENEW_BEFORE_MS
     ) {
-      return {};
+      return;
     }
     const channel = { id: randomUUID(), token: randomToken(32) };
     let answer: { resourceId: string; expiration: number };
@@ -134,17 +135,22 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
         { caregiverId: row.caregiverId, error: describe(error) },
         'calendar push channel not opened; polling',
       );
-      return {};
+      return;
     }
-    if (row.channelId && row.channelResourceId) {
-      await stopChannel({ channelId: row.channelId, resourceId: row.channelResourceId });
-    }
-    return {
+    const saved = await repository.saveChannel(row.caregiverId, row.calendarId, {
       channelId: channel.id,
       channelResourceId: answer.resourceId,
       channelTokenHash: sha256Hex(channel.token),
       channelExpiresAt: new Date(answer.expiration),
-    };
+    });
+    if (!saved) {
+      // The caregiver's calendar changed meanwhile: this channel watches one nobody syncs.
+      await stopChannel({ channelId: channel.id, resourceId: answer.resourceId });
+      return;
+    }
+    if (row.channelId && row.channelResourceId) {
+      await stopChannel({ channelId: row.channelId, resourceId: row.channelResourceId });
+    }
   }
 
   async function stopChannel(channel: { channelId: string; resourceId: string }) {
@@ -290,7 +296,7 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
     const started = clock();
     let reported = false;
     try {
-      const channel = await ensureChannel(row, started);
+      await ensureChannel(row, started);
       const pass = await pull(row);
       const now = clock();
       await repository.db.transaction(async (tx) => {
@@ -299,7 +305,6 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
           row.caregiverId,
           row.calendarId,
           {
-            ...channel,
             state: 'syncing',
             lastError: null,
             lastSyncedAt: new Date(now),
