@@ -31,6 +31,7 @@ const HOUR = 60 * MINUTE;
 const NOW = Date.parse('2027-03-24T10:00:00+02:00');
 const ORIGIN = 'https://marpe.example';
 const SERVICE_ACCOUNT = 'marpe-sync@clinic-project.iam.gserviceaccount.com';
+const METRICS_TOKEN = 'calendar-metrics-token-0123456789abcdef';
 
 const at = (local: string) => zonedToEpoch(local, TZ);
 const iso = (local: string) => formatZonedIso(at(local), TZ);
@@ -549,6 +550,58 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
         }
       },
     );
+
+    it("keeps a fault of the server's own key from the clinic: a plain error, no webhook, the operator's log and metric", async () => {
+      // Google refuses the server's signed assertion (a revoked or rotated key).
+      const tokenRefused = await startLoopback(() => ({
+        status: 400,
+        body: { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' },
+      }));
+      const receiver = await startLoopback(() => ({ status: 204 }));
+      const logged: string[] = [];
+      const broken = await buildTestApp(database.current.handle, {
+        config: testConfig({
+          PUBLIC_ORIGIN: ORIGIN,
+          LOG_LEVEL: 'warn',
+          METRICS_TOKEN,
+          GOOGLE_SERVICE_ACCOUNT_KEY: JSON.stringify({
+            type: 'service_account',
+            client_email: SERVICE_ACCOUNT,
+            private_key: keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+            private_key_id: 'k1',
+          }),
+          GOOGLE_CALENDAR_API_BASE_URL: `${fake.origin}/calendar/v3`,
+          GOOGLE_OAUTH_TOKEN_URL: tokenRefused.url('/token'),
+        }),
+        clock: () => now,
+        outboxPollIntervalMs: HOUR,
+        calendarSyncTickMs: HOUR,
+        logStream: { write: (line) => void logged.push(line) },
+      });
+      try {
+        await integration('POST', '/webhooks', {
+          url: receiver.url('/hook'),
+          events: ['calendar.sync_failed'],
+        });
+        await broken.calendarSync.runOnce();
+        const row = await syncRow();
+        expect(row).toMatchObject({ state: 'error' });
+        expect(row?.lastError).not.toMatch(/JWT|invalid_grant|400/);
+        await broken.outbox.runOnce();
+        expect(receiver.requests).toEqual([]);
+        expect(logged.join('\n')).toContain('GOOGLE_SERVICE_ACCOUNT_KEY');
+        const metrics = await broken.inject({
+          method: 'GET',
+          url: '/metrics',
+          headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+        });
+        expect(metrics.body).toMatch(/^marpe_calendar_server_faults_total 1$/m);
+      } finally {
+        await broken.close();
+        await tokenRefused.close();
+        await receiver.close();
+      }
+    });
 
     it('rides out a Google outage: an error state, slots still served, synced once it is back', async () => {
       down = 100;

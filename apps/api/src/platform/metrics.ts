@@ -20,6 +20,8 @@ export interface Metrics {
   observeOutbox(outcome: OutboxOutcome): void;
   /** One signed delivery receipt of an SMS provider, by the state it reports. */
   observeSmsReceipt(receipt: { provider: string; state: string }): void;
+  /** A calendar pass failed for a reason of the server's own (its Google key), not the clinic's. */
+  observeCalendarServerFault(): void;
   /** The text exposition format. */
   scrape(): Promise<{ contentType: string; body: string }>;
 }
@@ -70,6 +72,12 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     name: 'marpe_sms_receipts_total',
     help: "SMS providers' signed delivery receipts, by provider and the state they report (sent, delivered, undelivered, failed)",
     labelNames: ['provider', 'state'],
+    registers: [registry],
+  });
+
+  const calendarServerFaults = new Counter({
+    name: 'marpe_calendar_server_faults_total',
+    help: "Calendar sync passes failed for the server's own reason (Google refused or did not answer its token request)",
     registers: [registry],
   });
 
@@ -246,6 +254,9 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     },
     observeSmsReceipt({ provider, state }) {
       smsReceipts.inc({ provider, state });
+    },
+    observeCalendarServerFault() {
+      calendarServerFaults.inc();
     },
     async scrape() {
       return { contentType: registry.contentType, body: await registry.metrics() };

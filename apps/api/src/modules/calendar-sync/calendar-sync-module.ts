@@ -107,6 +107,7 @@ export async function registerCalendarSync(
       deps.outbox.enqueue(ex, { topic: CALENDAR_WRITE_TOPIC, payload: { appointmentId } }),
     freeBusyTimeoutMs,
     tickMs: deps.tickMs,
+    onServerFault: () => app.metrics?.observeCalendarServerFault(),
   });
   if (standIn) {
     // The stand-in pushes as Google does: a POST to each channel's address, here in-process.

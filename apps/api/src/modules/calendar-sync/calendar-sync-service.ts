@@ -56,11 +56,13 @@ export interface CalendarSyncDeps {
   freeBusyTimeoutMs: number;
   /** How often the worker looks for due calendars (default 15 s). */
   tickMs?: number;
+  /** Counts passes failed for the server's own reason (metrics); none without metrics. */
+  onServerFault?: () => void;
 }
 
 /** The state a failed pass leaves, from Google's answer. */
 function failureState(error: unknown): Exclude<CalendarSyncState, 'pending' | 'syncing'> {
-  if (error instanceof GoogleApiError) {
+  if (error instanceof GoogleApiError && !error.serverWide) {
     if (error.rateLimited) return 'error';
     if (error.status === 403 || error.status === 401) return 'no_access';
     if (error.status === 404) return 'not_found';
@@ -68,10 +70,14 @@ function failureState(error: unknown): Exclude<CalendarSyncState, 'pending' | 's
   return 'error';
 }
 
+/**
+ * What the clinic is shown of a failure. A fault of the server's own (its key refused) is the
+ * operator's to see, in the logs and metrics, not every clinic's as if its calendar had failed.
+ */
 const describe = (error: unknown): string =>
-  error instanceof GoogleApiError
+  error instanceof GoogleApiError && !error.serverWide
     ? `${error.status === 0 ? 'no answer' : `HTTP ${error.status}`}: ${error.message}`.slice(0, 300)
-    : 'internal error';
+    : 'Marpe could not reach Google Calendar; its operator is told. Nothing to do: Marpe retries.';
 
 const retryDelay = (failures: number) =>
   Math.min(MINUTE * 2 ** Math.min(Math.max(failures - 1, 0), 10), MAX_RETRY_MS);
@@ -317,8 +323,15 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
       });
       deps.invalidateClinic(row.clinicId);
     } catch (error) {
-      if (!(error instanceof GoogleApiError))
+      if (!(error instanceof GoogleApiError)) {
         log.error({ err: error }, 'calendar sync pass failed');
+      } else if (error.serverWide) {
+        log.error(
+          { status: error.status, error: error.message },
+          "calendar sync: Google refused or did not answer the server's token request (check GOOGLE_SERVICE_ACCOUNT_KEY)",
+        );
+        deps.onServerFault?.();
+      }
       const state = failureState(error);
       const failures = row.failures + 1;
       const message = describe(error);
@@ -335,7 +348,9 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
           tx,
         );
         // Once per change of state: a calendar failing the same way is not reported every pass.
-        if (row.state !== state) {
+        // A fault of the server's own is not the clinic's to act on: no webhook.
+        const serverWide = error instanceof GoogleApiError && error.serverWide;
+        if (row.state !== state && !serverWide) {
           await webhooks.emit(tx, {
             clinicId: row.clinicId,
             type: 'calendar.sync_failed',

@@ -73,6 +73,8 @@ export class GoogleApiError extends Error {
     readonly status: number,
     message: string,
     readonly reason: string | null = null,
+    /** Marpe's own credentials failed (the token request), whatever calendar was asked about. */
+    readonly serverWide = false,
   ) {
     super(message);
   }
@@ -170,9 +172,11 @@ export function createGoogleCalendarApi(options: GoogleCalendarApiOptions): Goog
       throw new GoogleApiError(
         typeof status === 'number' ? status : 0,
         `Google token refused or unreachable (${(error as Error).message.slice(0, 120)})`,
+        null,
+        true,
       );
     }
-    if (!token) throw new GoogleApiError(0, 'Google gave no access token');
+    if (!token) throw new GoogleApiError(0, 'Google gave no access token', null, true);
     let response: Response;
     try {
       response = await transport(`${apiBaseUrl}${path}`, {
