@@ -63,6 +63,8 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
   let limitedReason: string | null = null;
   /** Lists of events (not the watch) answer 503 this many more times. */
   let listFailures = 0;
+  /** freeBusy answers 200 with an `errors` entry for every calendar, as Google does when limited. */
+  let limitedFreeBusy = false;
   let app: App;
   let db: Database;
   let now = NOW;
@@ -112,6 +114,21 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
         return { status: 503, body: { error: { code: 503, message: 'Backend Error' } } };
       }
       if (freeBusySilent && request.path.endsWith('/freeBusy')) return null;
+      if (limitedFreeBusy && request.path.endsWith('/freeBusy')) {
+        const items = (JSON.parse(request.body) as { items: { id: string }[] }).items;
+        return {
+          status: 200,
+          body: {
+            kind: 'calendar#freeBusy',
+            calendars: Object.fromEntries(
+              items.map((i) => [
+                i.id,
+                { errors: [{ domain: 'usageLimits', reason: 'rateLimitExceeded' }], busy: [] },
+              ]),
+            ),
+          },
+        };
+      }
       if (listFailures > 0 && request.method === 'GET' && request.path.endsWith('/events')) {
         listFailures -= 1;
         return { status: 503, body: { error: { code: 503, message: 'Backend Error' } } };
@@ -174,6 +191,7 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
     freeBusySilent = false;
     limitedReason = null;
     listFailures = 0;
+    limitedFreeBusy = false;
     problems.length = 0;
     await database.current.reset();
     const [clinic] = await db.insert(clinics).values(clinicRow('מרפאת היומן')).returning();
@@ -673,12 +691,40 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
       },
     );
 
-    it('books on the mirror when Google does not answer the last check in time', async () => {
+    it('books on the mirror when Google does not answer the last check in time, then reads the calendar again and raises the overlap', async () => {
       await sync();
       freeBusySilent = true;
+      // A phone booking made after the last pass: neither the mirror nor (silent) the last check sees it.
+      google.putEvent(danaCalendar, busyEvent('phone2', '2027-03-25 11:00', '2027-03-25 12:00'));
       const p = await patient();
       const response = await book(p.token, '2027-03-25 11:00');
       expect(response.statusCode, response.body).toBe(201);
+      const id = response.json<{ id: number }>().id;
+      // Due again within seconds, not at the 5-minute poll.
+      expect((await syncRow())?.nextSyncAt.getTime()).toBeLessThanOrEqual(now + 5_000);
+      now += 5_000;
+      await sync();
+      const listed = (await integration('GET', '/calendar-sync/conflicts')).json<
+        { appointment_id: number; kind: string; event_id: string }[]
+      >();
+      expect(listed.map((c) => [c.appointment_id, c.kind, c.event_id])).toEqual([
+        [id, 'overlap', 'phone2'],
+      ]);
+    });
+
+    it('takes a freeBusy `errors` entry for the calendar as no answer, never as free', async () => {
+      await sync();
+      google.putEvent(danaCalendar, busyEvent('phone2', '2027-03-25 11:00', '2027-03-25 12:00'));
+      limitedFreeBusy = true;
+      const p = await patient();
+      const response = await book(p.token, '2027-03-25 11:00');
+      expect(response.statusCode, response.body).toBe(201);
+      now += 5_000;
+      await sync();
+      const listed = (await integration('GET', '/calendar-sync/conflicts')).json<
+        { kind: string; event_id: string }[]
+      >();
+      expect(listed.map((c) => [c.kind, c.event_id])).toEqual([['overlap', 'phone2']]);
     });
 
     it('writes the booking into the calendar once, moves it with a reschedule, deletes it on cancel', async () => {

@@ -60,6 +60,9 @@ export interface CalendarSyncDeps {
   onServerFault?: () => void;
 }
 
+/** After a last check without an answer, the calendar's next pass: well after the booking commits. */
+const RECHECK_AFTER_UNKNOWN_MS = 5_000;
+
 /** The state a failed pass leaves, from Google's answer. */
 function failureState(error: unknown): Exclude<CalendarSyncState, 'pending' | 'syncing'> {
   if (error instanceof GoogleApiError && !error.serverWide) {
@@ -473,8 +476,10 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
     /**
      * The last check before a booking: Google's freeBusy for this one interval, with a short
      * timeout. Busy intervals that Marpe's own booked appointments cover are Marpe's own events
-     * (the moved appointment, say) and do not count. No answer in time: 'unknown', and the booking
-     * goes ahead on the mirror.
+     * (the moved appointment, say) and do not count. No usable answer (a timeout, a rate limit,
+     * an `errors` entry for the calendar): 'unknown', the booking goes ahead on the mirror, and the
+     * calendar is read again a few seconds later, after the booking is in: an event the mirror
+     * lacked then becomes an `overlap` conflict in the desk and a webhook (ADR 040).
      */
     async lastCheck(
       caregiverId: number,
@@ -497,8 +502,11 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
       } catch (error) {
         log.warn(
           { caregiverId, error: describe(error) },
-          'calendar freeBusy unanswered before a booking; booked on the mirror',
+          'calendar freeBusy unanswered before a booking; booked on the mirror, calendar read again',
         );
+        // Not at once: the pass must come after the booking's transaction, or it would mirror
+        // the event before the appointment exists and never see the two overlap.
+        await repository.markDue(caregiverId, new Date(clock() + RECHECK_AFTER_UNKNOWN_MS));
         return 'unknown';
       }
       const own = merge(
