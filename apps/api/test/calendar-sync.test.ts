@@ -712,6 +712,54 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
       ]);
     });
 
+    it('says read_only for a calendar shared without "Make changes to events", still reads it, and writes once it is shared right', async () => {
+      const receiver = await startLoopback(() => ({ status: 204 }));
+      try {
+        await integration('POST', '/webhooks', {
+          url: receiver.url('/hook'),
+          events: ['calendar.sync_failed'],
+        });
+        // Read-only from the first pass: Google's list says accessRole 'reader'.
+        google.share(danaCalendar, 'reader');
+        google.putEvent(danaCalendar, busyEvent('phone1', '2027-03-25 09:00', '2027-03-25 10:00'));
+        await sync();
+        expect(await syncRow()).toMatchObject({
+          state: 'read_only',
+          lastError: expect.stringContaining('Make changes to events'),
+        });
+        expect(await slotsOn('2027-03-25')).not.toContain('09:00');
+        const p = await patient();
+        const booked = await book(p.token, '2027-03-25 11:00');
+        expect(booked.statusCode, booked.body).toBe(201);
+        await app.outbox.runOnce();
+        expect(written()).toEqual([]);
+        const shown = await integration('GET', '/calendar-sync');
+        expect(shown.json().caregivers[0]).toMatchObject({ state: 'read_only' });
+        // Shared right: the next pass says so, and the write goes on its next try.
+        google.share(danaCalendar, true);
+        now += 6 * MINUTE;
+        await sync();
+        expect(await syncRow()).toMatchObject({ state: 'syncing', lastError: null });
+        now += 2 * HOUR;
+        await app.outbox.runOnce();
+        expect(written()).toHaveLength(1);
+        // Made read-only between passes: the refused write says it at once.
+        google.share(danaCalendar, 'reader');
+        const second = await book((await patient()).token, '2027-03-25 13:00');
+        expect(second.statusCode, second.body).toBe(201);
+        await app.outbox.runOnce();
+        expect(await syncRow()).toMatchObject({ state: 'read_only' });
+        await app.outbox.runOnce();
+        const states = receiver.requests.map(
+          (r) => (JSON.parse(r.body) as { data: { state: string } }).data.state,
+        );
+        expect(states).toEqual(['read_only', 'read_only']);
+      } finally {
+        google.share(danaCalendar, true);
+        await receiver.close();
+      }
+    });
+
     it('takes a freeBusy `errors` entry for the calendar as no answer, never as free', async () => {
       await sync();
       google.putEvent(danaCalendar, busyEvent('phone2', '2027-03-25 11:00', '2027-03-25 12:00'));

@@ -176,7 +176,7 @@ export function createMetrics(deps: MetricsDeps): Metrics {
   });
   new Gauge({
     name: 'marpe_calendar_syncs',
-    help: "Caregivers' synced Google Calendars by state (pending, syncing, no_access, not_found, error)",
+    help: "Caregivers' synced Google Calendars by state (pending, syncing, read_only, no_access, not_found, error)",
     labelNames: ['state'],
     registers: [registry],
     async collect() {
@@ -185,7 +185,7 @@ export function createMetrics(deps: MetricsDeps): Metrics {
           sql`SELECT state, count(*)::int AS count FROM calendar_syncs GROUP BY state`,
         ),
       );
-      for (const state of ['pending', 'syncing', 'no_access', 'not_found', 'error']) {
+      for (const state of ['pending', 'syncing', 'read_only', 'no_access', 'not_found', 'error']) {
         this.set({ state }, rows.find((r) => r.state === state)?.count ?? 0);
       }
     },

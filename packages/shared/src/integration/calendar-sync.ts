@@ -6,6 +6,7 @@ import { z } from 'zod';
 export const calendarSyncStateSchema = z.enum([
   'pending',
   'syncing',
+  'read_only',
   'no_access',
   'not_found',
   'error',
@@ -16,7 +17,8 @@ export const caregiverCalendarSyncSchema = z.object({
   /** The caregiver's `google_calendar_sync_calendar_id`. */
   calendar_id: z.string(),
   /**
-   * `pending`: not synced yet; `syncing`: in step; `no_access`: the calendar is not shared with
+   * `pending`: not synced yet; `syncing`: in step; `read_only`: in step, but shared for reading
+   * only, so Marpe's bookings are not written into it; `no_access`: the calendar is not shared with
    * the service account (or not with "make changes to events"); `not_found`: no such calendar;
    * `error`: Google failed otherwise (`last_error` says how). Marpe keeps trying in every state.
    */

@@ -200,7 +200,7 @@ export type AppointmentCalendarConflictEventData = z.infer<
 /** `data` of calendar.sync_failed: a caregiver's calendar stopped syncing (sent on the change). */
 export const calendarSyncFailedEventDataSchema = z.object({
   caregiver_id: z.number().int(),
-  state: z.enum(['no_access', 'not_found', 'error']),
+  state: z.enum(['read_only', 'no_access', 'not_found', 'error']),
   error: z.string(),
   /** Passes failed in a row; Marpe keeps trying, with growing pauses up to 30 minutes. */
   failures: z.number().int(),

@@ -157,6 +157,21 @@ export function createCalendarSyncRepository(db: Database) {
       return saved.length > 0;
     },
 
+    /** A state learnt outside a pass (a write refused); the pass's lease is left alone. */
+    async setState(
+      tx: Executor,
+      caregiverId: number,
+      calendarId: string,
+      values: Pick<CalendarSyncRow, 'state' | 'lastError'>,
+    ) {
+      await tx
+        .update(calendarSyncs)
+        .set(values)
+        .where(
+          and(eq(calendarSyncs.caregiverId, caregiverId), eq(calendarSyncs.calendarId, calendarId)),
+        );
+    },
+
     /** The sync whose push channel this is; null when unknown. */
     async findByChannel(channelId: string) {
       const [row] = await db

@@ -63,6 +63,10 @@ export interface CalendarSyncDeps {
 /** After a last check without an answer, the calendar's next pass: well after the booking commits. */
 const RECHECK_AFTER_UNKNOWN_MS = 5_000;
 
+/** What a clinic reads of a calendar shared for reading only. */
+const READ_ONLY_MESSAGE =
+  'The calendar is shared with "See all event details" only: Marpe reads it but cannot write its bookings into it. Share it with "Make changes to events".';
+
 /** The state a failed pass leaves, from Google's answer. */
 function failureState(error: unknown): Exclude<CalendarSyncState, 'pending' | 'syncing'> {
   if (error instanceof GoogleApiError && !error.serverWide) {
@@ -190,7 +194,13 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
             pageToken = page.nextPageToken;
             continue;
           }
-          return { full: syncToken === null, items, nextSyncToken: page.nextSyncToken ?? null };
+          return {
+            full: syncToken === null,
+            items,
+            nextSyncToken: page.nextSyncToken ?? null,
+            // Google says on every list what the service account may do with the calendar.
+            readOnly: page.accessRole === 'reader' || page.accessRole === 'freeBusyReader',
+          };
         }
       } catch (error) {
         if (error instanceof GoogleApiError && error.status === 410 && syncToken !== null) {
@@ -310,12 +320,13 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
       const now = clock();
       await repository.db.transaction(async (tx) => {
         reported = await apply(tx, row, pass, now);
+        const state = pass.readOnly ? 'read_only' : 'syncing';
         await repository.release(
           row.caregiverId,
           row.calendarId,
           {
-            state: 'syncing',
-            lastError: null,
+            state,
+            lastError: pass.readOnly ? READ_ONLY_MESSAGE : null,
             lastSyncedAt: new Date(now),
             syncToken: pass.nextSyncToken,
             failures: 0,
@@ -323,6 +334,10 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
           },
           tx,
         );
+        if (state === 'read_only' && row.state !== 'read_only') {
+          await reportReadOnly(tx, row);
+          reported = true;
+        }
       });
       deps.invalidateClinic(row.clinicId);
     } catch (error) {
@@ -365,6 +380,37 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
       log.warn({ caregiverId: row.caregiverId, state, error: message }, 'calendar sync failed');
     }
     if (reported) webhooks.kick();
+  }
+
+  async function markReadOnly(caregiverId: number, calendarId: string): Promise<void> {
+    const entered = await repository.db.transaction(async (tx) => {
+      const row = await repository.findSync(caregiverId, tx);
+      if (!row || row.calendarId !== calendarId || row.state === 'read_only') return false;
+      await repository.setState(tx, caregiverId, calendarId, {
+        state: 'read_only',
+        lastError: READ_ONLY_MESSAGE,
+      });
+      await reportReadOnly(tx, row);
+      return true;
+    });
+    if (entered) webhooks.kick();
+  }
+
+  /** `calendar.sync_failed` for a calendar Marpe reads but may not write. */
+  async function reportReadOnly(
+    tx: Executor,
+    row: { clinicId: number; caregiverId: number; failures: number },
+  ): Promise<void> {
+    await webhooks.emit(tx, {
+      clinicId: row.clinicId,
+      type: 'calendar.sync_failed',
+      data: {
+        caregiver_id: row.caregiverId,
+        state: 'read_only',
+        error: READ_ONLY_MESSAGE,
+        failures: row.failures,
+      },
+    });
   }
 
   /** Brings the syncs in step with the caregivers, then works every due calendar. */
@@ -491,7 +537,7 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
       // A calendar Marpe cannot read (not shared, not found) would fail this too: the booking
       // does not wait on it, and its state already tells the clinic. One failing for a while
       // (a rate limit, an outage) is still asked: its last answer may be the only one.
-      if (!sync || (sync.state !== 'syncing' && sync.state !== 'error')) return 'free';
+      if (!sync || !['syncing', 'read_only', 'error'].includes(sync.state)) return 'free';
       let busy: { start: number; end: number }[];
       try {
         busy = await api.freeBusy(
@@ -571,6 +617,12 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
       try {
         await api.patchEvent(wanted, eventId, event);
       } catch (error) {
+        if (error instanceof GoogleApiError && error.reason === 'requiredAccessLevel') {
+          // Shared for reading since the last pass: said now, not after 48 h of retries. The
+          // outbox keeps trying, so the booking is written once the share is fixed.
+          await markReadOnly(appointment.caregiverId, wanted);
+          throw error;
+        }
         if (!(error instanceof GoogleApiError && error.status === 404)) throw error;
         try {
           await api.insertEvent(wanted, event);

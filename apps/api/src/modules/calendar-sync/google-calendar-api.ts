@@ -39,6 +39,8 @@ export interface EventsPage {
   items: GoogleEvent[];
   nextPageToken?: string;
   nextSyncToken?: string;
+  /** What the caller may do: 'owner' or 'writer' write; 'reader' and 'freeBusyReader' only read. */
+  accessRole?: string;
 }
 
 /** What Marpe writes: its own id, times, text and the appointment it shows. */
@@ -219,6 +221,7 @@ export function createGoogleCalendarApi(options: GoogleCalendarApiOptions): Goog
         items: Array.isArray(json.items) ? json.items.filter((e) => typeof e?.id === 'string') : [],
         ...(typeof json.nextPageToken === 'string' ? { nextPageToken: json.nextPageToken } : {}),
         ...(typeof json.nextSyncToken === 'string' ? { nextSyncToken: json.nextSyncToken } : {}),
+        ...(typeof json.accessRole === 'string' ? { accessRole: json.accessRole } : {}),
       };
     },
 

@@ -49,8 +49,11 @@ export interface StandInChannel {
 }
 
 interface Calendar {
-  /** false: exists but not shared with the service account (403). */
-  shared: boolean;
+  /**
+   * false: exists but not shared with the service account (403). 'reader': shared with "See all
+   * event details" only: lists answer `accessRole: 'reader'`, writes 403 `requiredAccessLevel`.
+   */
+  shared: boolean | 'reader';
   timeZone: string;
   events: Map<string, StandInEvent>;
 }
@@ -233,6 +236,7 @@ export function createGoogleStandIn(options: GoogleStandInOptions) {
   };
 
   function list(calendar: Calendar, query: Record<string, string>): StandInAnswer {
+    const accessRole = calendar.shared === 'reader' ? 'reader' : 'writer';
     let since = -1;
     if (query.syncToken !== undefined) {
       const match = /^sync_(\d+)$/.exec(query.syncToken);
@@ -259,6 +263,7 @@ export function createGoogleStandIn(options: GoogleStandInOptions) {
       status: 200,
       body: {
         kind: 'calendar#events',
+        accessRole,
         items: page,
         ...(more ? { nextPageToken: `page_${offset + size}` } : { nextSyncToken: `sync_${seq}` }),
       },
@@ -360,6 +365,10 @@ export function createGoogleStandIn(options: GoogleStandInOptions) {
     const calendar = calendars.get(calendarId);
     if (!calendar) return error(404, 'Not Found', 'notFound');
     if (!calendar.shared) return error(403, 'Forbidden', 'forbidden');
+    const writes = request.method !== 'GET' && eventId !== 'watch';
+    if (writes && calendar.shared === 'reader') {
+      return error(403, 'You need to have writer access to this calendar.', 'requiredAccessLevel');
+    }
 
     if (eventId === 'watch' && request.method === 'POST') {
       if (
@@ -422,14 +431,20 @@ export function createGoogleStandIn(options: GoogleStandInOptions) {
     handle,
 
     /** A calendar the service account may or may not see (`shared: false` answers 403). */
-    addCalendar(calendarId: string, { shared = true, timeZone = 'Asia/Jerusalem' } = {}) {
+    addCalendar(
+      calendarId: string,
+      {
+        shared = true,
+        timeZone = 'Asia/Jerusalem',
+      }: { shared?: boolean | 'reader'; timeZone?: string } = {},
+    ) {
       calendars.set(calendarId, {
         shared,
         timeZone,
         events: calendars.get(calendarId)?.events ?? new Map(),
       });
     },
-    share(calendarId: string, shared: boolean) {
+    share(calendarId: string, shared: boolean | 'reader') {
       const calendar = calendars.get(calendarId);
       if (calendar) calendar.shared = shared;
     },

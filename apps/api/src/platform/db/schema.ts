@@ -1228,6 +1228,7 @@ export const waitlistOffers = pgTable(
 export const calendarSyncStates = [
   'pending',
   'syncing',
+  'read_only',
   'no_access',
   'not_found',
   'error',
@@ -1268,7 +1269,7 @@ export const calendarSyncs = pgTable(
     unique('calendar_syncs_channel_unique').on(t.channelId),
     check(
       'calendar_syncs_state_check',
-      sql`${t.state} IN ('pending', 'syncing', 'no_access', 'not_found', 'error')`,
+      sql`${t.state} IN ('pending', 'syncing', 'read_only', 'no_access', 'not_found', 'error')`,
     ),
   ],
 );

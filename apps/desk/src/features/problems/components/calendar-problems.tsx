@@ -17,7 +17,7 @@ import { Section } from '../../../lib/section';
 import { useCalendarConflicts, useCalendarSync } from '../api/calendar-sync';
 
 /** States that need someone to act (share the calendar, fix its id); the rest sort themselves. */
-const troubled = new Set(['no_access', 'not_found', 'error']);
+const troubled = new Set(['read_only', 'no_access', 'not_found', 'error']);
 
 function useCaregiverName(caregivers: IntegrationCaregiver[] | undefined) {
   const { t } = useTranslation('problems');
@@ -39,7 +39,8 @@ export function CalendarSyncState({
   const nameOf = useCaregiverName(caregivers);
   const calendars = sync.data?.caregivers ?? [];
   const email = sync.data?.service_account_email ?? null;
-  const needsSharing = calendars.some((c) => c.state === 'no_access');
+  // Not shared, or shared without "Make changes to events": the same fix.
+  const needsSharing = calendars.some((c) => c.state === 'no_access' || c.state === 'read_only');
 
   return (
     <Section title={t('sync.title')} intro={t('sync.intro')} id={id}>
