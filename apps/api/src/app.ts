@@ -237,6 +237,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     schedules,
     waitlist,
     reminders,
+    calendarSyncAllowed: (clinicId) => {
+      const allowed = config.calendar.serviceAccountClinics;
+      return allowed === 'all' || allowed.includes(clinicId);
+    },
   });
   await registerBusyTimes(app, { db, clock, waitlist, cache });
   const calendar = await registerCalendarSync(app, {

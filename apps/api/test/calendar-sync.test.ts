@@ -164,6 +164,8 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
         GOOGLE_CALENDAR_API_BASE_URL: `${fake.origin}/calendar/v3`,
         GOOGLE_OAUTH_TOKEN_URL: `${fake.origin}/token`,
         CALENDAR_FREEBUSY_TIMEOUT_MS: '300',
+        // Each test's first clinic is 1 (the tables restart their ids); a second clinic is not.
+        GOOGLE_SERVICE_ACCOUNT_CLINICS: '1',
       }),
       clock: () => now,
       outboxPollIntervalMs: HOUR,
@@ -254,6 +256,62 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
     });
   const syncRow = async () =>
     (await db.select().from(calendarSyncs).where(eq(calendarSyncs.caregiverId, dana)))[0];
+
+  describe('who may connect a calendar', () => {
+    const patchCalendar = (apiKey: string, caregiverId: number, calendarId: string) =>
+      app.inject({
+        method: 'PATCH',
+        url: `/api/integration/caregivers/${caregiverId}`,
+        headers: { authorization: `Bearer ${apiKey}` },
+        payload: { google_calendar_sync_calendar_id: calendarId },
+      });
+    const secondClinic = async () => {
+      const [other] = await db.insert(clinics).values(clinicRow('מרפאה שנייה')).returning();
+      const otherId = other?.id ?? 0;
+      const [doctor] = await db
+        .insert(caregivers)
+        .values({ clinicId: otherId, name: 'ד"ר זר', licenseNumber: '2-1' })
+        .returning();
+      const otherKey = (await app.apiKeys.create(otherId, 'pms', 'test')).key;
+      return { otherId, doctor: doctor?.id ?? 0, otherKey };
+    };
+
+    it("refuses another caregiver's calendar, in any spelling, and a clinic the operator did not name", async () => {
+      expect(clinicId).toBe(1);
+      const taken = await patchCalendar(key, noa, danaCalendar.toUpperCase());
+      expect(taken.statusCode, taken.body).toBe(400);
+      expect(JSON.stringify(taken.json())).toContain('google_calendar_sync_calendar_id');
+      expect(JSON.stringify(taken.json())).toContain('already connected');
+      // Clinic 2 is not in GOOGLE_SERVICE_ACCOUNT_CLINICS: not even a calendar nobody has.
+      const { otherId, doctor, otherKey } = await secondClinic();
+      expect(otherId).toBe(2);
+      for (const calendarId of [danaCalendar, 'free-calendar@clinic.example']) {
+        const refused = await patchCalendar(otherKey, doctor, calendarId);
+        expect(refused.statusCode, refused.body).toBe(400);
+        expect(JSON.stringify(refused.json())).toContain('google_calendar_sync_calendar_id');
+      }
+      // Dana keeps hers and may set it again.
+      expect((await patchCalendar(key, dana, danaCalendar)).statusCode).toBe(200);
+    });
+
+    it('syncs a calendar for one caregiver of a named clinic only, whatever the rows say', async () => {
+      google.putEvent(danaCalendar, busyEvent('phone1', '2027-03-25 09:00', '2027-03-25 10:00'));
+      const { doctor } = await secondClinic();
+      // Written past the API (an import, or two claims that raced): the first caregiver keeps it.
+      await db
+        .update(caregivers)
+        .set({ googleCalendarSyncCalendarId: danaCalendar })
+        .where(eq(caregivers.id, doctor));
+      await db
+        .update(caregivers)
+        .set({ googleCalendarSyncCalendarId: danaCalendar.toUpperCase() })
+        .where(eq(caregivers.id, noa));
+      await sync();
+      const synced = await db.select().from(calendarSyncs);
+      expect(synced.map((s) => s.caregiverId)).toEqual([dana]);
+      expect(await slotsOn('2027-03-25', noa)).toContain('09:00');
+    });
+  });
 
   describe('reading the calendar', () => {
     it('mirrors busy events, and only busy ones block slots', async () => {

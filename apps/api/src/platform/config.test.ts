@@ -287,6 +287,29 @@ describe('loadConfig', () => {
     }
   });
 
+  it('opens the Google service account to the clinics GOOGLE_SERVICE_ACCOUNT_CLINICS names: all in demo mode unless told, none otherwise', () => {
+    expect(loadConfig({}).calendar.serviceAccountClinics).toBe('all');
+    expect(
+      loadConfig({ DEMO: 'false', DATA_KEY: base64Key, ...httpSms }).calendar.serviceAccountClinics,
+    ).toEqual([]);
+    expect(
+      loadConfig({ GOOGLE_SERVICE_ACCOUNT_CLINICS: ' 1, 4 ' }).calendar.serviceAccountClinics,
+    ).toEqual([1, 4]);
+    expect(
+      loadConfig({
+        DEMO: 'false',
+        DATA_KEY: base64Key,
+        ...httpSms,
+        GOOGLE_SERVICE_ACCOUNT_CLINICS: 'all',
+      }).calendar.serviceAccountClinics,
+    ).toBe('all');
+    for (const value of ['0', '1,,2', 'everyone', '1;2']) {
+      expect(problemsOf({ GOOGLE_SERVICE_ACCOUNT_CLINICS: value })).toEqual([
+        'Invalid configuration: GOOGLE_SERVICE_ACCOUNT_CLINICS must be "all" or clinic ids separated by commas (e.g. 1,4)',
+      ]);
+    }
+  });
+
   it('turns metrics on with METRICS_PORT or METRICS_TOKEN only', () => {
     expect(loadConfig({}).metrics).toEqual({ port: null, token: null });
     expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ port: 9464, token: null });

@@ -112,6 +112,13 @@ export interface CalendarConfig {
   readonly tokenUrl: string;
   /** How long the last check before a booking waits for Google's freeBusy. */
   readonly freeBusyTimeoutMs: number;
+  /**
+   * GOOGLE_SERVICE_ACCOUNT_CLINICS: the clinics whose caregivers may name a calendar for the
+   * service account to sync. Every clinic that can reach the account can read and write any
+   * calendar shared with it, so the operator names them ('all' on a server of one clinic, and in
+   * demo mode by default).
+   */
+  readonly serviceAccountClinics: 'all' | readonly number[];
 }
 
 export const GOOGLE_CALENDAR_API_BASE_URL = 'https://www.googleapis.com/calendar/v3';
@@ -475,6 +482,14 @@ const envSchema = z.object({
         "must be a service account key's JSON (client_email and private_key)",
       ),
   ),
+  GOOGLE_SERVICE_ACCOUNT_CLINICS: optional(
+    z
+      .string()
+      .regex(
+        /^\s*(all|[1-9]\d{0,9}(\s*,\s*[1-9]\d{0,9})*)\s*$/,
+        'must be "all" or clinic ids separated by commas (e.g. 1,4)',
+      ),
+  ),
   GOOGLE_CALENDAR_API_BASE_URL: baseUrl,
   GOOGLE_OAUTH_TOKEN_URL: baseUrl,
   CALENDAR_FREEBUSY_TIMEOUT_MS: optional(
@@ -520,6 +535,13 @@ function smsConfigOf(provider: SmsProviderName, e: z.infer<typeof envSchema>): S
     default:
       return Object.freeze({ provider: 'log' });
   }
+}
+
+/** GOOGLE_SERVICE_ACCOUNT_CLINICS; unset: every clinic in demo mode, none otherwise. */
+function serviceAccountClinicsOf(value: string | undefined, demo: boolean): 'all' | number[] {
+  if (value === undefined) return demo ? 'all' : [];
+  if (value.trim() === 'all') return 'all';
+  return value.split(',').map((part) => Number(part.trim()));
 }
 
 /** The service account key of GOOGLE_SERVICE_ACCOUNT_KEY(_FILE); problems are named. */
@@ -770,6 +792,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
         )?.replace(/\/+$/, '') ?? null,
       tokenUrl: e.GOOGLE_OAUTH_TOKEN_URL ?? GOOGLE_TOKEN_URL,
       freeBusyTimeoutMs: e.CALENDAR_FREEBUSY_TIMEOUT_MS ?? 1500,
+      serviceAccountClinics: serviceAccountClinicsOf(e.GOOGLE_SERVICE_ACCOUNT_CLINICS, demo),
     }),
   });
 }

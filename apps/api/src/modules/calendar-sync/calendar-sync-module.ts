@@ -108,7 +108,14 @@ export async function registerCalendarSync(
     freeBusyTimeoutMs,
     tickMs: deps.tickMs,
     onServerFault: () => app.metrics?.observeCalendarServerFault(),
+    allowedClinics: config.calendar.serviceAccountClinics,
   });
+  const opened = config.calendar.serviceAccountClinics;
+  if (api && !standIn && opened !== 'all' && opened.length === 0) {
+    app.log.warn(
+      'GOOGLE_SERVICE_ACCOUNT_KEY is set but GOOGLE_SERVICE_ACCOUNT_CLINICS names no clinic: no calendar can be connected',
+    );
+  }
   if (standIn) {
     // The stand-in pushes as Google does: a POST to each channel's address, here in-process.
     standIn.onChange((calendarId) => {

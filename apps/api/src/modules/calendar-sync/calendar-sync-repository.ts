@@ -22,10 +22,12 @@ export function createCalendarSyncRepository(db: Database) {
 
     /**
      * Brings `calendar_syncs` in step with the caregivers' calendar ids: a new or changed id
-     * starts over (full sync due now), a removed one goes with its mirror. Returns the push
-     * channels of the rows that went, to be stopped with Google.
+     * starts over (full sync due now), a removed one goes with its mirror. Only the clinics the
+     * operator opened the service account to sync, and a calendar syncs for one caregiver only
+     * (the first to name it: the API refuses a second, this holds even if two raced). Returns the
+     * push channels of the rows that went, to be stopped with Google.
      */
-    async reconcile(now: Date) {
+    async reconcile(now: Date, allowedClinics: 'all' | readonly number[]) {
       return db.transaction(async (tx) => {
         const wanted = await tx
           .select({
@@ -36,14 +38,19 @@ export function createCalendarSyncRepository(db: Database) {
           .from(caregivers)
           .where(
             and(isNotNull(caregivers.googleCalendarSyncCalendarId), eq(caregivers.isActive, true)),
-          );
+          )
+          .orderBy(asc(caregivers.id));
         const have = await tx.select().from(calendarSyncs);
+        const claimed = new Set<string>();
         const byCaregiver = new Map(have.map((row) => [row.caregiverId, row]));
         const stale: { channelId: string; resourceId: string; calendarId: string }[] = [];
         const keep = new Set<number>();
         for (const w of wanted) {
           const calendarId = (w.calendarId ?? '').trim();
           if (calendarId === '') continue;
+          if (allowedClinics !== 'all' && !allowedClinics.includes(w.clinicId)) continue;
+          if (claimed.has(calendarId.toLowerCase())) continue;
+          claimed.add(calendarId.toLowerCase());
           keep.add(w.caregiverId);
           const row = byCaregiver.get(w.caregiverId);
           if (row?.calendarId === calendarId) continue;

@@ -56,6 +56,8 @@ export interface CalendarSyncDeps {
   freeBusyTimeoutMs: number;
   /** How often the worker looks for due calendars (default 15 s). */
   tickMs?: number;
+  /** The clinics the operator opened the service account to (GOOGLE_SERVICE_ACCOUNT_CLINICS). */
+  allowedClinics: 'all' | readonly number[];
   /** Counts passes failed for the server's own reason (metrics); none without metrics. */
   onServerFault?: () => void;
 }
@@ -416,7 +418,7 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
   /** Brings the syncs in step with the caregivers, then works every due calendar. */
   async function runOnce(): Promise<number> {
     if (!api) return 0;
-    const stale = await repository.reconcile(new Date(clock()));
+    const stale = await repository.reconcile(new Date(clock()), deps.allowedClinics);
     for (const channel of stale) await stopChannel(channel);
     if (clock() - prunedAt >= PRUNE_EVERY_MS) {
       prunedAt = clock();

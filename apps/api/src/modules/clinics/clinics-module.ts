@@ -33,6 +33,8 @@ export async function registerClinics(
     waitlist: Pick<WaitlistService, 'queueOffers' | 'kick'>;
     /** A new time zone re-plans the clinic's waiting reminders. */
     reminders: Pick<Reminders, 'replanClinic'>;
+    /** Whether the operator opened the server's Google service account to a clinic. */
+    calendarSyncAllowed: (clinicId: number) => boolean;
   },
 ): Promise<{
   /** The cached page data; whoever changes what the page shows drops its clinic's entry. */
@@ -59,6 +61,7 @@ export async function registerClinics(
         reminders: deps.reminders,
         cache,
         clock,
+        calendarSyncAllowed: deps.calendarSyncAllowed,
       }),
     },
     'owner-writes',

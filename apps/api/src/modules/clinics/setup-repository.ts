@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../platform/db/client.js';
 import {
   appointments,
@@ -211,6 +211,21 @@ export function createClinicRepository(db: Database) {
     },
 
     /** The clinic's caregiver, or null when it is not the clinic's. */
+    /** Whether another caregiver, of any clinic, has this calendar (ids compared case-blind). */
+    async calendarTaken(ex: Executor, calendarId: string, exceptCaregiverId: number | null) {
+      const [row] = await ex
+        .select({ id: caregivers.id })
+        .from(caregivers)
+        .where(
+          and(
+            sql`lower(${caregivers.googleCalendarSyncCalendarId}) = lower(${calendarId})`,
+            exceptCaregiverId === null ? undefined : ne(caregivers.id, exceptCaregiverId),
+          ),
+        )
+        .limit(1);
+      return row !== undefined;
+    },
+
     async findCaregiver(ex: Executor, clinicId: number, caregiverId: number) {
       if (!isStoredId(caregiverId)) return null;
       const [row] = await ex

@@ -42,6 +42,8 @@ export interface ClinicServiceDeps {
   cache: Pick<ClinicDataCache, 'invalidate'>;
   /** Epoch milliseconds. */
   clock: () => number;
+  /** Whether the operator opened the server's Google service account to this clinic. */
+  calendarSyncAllowed: (clinicId: number) => boolean;
 }
 
 const caregiverNotFound = (id: number) =>
@@ -196,8 +198,33 @@ export function createClinicService({
   reminders,
   cache,
   clock,
+  calendarSyncAllowed,
 }: ClinicServiceDeps) {
   const { db } = repository;
+
+  /**
+   * A calendar id is a claim on someone's calendar through the server's one service account: only
+   * for clinics the operator named, and one caregiver's at a time, so a clinic cannot read or
+   * write a calendar another connected (ids are e-mail addresses, easy to guess).
+   */
+  async function checkCalendarClaim(
+    tx: Executor,
+    clinicId: number,
+    caregiverId: number | null,
+    calendarId: string | null | undefined,
+  ): Promise<void> {
+    if (calendarId === null || calendarId === undefined) return;
+    const field = 'google_calendar_sync_calendar_id';
+    if (!calendarSyncAllowed(clinicId)) {
+      throw invalidField(
+        field,
+        "This server's Google Calendar connection is not open to this clinic: ask whoever runs Marpe",
+      );
+    }
+    if (await repository.calendarTaken(tx, calendarId, caregiverId)) {
+      throw invalidField(field, 'This calendar is already connected to another caregiver');
+    }
+  }
 
   async function clinicOf(ex: Executor, clinicId: number): Promise<ClinicRow> {
     const clinic = await repository.findClinic(ex, clinicId);
@@ -433,6 +460,7 @@ export function createClinicService({
         const clinic = await lockClinic(tx, writer.clinicId);
         const typeIds = body.appointment_type_ids ?? [];
         await checkIds(tx, clinic.id, typeIds, 'appointment type', 'appointment_type_ids');
+        await checkCalendarClaim(tx, clinic.id, null, body.google_calendar_sync_calendar_id);
         const caregiverId = await repository.insertCaregiver(tx, clinic.id, {
           ...caregiverValues(body),
           name: body.name,
@@ -462,6 +490,12 @@ export function createClinicService({
         const caregiver = await repository.findCaregiver(tx, clinic.id, caregiverId);
         if (!caregiver) throw caregiverNotFound(caregiverId);
         const values = caregiverValues(body);
+        await checkCalendarClaim(
+          tx,
+          clinic.id,
+          caregiver.id,
+          body.google_calendar_sync_calendar_id,
+        );
         if (Object.keys(values).length > 0) {
           await repository.updateCaregiver(tx, caregiver.id, values);
         }
