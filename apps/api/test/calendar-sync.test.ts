@@ -395,6 +395,23 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
       expect(tuesday).toContain('12:00');
     });
 
+    it('reads the whole calendar again once a day, clearing what incremental reads left behind', async () => {
+      google.putEvent(danaCalendar, busyEvent('series1', '2027-03-29 09:00', '2027-03-29 10:00'));
+      await sync();
+      expect(await slotsOn('2027-03-29')).not.toContain('09:00');
+      google.forgetEvent(danaCalendar, 'series1');
+      now += 6 * MINUTE;
+      fake.reset();
+      await sync();
+      expect(fake.requests.find((r) => r.method === 'GET')?.query.syncToken).toBeDefined();
+      expect(await slotsOn('2027-03-29')).not.toContain('09:00');
+      now += 24 * HOUR;
+      fake.reset();
+      await sync();
+      expect(fake.requests.find((r) => r.method === 'GET')?.query.syncToken).toBeUndefined();
+      expect(await slotsOn('2027-03-29')).toContain('09:00');
+    });
+
     it('reads an event in another zone at its instant, across the clock change', async () => {
       // 07:00 in London on Friday 2027-03-26 is 10:00 in Israel (after the change at 02:00, +03:00).
       google.putEvent(danaCalendar, {

@@ -69,6 +69,7 @@ export function createCalendarSyncRepository(db: Database) {
             lastError: null,
             lastSyncedAt: null,
             syncToken: null,
+            fullSyncedAt: null,
             failures: 0,
             nextSyncAt: now,
             leaseUntil: null,

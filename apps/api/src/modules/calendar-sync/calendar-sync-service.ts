@@ -88,8 +88,22 @@ const describe = (error: unknown): string =>
     ? `${error.status === 0 ? 'no answer' : `HTTP ${error.status}`}: ${error.message}`.slice(0, 300)
     : 'Marpe could not reach Google Calendar; its operator is told. Nothing to do: Marpe retries.';
 
+/**
+ * 1, 2, 4… minutes up to 30, each cut by up to half at random: calendars that failed together
+ * (a rate limit, an outage) do not all come back to Google in the same second.
+ */
 const retryDelay = (failures: number) =>
-  Math.min(MINUTE * 2 ** Math.min(Math.max(failures - 1, 0), 10), MAX_RETRY_MS);
+  Math.min(MINUTE * 2 ** Math.min(Math.max(failures - 1, 0), 10), MAX_RETRY_MS) *
+  (0.5 + Math.random() / 2);
+
+/** The poll, spread over 30 seconds so calendars connected together are not read together. */
+const pollDelay = () => CALENDAR_POLL_MS + Math.floor(Math.random() * 30_000);
+
+/**
+ * A full read a day: incremental reads cannot clear everything (a series split with "this and
+ * following events" gives its instances new ids, and a missed cancellation would block for good).
+ */
+const FULL_RESYNC_MS = DAY;
 
 /** Whether [start, end) lies inside one of `cover` (merged intervals). */
 function covered(
@@ -318,7 +332,9 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
     let reported = false;
     try {
       await ensureChannel(row, started);
-      const pass = await pull(row);
+      const fullDue =
+        row.fullSyncedAt === null || started - row.fullSyncedAt.getTime() >= FULL_RESYNC_MS;
+      const pass = await pull(fullDue ? { ...row, syncToken: null } : row);
       const now = clock();
       await repository.db.transaction(async (tx) => {
         reported = await apply(tx, row, pass, now);
@@ -331,8 +347,9 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
             lastError: pass.readOnly ? READ_ONLY_MESSAGE : null,
             lastSyncedAt: new Date(now),
             syncToken: pass.nextSyncToken,
+            ...(pass.full ? { fullSyncedAt: new Date(now) } : {}),
             failures: 0,
-            nextSyncAt: new Date(now + CALENDAR_POLL_MS),
+            nextSyncAt: new Date(now + pollDelay()),
           },
           tx,
         );

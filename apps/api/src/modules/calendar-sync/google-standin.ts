@@ -457,6 +457,13 @@ export function createGoogleStandIn(options: GoogleStandInOptions) {
       const existing = calendars.get(calendarId)?.events.get(eventId);
       if (existing) store(calendarId, { ...existing, status: 'cancelled' });
     },
+    /**
+     * An event gone without a cancelled copy for incremental reads to report: what a series split
+     * with "this and following events" can leave of the old instances. Only a full read sees it go.
+     */
+    forgetEvent(calendarId: string, eventId: string) {
+      calendars.get(calendarId)?.events.delete(eventId);
+    },
     /** Every event of a calendar as stored (Marpe's own included), cancelled ones too. */
     events(calendarId: string): GoogleEvent[] {
       return [...(calendars.get(calendarId)?.events.values() ?? [])].map(strip);

@@ -1256,6 +1256,8 @@ export const calendarSyncs = pgTable(
     lastSyncedAt: instant('last_synced_at'),
     /** Google's `nextSyncToken`; null means the next pass is a full one. */
     syncToken: text('sync_token'),
+    /** The last full read; a day later the next pass reads everything again. */
+    fullSyncedAt: instant('full_synced_at'),
     failures: integer('failures').notNull().default(0),
     nextSyncAt: instant('next_sync_at').notNull(),
     leaseUntil: instant('lease_until'),
