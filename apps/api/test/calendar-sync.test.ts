@@ -77,6 +77,15 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
   let danaCalendar = '';
   let calendars = 0;
 
+  /** The service account's key as Google gives it (JSON), signed by the pair above. */
+  const serviceAccountKey = () =>
+    JSON.stringify({
+      type: 'service_account',
+      client_email: SERVICE_ACCOUNT,
+      private_key: keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      private_key_id: 'k1',
+    });
+
   const toStandIn = (request: LoopbackRequest) => ({
     method: request.method,
     path: request.path,
@@ -155,12 +164,7 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
     app = await buildTestApp(database.current.handle, {
       config: testConfig({
         PUBLIC_ORIGIN: ORIGIN,
-        GOOGLE_SERVICE_ACCOUNT_KEY: JSON.stringify({
-          type: 'service_account',
-          client_email: SERVICE_ACCOUNT,
-          private_key: keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-          private_key_id: 'k1',
-        }),
+        GOOGLE_SERVICE_ACCOUNT_KEY: serviceAccountKey(),
         GOOGLE_CALENDAR_API_BASE_URL: `${fake.origin}/calendar/v3`,
         GOOGLE_OAUTH_TOKEN_URL: `${fake.origin}/token`,
         CALENDAR_FREEBUSY_TIMEOUT_MS: '300',
@@ -657,12 +661,7 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
           PUBLIC_ORIGIN: ORIGIN,
           LOG_LEVEL: 'warn',
           METRICS_TOKEN,
-          GOOGLE_SERVICE_ACCOUNT_KEY: JSON.stringify({
-            type: 'service_account',
-            client_email: SERVICE_ACCOUNT,
-            private_key: keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-            private_key_id: 'k1',
-          }),
+          GOOGLE_SERVICE_ACCOUNT_KEY: serviceAccountKey(),
           GOOGLE_CALENDAR_API_BASE_URL: `${fake.origin}/calendar/v3`,
           GOOGLE_OAUTH_TOKEN_URL: tokenRefused.url('/token'),
         }),
