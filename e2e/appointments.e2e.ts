@@ -3,6 +3,7 @@ import { describe, expect, inject, it } from 'vitest';
 import {
   expectNoAxeViolations,
   newPage,
+  saveScreenshot,
   settled,
   switchLanguage,
   useBrowser,
@@ -104,13 +105,37 @@ async function bookThroughApi(page: Page, context: BrowserContext): Promise<Book
   throw new Error('no bookable slot 2 days ahead at clinic 1');
 }
 
-/** The slot's date and times on the clinic's clock, as the card shows them. */
+/**
+ * The slot's date and times on the clinic's clock as the card shows them (docs/formats.md), and as
+ * a screen reader should say them: weekday, day, month name, year, and the times.
+ */
 function expectedFormats(booked: Booked) {
   // The slot carries the clinic's offset: its wall-clock digits are the clinic's.
   const [date = '', time = ''] = booked.start.split('T');
   const [year, month, day] = date.split('-');
-  const endTime = booked.end.split('T')[1] ?? '';
-  return { date: `${day}/${month}/${year}`, times: `${time.slice(0, 5)} – ${endTime.slice(0, 5)}` };
+  const start = time.slice(0, 5);
+  const end = (booked.end.split('T')[1] ?? '').slice(0, 5);
+  const words = (locale: string) =>
+    new Intl.DateTimeFormat(locale, {
+      timeZone: 'UTC',
+      weekday: 'long',
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+    }).format(new Date(`${date}T00:00:00Z`));
+  const weekday = (locale: string) =>
+    new Intl.DateTimeFormat(locale, { timeZone: 'UTC', weekday: 'long' }).format(
+      new Date(`${date}T00:00:00Z`),
+    );
+  return {
+    date: `${day}.${month}.${year}`,
+    times: `${start} – ${end}`,
+    weekday: { he: weekday('he-IL'), en: weekday('en-GB') },
+    said: {
+      he: `${words('he-IL')}, משעה ${start} עד ${end}`,
+      en: `${words('en-GB')}, from ${start} to ${end}`,
+    },
+  };
 }
 
 describe('my appointments (appointments/:clinicId)', () => {
@@ -135,7 +160,7 @@ describe('my appointments (appointments/:clinicId)', () => {
     await expectNoAxeViolations(page);
 
     const booked = await bookThroughApi(page, context);
-    const { date, times } = expectedFormats(booked);
+    const { date, times, weekday, said } = expectedFormats(booked);
     await page.reload();
     const card = page.getByRole('article');
     await card.waitFor();
@@ -144,6 +169,12 @@ describe('my appointments (appointments/:clinicId)', () => {
     await card.getByText(booked.type, { exact: true }).waitFor();
     await card.getByText(date, { exact: true }).waitFor();
     await card.getByText(times, { exact: true }).waitFor();
+    // The weekday is shown with the date; a screen reader hears it all in words, once.
+    await card.getByText(`${weekday.he}, ${date}`, { exact: true }).waitFor();
+    const cardSaid = await card.ariaSnapshot();
+    expect(cardSaid).toContain(said.he);
+    expect(cardSaid).not.toContain(date);
+    await saveScreenshot(page, 'appointments-desktop-he');
     await expectNoAxeViolations(page);
 
     // The clinic details toggletip, opened and closed from the keyboard.
@@ -171,6 +202,9 @@ describe('my appointments (appointments/:clinicId)', () => {
     // English: the page, then the dialog, then the cancellation by keyboard.
     await switchLanguage(page, 'en');
     await page.getByRole('heading', { level: 2, name: 'Upcoming appointments' }).waitFor();
+    await card.getByText(`${weekday.en}, ${date}`, { exact: true }).waitFor();
+    expect(await card.ariaSnapshot()).toContain(said.en);
+    await saveScreenshot(page, 'appointments-desktop-en');
     await expectNoAxeViolations(page);
     await page.getByRole('article').getByRole('button', { name: 'Cancel appointment' }).focus();
     await page.keyboard.press('Enter');
@@ -214,7 +248,7 @@ describe('my appointments (appointments/:clinicId)', () => {
     await page.getByText('בחרו מועד חדש. התור הנוכחי נשמר עד שתאשרו את השינוי.').waitFor();
     // The appointment being moved is shown (issue 27), on the clinic's clock.
     const [bookedDate = '', bookedTime = ''] = booked.start.split('T');
-    const oldWhen = `${bookedDate.split('-').reverse().join('-')} ${bookedTime.slice(0, 5)}`;
+    const oldWhen = `${bookedDate.split('-').reverse().join('.')} ${bookedTime.slice(0, 5)}`;
     const current = page.getByRole('region', { name: 'התור הנוכחי' });
     await current.getByText(oldWhen).waitFor();
     // The appointment's caregiver and type are chosen: the times are offered at once.
@@ -228,20 +262,24 @@ describe('my appointments (appointments/:clinicId)', () => {
     await switchLanguage(page, 'he');
 
     // The confirm dialog compares: current → new, in both languages.
-    await page.getByRole('button', { name: 'אישור התור' }).click();
+    await page.getByRole('button', { name: 'אישור שינוי המועד' }).click();
     await settled(page, '[role="dialog"]');
     const dialog = page.getByRole('dialog');
     expect(await dialog.getByRole('term').allTextContents()).toEqual(
       expect.arrayContaining(['התור הנוכחי', 'המועד החדש']),
     );
-    const [oldValue, newValue] = await dialog.getByRole('definition').allTextContents();
+    // What the eye reads (the words for screen readers follow it, hidden).
+    const [oldValue, newValue] = await dialog
+      .getByRole('definition')
+      .locator('[aria-hidden="true"]')
+      .allTextContents();
     expect(oldValue).toBe(oldWhen);
     expect(newValue).not.toBe(oldWhen);
     await expectNoAxeViolations(page);
     await dialog.getByRole('button', { name: 'ביטול' }).click();
     await dialog.waitFor({ state: 'detached' });
     await switchLanguage(page, 'en');
-    await page.getByRole('button', { name: 'Confirm appointment' }).click();
+    await page.getByRole('button', { name: 'Confirm the new time' }).click();
     await settled(page, '[role="dialog"]');
     await dialog.getByRole('term').filter({ hasText: 'Current appointment' }).waitFor();
     await dialog.getByRole('term').filter({ hasText: 'New time' }).waitFor();
@@ -250,9 +288,9 @@ describe('my appointments (appointments/:clinicId)', () => {
     await dialog.waitFor({ state: 'detached' });
     await switchLanguage(page, 'he');
 
-    await page.getByRole('button', { name: 'אישור התור' }).click();
+    await page.getByRole('button', { name: 'אישור שינוי המועד' }).click();
     await settled(page, '[role="dialog"]');
-    await page.getByRole('dialog').getByRole('button', { name: 'אישור התור' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'אישור שינוי המועד' }).click();
     await page.waitForURL(`${baseUrl}/booking/1/confirmation`);
     await page.getByRole('heading', { level: 1, name: 'מועד התור שונה בהצלחה' }).waitFor();
     await page.mouse.move(0, 0);

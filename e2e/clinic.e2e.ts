@@ -1,6 +1,12 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { axeCases, expectNoAxeViolations, newPage, useBrowser } from './support/browser';
+import {
+  axeCases,
+  expectNoAxeViolations,
+  newPage,
+  saveScreenshot,
+  useBrowser,
+} from './support/browser';
 import { PUBLIC_ORIGIN } from './support/constants';
 
 const baseUrl = inject('baseUrl');
@@ -9,7 +15,32 @@ const browser = useBrowser();
 // The demo data (apps/api/src/demo): clinic 1 takes bookings, clinic 2 has no working hours yet.
 const clinic1 = 'מרפאת שיניים לב העיר';
 const clinic2 = 'מרפאת השיניים הכרמל';
-const slotFormat = /^\d{2}\.\d{2}\.\d{2} \d{2}:\d{2}$/;
+// The one date format of the patient pages (docs/formats.md).
+const slotFormat = /^\d{2}\.\d{2}\.\d{4} \d{2}:\d{2}$/;
+
+/** The first caregiver's next free time as a person says it, from what the API answers. */
+async function saidNextSlot(lang: 'he' | 'en'): Promise<string> {
+  const data = (await (await fetch(`${baseUrl}/api/clinic/1`)).json()) as {
+    clinic: { timezone: string };
+    caregivers: { first_available_slot: { start: string } | null }[];
+  };
+  const start = new Date(data.caregivers[0]?.first_available_slot?.start ?? '');
+  const timeZone = data.clinic.timezone;
+  const date = new Intl.DateTimeFormat(lang === 'he' ? 'he-IL' : 'en-GB', {
+    timeZone,
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+  }).format(start);
+  const time = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(start);
+  return lang === 'he' ? `${date}, בשעה ${time}` : `${date}, at ${time}`;
+}
 
 function decodedPath(page: Page): string {
   return decodeURIComponent(new URL(page.url()).pathname);
@@ -46,13 +77,16 @@ describe('clinic page', () => {
     const hero = page.getByTestId('clinic-hero');
     expect(await hero.getAttribute('src')).toBe('/demo/clinic-cover.svg');
     expect(await hero.getAttribute('alt')).toBe('');
-    const logo = page.getByRole('img', { name: clinic1 });
+    // The logo is decorative: the clinic's name is the heading beside it, said once.
+    const logo = page.getByTestId('clinic-logo');
+    expect(await logo.locator('img').getAttribute('alt')).toBe('');
+    expect(await page.getByRole('img', { name: clinic1 }).count()).toBe(0);
     await page.waitForFunction(() =>
       [...document.images].every((img) => img.complete && img.naturalWidth > 0),
     );
     expect(await imageLoaded(page, '[data-testid="clinic-hero"]')).toBe(true);
     // The avatar (its white ring included) is 120 px on desktop.
-    expect((await logo.locator('..').boundingBox())?.width).toBe(120);
+    expect((await logo.boundingBox())?.width).toBe(120);
     await page.getByText('שדרות רוטשילד 45, תל אביב-יפו').first().waitFor();
 
     const description = page.getByText(/^מרפאת שיניים לב העיר מטפלת/);
@@ -74,6 +108,10 @@ describe('clinic page', () => {
     const cohen = caregivers.filter({ hasText: 'ד"ר יעל כהן' });
     expect(await cohen.innerText()).toContain('מס׳ רישיון: 1-23456');
     expect(await cohen.locator('bdi').last().innerText()).toMatch(slotFormat);
+    // Shown short, said in words: weekday, day, month name, year and time, and only once.
+    const cohenSaid = await cohen.ariaSnapshot();
+    expect(cohenSaid).toContain(`התור הפנוי הקרוב: ${await saidNextSlot('he')}`);
+    expect(cohenSaid).not.toMatch(/\d{2}\.\d{2}\.\d{4}/);
     const peretz = caregivers.filter({ hasText: 'ד"ר נועה פרץ' });
     expect(await peretz.innerText()).toContain('אין כרגע תורים פנויים');
     // Issue 27: the licence number never breaks; a photo-less avatar shows the name's initial,
@@ -97,6 +135,8 @@ describe('clinic page', () => {
     const rows = page.getByRole('table', { name: 'שעות פעילות' }).getByRole('row');
     expect(await rows.count()).toBe(7);
     expect(await rows.first().innerText()).toMatch(/ראשון\s+08:00 - 19:00/);
+    // Said "08:00 עד 19:00", not "08:00 minus 19:00".
+    await page.getByRole('row', { name: 'ראשון 08:00 עד 19:00', exact: true }).waitFor();
     expect(await rows.nth(5).innerText()).toMatch(/שישי\s+08:00 - 13:00/);
     expect(await rows.last().innerText()).toMatch(/שבת\s+סגור/);
 
@@ -114,14 +154,13 @@ describe('clinic page', () => {
     await page.goto(`${baseUrl}/clinic/1`);
     await page.getByRole('heading', { level: 1, name: clinic1 }).waitFor();
 
-    expect(
-      (await page.getByRole('img', { name: clinic1 }).locator('..').boundingBox())?.width,
-    ).toBe(50);
+    expect((await page.getByTestId('clinic-logo').boundingBox())?.width).toBe(50);
     const book = await page.getByRole('link', { name: 'קביעת תור' }).boundingBox();
     const types = await page.getByRole('heading', { name: 'סוגי טיפולים' }).boundingBox();
     expect(book && types && book.y < types.y).toBe(true);
     // Nothing is wider than the screen.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+    await saveScreenshot(page, 'clinic-phone-he');
     await context.close();
   });
 
@@ -146,6 +185,13 @@ describe('clinic page', () => {
     await page.getByRole('link', { name: 'Phone: 03-5551234' }).waitFor();
     const rows = page.getByRole('table').getByRole('row');
     expect(await rows.last().innerText()).toMatch(/Saturday\s+Closed/);
+    await page.getByRole('row', { name: 'Sunday 08:00 to 19:00', exact: true }).waitFor();
+    // The next free time in English words.
+    const caregivers = page.getByRole('list', { name: 'Caregivers' }).getByRole('listitem');
+    expect(await caregivers.first().ariaSnapshot()).toContain(
+      `Next available: ${await saidNextSlot('en')}`,
+    );
+    await saveScreenshot(page, 'clinic-phone-en');
     await context.close();
   });
 

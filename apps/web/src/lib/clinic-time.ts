@@ -2,9 +2,11 @@
 // before: its `tz()` built a new Intl formatter each time it converted an instant, which took a
 // third of the clinic page's start at 4× CPU (its caregivers' next free times, issue 26).
 
-/** The formats the pages show: day, month, year, hour and minute, zero-padded. */
-export type ClinicTimeFormat =
-  'YYYY-MM-DD' | 'DD-MM-YYYY' | 'DD/MM/YYYY' | 'DD.MM.YY HH:mm' | 'HH:mm';
+/**
+ * The formats the pages use, zero-padded: one date a patient sees (`DD.MM.YYYY`) and one time
+ * (`HH:mm`), and `YYYY-MM-DD` for the calendar dates the code passes around (docs/formats.md).
+ */
+export type ClinicTimeFormat = 'YYYY-MM-DD' | 'DD.MM.YYYY' | 'DD.MM.YYYY HH:mm' | 'HH:mm';
 
 // Constructing a DateTimeFormat costs far more than formatting with one: one per zone, kept.
 const wallClocks = new Map<string, Intl.DateTimeFormat>();
@@ -52,6 +54,12 @@ export function formatClinicTime(
   return format.replace(/YYYY|YY|MM|DD|HH|mm/g, (token) => tokens[token] ?? token);
 }
 
+/** A calendar date (`YYYY-MM-DD`, already the clinic's) as patients see dates: `DD.MM.YYYY`. */
+export function shortDate(date: string): string {
+  const [year = '', month = '', day = ''] = date.split('-');
+  return `${day}.${month}.${year}`;
+}
+
 /** Compact UTC, `YYYYMMDDTHHmmssZ`, as calendar links and iCalendar want it. */
 export function compactUtc(instant: string): string {
   return new Date(instant)
@@ -91,6 +99,22 @@ function spokenDateFormat(language: string): Intl.DateTimeFormat {
 export function spokenDate(date: string, language: string): string {
   const [year = 0, month = 1, day = 1] = date.split('-').map(Number);
   return spokenDateFormat(language).format(new Date(Date.UTC(year, month - 1, day)));
+}
+
+const weekdays = new Map<string, Intl.DateTimeFormat>();
+
+/** The weekday of a calendar date (`YYYY-MM-DD`) in `language`: "יום שלישי", "Tuesday". */
+export function weekdayName(date: string, language: string): string {
+  let formatter = weekdays.get(language);
+  if (formatter === undefined) {
+    formatter = new Intl.DateTimeFormat(language === 'he' ? 'he-IL' : 'en-GB', {
+      timeZone: 'UTC',
+      weekday: 'long',
+    });
+    weekdays.set(language, formatter);
+  }
+  const [year = 0, month = 1, day = 1] = date.split('-').map(Number);
+  return formatter.format(new Date(Date.UTC(year, month - 1, day)));
 }
 
 /** An instant as said aloud on the clinic's clock: its date, then the time ("…, 08:30"). */

@@ -2,6 +2,7 @@ import { buildCardFrameUrl } from '@marpe/shared';
 import { describe, expect, it } from 'vitest';
 import {
   parseSandboxCharge,
+  renderSandboxPage,
   sandboxCallback,
   sandboxCardLabel,
   sandboxCards,
@@ -116,5 +117,18 @@ describe('sandboxCallback', () => {
     const declined = sandboxCallback(parsed.charge, card('006'), '18', '1234567');
     expect(declined).not.toHaveProperty('ConfirmationCode');
     expect(declined.Response).toBe('006');
+  });
+});
+
+describe('renderSandboxPage', () => {
+  it('writes sums as the patient pages do: ₪ first, each sum one unbroken run', () => {
+    const parsed = parseSandboxCharge('marpedemo', frameFields(3), [origin]);
+    if (!parsed.ok) throw new Error('the charge should parse');
+    const html = renderSandboxPage(parsed.charge, '/api/sandbox/marpedemo/iframenew.php');
+    for (const sum of ['₪1,250.50', '₪416.84', '₪416.83']) {
+      expect(html).toContain(`<bdi dir="ltr" class="sum">${sum}</bdi>`);
+    }
+    expect(html).toContain('.sum{white-space:nowrap}');
+    expect(html).not.toMatch(/\d ₪/);
   });
 });

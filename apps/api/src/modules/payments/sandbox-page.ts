@@ -228,7 +228,9 @@ export function sandboxReturnFields(callback: ProviderFields): ProviderFields {
   return fields;
 }
 
-const shekels = (agorot: number) => `<span dir="ltr">${formatAmount(agorot)} ₪</span>`;
+// The patient pages' money format, so the sum reads the same in the frame as around it: the sign
+// first, one unbroken run (docs/formats.md).
+const shekels = (agorot: number) => `<bdi dir="ltr" class="sum">₪${formatAmount(agorot)}</bdi>`;
 
 // Small, and every colour pair passes WCAG AA: #212121 on white 16:1, on #fff8e1 15:1, on
 // #00bcd4 7:1.
@@ -240,6 +242,7 @@ h1{font-size:1.25rem;margin:0 0 .75rem}
 dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem}
 dt{font-weight:600}
 dd{margin:0}
+.sum{white-space:nowrap}
 fieldset{border:1px solid #757575;border-radius:4px;margin:1rem 0;padding:.5rem .75rem}
 legend{font-weight:600;padding:0 .25rem}
 .card{display:flex;gap:.5rem;align-items:center;padding:.25rem 0}

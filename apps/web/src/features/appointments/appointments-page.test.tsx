@@ -102,10 +102,22 @@ describe('my appointments page', () => {
     const [first, second] = cards as [HTMLElement, HTMLElement];
     expect(within(first).getByRole('heading', { level: 3, name: 'ד״ר רונית כהן' })).toBeVisible();
     expect(within(first).getByText('ניקוי אבנית')).toBeVisible();
-    expect(within(first).getByText('04/01/2027')).toBeVisible();
+    // Shown short with the weekday; said in words (the short form is hidden from screen readers).
+    expect(within(first).getByText('04.01.2027')).toBeVisible();
     expect(within(first).getByText('09:00 – 09:30')).toBeVisible();
-    expect(within(second).getByText('26/03/2027')).toBeVisible();
+    expect(within(first).getByText('04.01.2027').parentElement).toHaveTextContent(
+      /^יום שני, 04\.01\.2027$/,
+    );
+    expect(within(first).getByText('04.01.2027').closest('[aria-hidden="true"]')).not.toBeNull();
+    expect(
+      within(first).getByText('יום שני, 4 בינואר 2027, משעה 09:00 עד 09:30'),
+    ).toBeInTheDocument();
+    expect(within(second).getByText('26.03.2027')).toBeVisible();
     expect(within(second).getByText('14:15 – 15:00')).toBeVisible();
+    // The card's buttons are described by the same words.
+    expect(within(first).getByRole('button', { name: 'ביטול תור' })).toHaveAccessibleDescription(
+      'יום שני, 4 בינואר 2027, משעה 09:00 עד 09:30',
+    );
     expect(
       callsTo('GET /api/appointment/patient-appointments')[0]?.headers.get('Authorization'),
     ).toBe('Bearer session-token');
@@ -202,7 +214,7 @@ describe('my appointments page', () => {
     await user.click(within(first).getByRole('button', { name: 'Cancel appointment' }));
 
     const dialog = await screen.findByRole('dialog', { name: 'Cancel this appointment?' });
-    expect(within(dialog).getByText('04/01/2027')).toBeVisible();
+    expect(within(dialog).getByText('04.01.2027')).toBeVisible();
     // Return closes it without a call.
     await user.click(within(dialog).getByRole('button', { name: 'Return' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
@@ -278,7 +290,7 @@ describe('my appointments page', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Cancel this appointment?' });
     // One line each, no "·" to dangle at a line's end.
     expect(dialog).toHaveAccessibleDescription(
-      /^ניקוי אבנית\s+ד״ר רונית כהן\s+04\/01\/2027 09:00 – 09:30$/,
+      /^ניקוי אבנית\s+ד״ר רונית כהן\s+04\.01\.2027 09:00 – 09:30$/,
     );
     expect(dialog).not.toHaveTextContent('·');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel appointment' }));
@@ -308,6 +320,9 @@ describe('my appointments page', () => {
 
     const section = await screen.findByRole('region', { name: 'Waiting for a time' });
     const leave = within(section).getByRole('button', { name: 'Leave the waitlist' });
+    // The range is shown short and said in words.
+    expect(within(section).getByText('04.01.2027 to 10.01.2027')).toBeVisible();
+    expect(leave).toHaveAccessibleDescription(/^Monday, 4 January 2027 to Sunday, 10 January 2027/);
     await user.click(leave);
     const dialog = await screen.findByRole('dialog', { name: 'Leave the waitlist?' });
     expect(dialog).toHaveAccessibleDescription(

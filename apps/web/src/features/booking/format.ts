@@ -1,8 +1,8 @@
-import { formatClinicTime } from '../../lib/clinic-time';
+import { formatClinicTime, shortDate } from '../../lib/clinic-time';
 
-/** DD-MM-YYYY on the clinic's clock (SPEC § 9, booking summary). */
+/** DD.MM.YYYY on the clinic's clock: the one date format of the patient pages (docs/formats.md). */
 export function formatDate(instant: string, timeZone: string): string {
-  return formatClinicTime(instant, timeZone, 'DD-MM-YYYY');
+  return formatClinicTime(instant, timeZone, 'DD.MM.YYYY');
 }
 
 /** HH:mm on the clinic's clock. */
@@ -10,10 +10,9 @@ export function formatTime(instant: string, timeZone: string): string {
   return formatClinicTime(instant, timeZone, 'HH:mm');
 }
 
-/** A clinic-time `YYYY-MM-DD` as DD-MM-YYYY (no zone: it already is a calendar date). */
+/** A clinic-time `YYYY-MM-DD` as DD.MM.YYYY (no zone: it already is a calendar date). */
 export function formatLocalDate(date: string): string {
-  const [y, m, d] = date.split('-');
-  return `${d}-${m}-${y}`;
+  return shortDate(date);
 }
 
 /** The week day index (0 = Sunday) of a calendar date. */

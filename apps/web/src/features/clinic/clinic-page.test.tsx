@@ -68,11 +68,14 @@ describe('clinic page', () => {
     expect(fetchMock).toHaveBeenCalledOnce();
     expect(String(fetchMock.mock.calls[0]?.[0])).toBe('/api/clinic/1');
 
-    // Decorative hero, the logo named after the clinic, the address.
+    // Decorative hero and logo (the name is the heading beside it), the address.
     const hero = screen.getByTestId('clinic-hero');
     expect(hero).toHaveAttribute('src', '/img/cover.jpg');
     expect(hero).toHaveAttribute('alt', '');
-    expect(screen.getByRole('img', { name: clinicName })).toHaveAttribute('src', '/img/logo.png');
+    const logo = screen.getByTestId('clinic-logo').querySelector('img');
+    expect(logo).toHaveAttribute('src', '/img/logo.png');
+    expect(logo).toHaveAttribute('alt', '');
+    expect(screen.queryByRole('img', { name: clinicName })).toBeNull();
     expect(heading.parentElement).toHaveTextContent('שדרות רוטשילד 45, תל אביב-יפו');
 
     // The description keeps its line breaks.
@@ -107,8 +110,15 @@ describe('clinic page', () => {
     expect(within(cohen).getByRole('heading', { level: 3 })).toHaveTextContent('ד"ר יעל כהן');
     expect(cohen).toHaveTextContent('מס׳ רישיון: 1-23456');
     // 06:00 UTC on the morning Israel moves to summer time, on the clinic's clock.
-    expect(cohen).toHaveTextContent('התור הפנוי הקרוב: 26.03.27 09:00');
-    expect(within(cohen).getByText('26.03.27 09:00').tagName).toBe('BDI');
+    expect(cohen).toHaveTextContent('התור הפנוי הקרוב: 26.03.2027 09:00');
+    expect(within(cohen).getByText('26.03.2027 09:00').tagName).toBe('BDI');
+    // Shown short, said in full: a screen reader hears the words, not the digits twice.
+    expect(
+      within(cohen).getByText('26.03.2027 09:00').closest('[aria-hidden="true"]'),
+    ).not.toBeNull();
+    expect(within(cohen).getByText('יום שישי, 26 במרץ 2027, בשעה 09:00')).not.toHaveAttribute(
+      'aria-hidden',
+    );
     // The picture is decorative (the name follows it).
     expect(cohen.querySelector('img')).toHaveAttribute('alt', '');
     expect(cohen.querySelector('img')).toHaveAttribute('src', '/img/cohen.jpg');
@@ -138,10 +148,12 @@ describe('clinic page', () => {
     expect(
       within(hours)
         .getAllByRole('row')
-        .map((row) => [
-          within(row).getByRole('rowheader').textContent,
-          within(row).getByRole('cell').textContent,
-        ]),
+        .map((row) => {
+          const cell = within(row).getByRole('cell');
+          // What the eye reads: the hours' short form is hidden from screen readers.
+          const shown = cell.querySelector('[aria-hidden="true"]') ?? cell;
+          return [within(row).getByRole('rowheader').textContent, shown.textContent];
+        }),
     ).toEqual([
       ['ראשון', '08:00 - 19:00'],
       ['שני', '08:00 - 19:00'],
@@ -151,6 +163,8 @@ describe('clinic page', () => {
       ['שישי', '08:00 - 13:00'],
       ['שבת', 'סגור'],
     ]);
+    // Said "08:00 עד 19:00", not "08:00 minus 19:00".
+    expect(within(hours).getAllByRole('row')[0]).toHaveAccessibleName('ראשון 08:00 עד 19:00');
   });
 
   it('offers to book (a link to /login/1 that goes on to booking) and to call the clinic', async () => {
@@ -234,10 +248,12 @@ describe('clinic page', () => {
       'listitem',
     ) as [HTMLElement, HTMLElement];
     expect(cohen).toHaveTextContent('License no.: 1-23456');
-    expect(cohen).toHaveTextContent('Next available: 26.03.27 09:00');
+    expect(cohen).toHaveTextContent('Next available: 26.03.2027 09:00');
+    expect(within(cohen).getByText('Friday, 26 March 2027, at 09:00')).toBeInTheDocument();
     expect(peretz).toHaveTextContent('No available appointments at the moment');
     const rows = within(screen.getByRole('table', { name: 'Opening hours' })).getAllByRole('row');
     expect(rows[0]).toHaveTextContent('Sunday08:00 - 19:00');
+    expect(rows[0]).toHaveAccessibleName('Sunday 08:00 to 19:00');
     expect(rows[6]).toHaveTextContent('SaturdayClosed');
     expect(screen.getByRole('link', { name: 'Phone: 03-5551234' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Email: info@clinic.example' })).toBeInTheDocument();

@@ -9,7 +9,9 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { PatientAppointment } from '../../../lib/patient-appointments';
-import { formatAppointmentDate, formatAppointmentTimes } from '../format';
+import { appointmentDay, formatAppointmentDate, formatAppointmentTimes } from '../format';
+import { formatClinicTime, spokenDate, weekdayName } from '../../../lib/clinic-time';
+import { SaidAs } from '../../../lib/said-as';
 import { Ltr, VisuallyHidden } from '../../../lib/text-runs';
 
 interface AppointmentCardProps {
@@ -35,12 +37,17 @@ export function AppointmentCard({
   timeZone,
   onCancel,
 }: AppointmentCardProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const headingId = useId();
   const whenId = useId();
   const hintId = useId();
-  const date = formatAppointmentDate(appointment.start_date, timeZone);
-  const times = formatAppointmentTimes(appointment.start_date, appointment.end_date, timeZone);
+  const { start_date: start, end_date: end } = appointment;
+  const day = appointmentDay(start, timeZone);
+  const said = t('appointments.spokenWhen', {
+    date: spokenDate(day, i18n.language),
+    start: formatClinicTime(start, timeZone, 'HH:mm'),
+    end: formatClinicTime(end, timeZone, 'HH:mm'),
+  });
 
   return (
     <Card component="article" variant="outlined" aria-labelledby={headingId}>
@@ -51,15 +58,19 @@ export function AppointmentCard({
         <Typography color="textSecondary">
           <bdi>{appointment.type_name}</bdi>
         </Typography>
-        <Box id={whenId} sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 2, mt: 1 }}>
-          <span>
-            <VisuallyHidden>{t('appointments.date')}: </VisuallyHidden>
-            <Ltr>{date}</Ltr>
-          </span>
-          <span>
-            <VisuallyHidden>{t('appointments.time')}: </VisuallyHidden>
-            <Ltr>{times}</Ltr>
-          </span>
+        {/* The patient checks the day here: its weekday is shown, and all of it said in words. */}
+        <Box id={whenId} sx={{ mt: 1 }}>
+          <SaidAs said={said}>
+            <Box component="span" sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 2 }}>
+              <span>
+                {weekdayName(day, i18n.language)},{' '}
+                <Ltr>{formatAppointmentDate(start, timeZone)}</Ltr>
+              </span>
+              <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+                <Ltr>{formatAppointmentTimes(start, end, timeZone)}</Ltr>
+              </Box>
+            </Box>
+          </SaidAs>
         </Box>
       </CardContent>
       <CardActions sx={{ px: 2, pb: 2 }}>

@@ -8,7 +8,9 @@ import Snackbar from '@mui/material/Snackbar';
 import Typography from '@mui/material/Typography';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { shortDate, spokenDate } from '../../../lib/clinic-time';
 import { lazyOnOpen } from '../../../lib/lazy-on-open';
+import { SaidAs } from '../../../lib/said-as';
 import { snackbarDefaultMs } from '../../../lib/snackbar';
 import { useWaitlist, type WaitlistEntry } from '../api/get-waitlist';
 import { useLeaveWaitlist } from '../api/leave-waitlist';
@@ -17,13 +19,11 @@ const LeaveWaitlistDialog = lazyOnOpen(
   async () => (await import('./leave-waitlist-dialog')).LeaveWaitlistDialog,
 );
 
-/** A clinic-time 'YYYY-MM-DD' as DD/MM/YYYY, like the appointments' dates. */
-const asDate = (date: string) => date.split('-').reverse().join('/');
-
 function WaitlistCard({ entry, onLeave }: { entry: WaitlistEntry; onLeave: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const headingId = useId();
   const whenId = useId();
+  const { from_date: from, to_date: to } = entry;
   return (
     <Card component="article" variant="outlined" aria-labelledby={headingId}>
       <CardContent sx={{ pb: 1 }}>
@@ -35,7 +35,14 @@ function WaitlistCard({ entry, onLeave }: { entry: WaitlistEntry; onLeave: () =>
         </Typography>
         <Box id={whenId} sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 2, mt: 1 }}>
           <span>
-            {t('waitlist.range', { from: asDate(entry.from_date), to: asDate(entry.to_date) })}
+            <SaidAs
+              said={t('waitlist.range', {
+                from: spokenDate(from, i18n.language),
+                to: spokenDate(to, i18n.language),
+              })}
+            >
+              {t('waitlist.range', { from: shortDate(from), to: shortDate(to) })}
+            </SaidAs>
           </span>
           <span>{t(`waitlist.parts.${entry.part_of_day}`)}</span>
         </Box>

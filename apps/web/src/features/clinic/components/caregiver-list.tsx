@@ -8,7 +8,9 @@ import ListItemAvatar from '@mui/material/ListItemAvatar';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { formatSlotStart } from '../format';
+import { spokenDateTime } from '../../../lib/clinic-time';
 import { nameInitial } from '../../../lib/name-initial';
+import { SaidAs } from '../../../lib/said-as';
 import { ClinicText, Ltr } from '../../../lib/text-runs';
 
 function CaregiverItem({
@@ -20,7 +22,7 @@ function CaregiverItem({
   timeZone: string;
   last: boolean;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const slot = caregiver.first_available_slot;
   return (
     <ListItem alignItems="flex-start" divider={!last} sx={{ px: 2, py: 1.5 }}>
@@ -47,7 +49,10 @@ function CaregiverItem({
           >
             <EventAvailableOutlinedIcon fontSize="small" sx={{ color: 'primary.dark' }} />
             <span>
-              {t('clinic.nextSlot')}: <Ltr>{formatSlotStart(slot.start, timeZone)}</Ltr>
+              {t('clinic.nextSlot')}:{' '}
+              <SaidAs said={spokenDateTime(slot.start, timeZone, i18n.language)}>
+                <Ltr>{formatSlotStart(slot.start, timeZone)}</Ltr>
+              </SaidAs>
             </span>
           </Typography>
         ) : (

@@ -56,9 +56,11 @@ export function ClinicHeader({ clinic }: { clinic: Clinic }) {
           paddingInline: { xs: 1.5, sm: 3 },
         }}
       >
+        {/* The clinic's name is the heading beside it: named too, it would be said twice. */}
         <Avatar
           src={clinic.logo_url ?? undefined}
-          alt={clinic.name}
+          alt=""
+          data-testid="clinic-logo"
           sx={{
             width: avatarSize,
             height: avatarSize,

@@ -3,6 +3,7 @@ import { weekDays } from '@marpe/shared/rules';
 import Box from '@mui/material/Box';
 import { useTranslation } from 'react-i18next';
 import { SideCard } from './side-card';
+import { SaidAs } from '../../../lib/said-as';
 import { ClinicText, Ltr } from '../../../lib/text-runs';
 
 export function OpeningHoursCard({ openingHours }: { openingHours: OpeningHours }) {
@@ -36,7 +37,14 @@ export function OpeningHoursCard({ openingHours }: { openingHours: OpeningHours 
                 <tr key={day}>
                   <th scope="row">{t(`clinic.days.${day}`)}</th>
                   <Box component="td" sx={hours ? undefined : { color: 'text.secondary' }}>
-                    {hours ? <Ltr>{`${hours.start} - ${hours.end}`}</Ltr> : t('clinic.closed')}
+                    {hours ? (
+                      // Said "from 08:00 to 19:00", not "08:00 minus 19:00".
+                      <SaidAs said={t('clinic.hoursSaid', { start: hours.start, end: hours.end })}>
+                        <Ltr>{`${hours.start} - ${hours.end}`}</Ltr>
+                      </SaidAs>
+                    ) : (
+                      t('clinic.closed')
+                    )}
                   </Box>
                 </tr>
               );

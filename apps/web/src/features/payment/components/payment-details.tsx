@@ -3,7 +3,10 @@ import Box from '@mui/material/Box';
 import { useTranslation } from 'react-i18next';
 import { ClinicText, Ltr } from '../../../lib/text-runs';
 
-/** ₪ and the sum, as SPEC § 9 displays amounts (the digits read left to right in Hebrew too). */
+/**
+ * The one money format of the patient pages: the sign first, thousands commas, agorot when there
+ * are any (₪1,250.50, ₪1,250), the digits left to right in Hebrew too (docs/formats.md).
+ */
 export const shekels = (agorot: number): string => `₪${formatAmount(agorot)}`;
 
 interface PaymentDetailsProps {
@@ -37,7 +40,6 @@ export function PaymentDetails({ purpose, patient, amountAgorot, payments }: Pay
         '& dt': { typography: 'body1', color: 'text.secondary' },
         '& dd': { typography: 'body1', m: 0, fontWeight: 500 },
         '& .payment-amount': { display: 'block', fontSize: '2rem', fontWeight: 700 },
-        '& .payment-split': { display: 'block' },
       }}
     >
       <ClinicWordsRow term={t('payment.purpose')} words={purpose} />
@@ -49,12 +51,13 @@ export function PaymentDetails({ purpose, patient, amountAgorot, payments }: Pay
           <span className="payment-amount">
             <Ltr>{shekels(amountAgorot)}</Ltr>
           </span>
-          {payments > 1 && (
-            <span className="payment-split">
-              <InstalmentSplit amountAgorot={amountAgorot} payments={payments} />
-            </span>
-          )}
         </dd>
+        {/* A definition of its own: in the sum's, a screen reader ran "₪1,250.50 3 payments" together. */}
+        {payments > 1 && (
+          <dd>
+            <InstalmentSplit amountAgorot={amountAgorot} payments={payments} />
+          </dd>
+        )}
       </div>
     </Box>
   );
@@ -86,13 +89,20 @@ export function InstalmentSplit({
 }) {
   const { t } = useTranslation();
   const split = splitInstalments(amountAgorot, payments);
+  const then = t('payment.splitThen', { count: split.npay, later: shekels(split.laterAgorot) });
+  const whole = t('payment.split', {
+    payments: t('payment.paymentsCount', { count: payments }),
+    first: shekels(split.firstAgorot),
+    then,
+  });
+  // "2 × ₪416.83" on one line: broken after the "×", the count and the sum read apart.
+  const at = whole.lastIndexOf(then);
+  if (at < 0) return <>{whole}</>;
   return (
     <>
-      {t('payment.split', {
-        payments: t('payment.paymentsCount', { count: payments }),
-        first: shekels(split.firstAgorot),
-        then: t('payment.splitThen', { count: split.npay, later: shekels(split.laterAgorot) }),
-      })}
+      {whole.slice(0, at)}
+      <span style={{ whiteSpace: 'nowrap' }}>{then}</span>
+      {whole.slice(at + then.length)}
     </>
   );
 }
