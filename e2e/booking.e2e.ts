@@ -131,7 +131,7 @@ describe('booking (booking/:clinicId and its confirmation)', () => {
     await page.keyboard.press('Enter');
     const dates = page.getByRole('group', { name: 'תאריכים פנויים' }).getByRole('button');
     // The first date holds the first booking: marked, and passed over for the next (issue 27).
-    await dates.first().filter({ hasText: 'יש לך תור' }).waitFor();
+    await dates.first().filter({ hasText: 'יש לכם תור' }).waitFor();
     await dates.nth(1).and(page.locator('[aria-pressed="true"]')).waitFor();
     const secondDate = dates.nth(3);
     await tabTo(page, secondDate);
@@ -179,15 +179,15 @@ describe('booking (booking/:clinicId and its confirmation)', () => {
     const mobileDates = mobile.page
       .getByRole('group', { name: 'תאריכים פנויים' })
       .getByRole('button');
-    const marked = mobileDates.filter({ hasText: 'יש לך תור' });
+    const marked = mobileDates.filter({ hasText: 'יש לכם תור' });
     await marked.first().waitFor();
     await mobile.page
-      .getByRole('button', { name: /יש לך כבר תור בתאריך הזה/ })
+      .getByRole('button', { name: /יש לכם כבר תור בתאריך הזה/ })
       .first()
       .waitFor();
     const chosen = mobileDates.and(mobile.page.locator('[aria-pressed="true"]'));
     await chosen.waitFor();
-    expect(await chosen.textContent()).not.toContain('יש לך תור');
+    expect(await chosen.textContent()).not.toContain('יש לכם תור');
     // No scroll box inside the page; the confirm button stays in reach at the screen's foot.
     const group = mobile.page.getByRole('group', { name: 'תאריכים פנויים' });
     expect(await group.evaluate((el) => el.scrollHeight <= el.clientHeight)).toBe(true);
@@ -212,7 +212,7 @@ describe('booking (booking/:clinicId and its confirmation)', () => {
         body: JSON.stringify({ code: 'unavailable', message: 'down' }),
       });
     });
-    const otherDate = mobileDates.filter({ hasNotText: 'יש לך תור' }).nth(1);
+    const otherDate = mobileDates.filter({ hasNotText: 'יש לכם תור' }).nth(1);
     await otherDate.click();
     await mobile.page.getByText('טעינת השעות הפנויות נכשלה').waitFor();
     expect(await mobileDates.count()).toBeGreaterThan(1);
@@ -230,7 +230,7 @@ describe('booking (booking/:clinicId and its confirmation)', () => {
     await mobile.page.getByRole('button', { name: 'הורדת קובץ יומן (ics.)' }).waitFor();
     await mobile.page.getByRole('link', { name: 'התורים שלי' }).waitFor();
     await mobile.page.goto(`${baseUrl}/booking/1`);
-    const capNote = mobile.page.getByRole('note').filter({ hasText: 'יש לך כבר 3 תורים עתידיים' });
+    const capNote = mobile.page.getByRole('note').filter({ hasText: 'יש לכם כבר 3 תורים עתידיים' });
     await capNote.waitFor();
     await expectNoAxeViolations(mobile.page);
     await switchLanguage(mobile.page, 'en');

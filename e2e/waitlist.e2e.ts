@@ -52,8 +52,8 @@ const TZ = 'Asia/Jerusalem';
 /** A clinic-local YYYY-MM-DD `days` from now. */
 const clinicDate = (days: number) =>
   new Intl.DateTimeFormat('en-CA', { timeZone: TZ }).format(Date.now() + days * 86_400_000);
-/** The same date as the waitlist dialog shows and takes it: DD/MM/YYYY, whatever the locale. */
-const typedDate = (days: number) => clinicDate(days).split('-').reverse().join('/');
+/** The same date as the waitlist dialog shows and takes it: DD.MM.YYYY, whatever the locale. */
+const typedDate = (days: number) => clinicDate(days).split('-').reverse().join('.');
 
 async function integration<T>(method: string, path: string, body: object): Promise<T> {
   const response = await fetch(`${server.url}/api/integration${path}`, {
@@ -140,7 +140,7 @@ describe('the waitlist', () => {
     await confirmBooking(b.page);
 
     // A finds only the afternoon and asks for a morning, from the quiet link under the times.
-    // A's phone is set to American English: the dialog's dates still read DD/MM/YYYY.
+    // A's phone is set to American English: the dialog's dates still read DD.MM.YYYY.
     const aContext = await browser().newContext({
       viewport: { width: 390, height: 844 },
       locale: 'en-US',
@@ -167,8 +167,16 @@ describe('the waitlist', () => {
     await join.getByLabel('עד תאריך').fill(typedDate(13));
     await join.getByRole('radio', { name: 'בוקר (עד 12:00)' }).check();
     await join.getByRole('button', { name: 'להודיע לי' }).click();
-    await a.page.getByRole('alert').filter({ hasText: 'נשלח לך הודעה אם יתפנה תור' }).waitFor();
+    await a.page.getByRole('alert').filter({ hasText: 'נוספתם לרשימת ההמתנה' }).waitFor();
     await join.waitFor({ state: 'detached' });
+    // On the list: said in place of the link, which offers no second join for the same thing.
+    await a.page
+      .getByRole('note')
+      .filter({ hasText: 'אתם ברשימת ההמתנה לתור אצל ד"ר אורית שלו (ייעוץ)' })
+      .getByRole('link', { name: 'התורים שלי' })
+      .waitFor();
+    expect(await quiet.count()).toBe(0);
+    await expectNoAxeViolations(a.page);
 
     // B cancels; A gets the offer.
     const before = (await messagesTo(aPhone)).length;
@@ -184,7 +192,7 @@ describe('the waitlist', () => {
 
     // The link opens the booking steps on the freed time.
     await a.page.goto(link);
-    await a.page.getByText('בחרנו עבורך את התור שהתפנה. נותר רק לאשר.').waitFor();
+    await a.page.getByText('בחרנו עבורכם את התור שהתפנה. נותר רק לאשר.').waitFor();
     expect(await times(a.page).getByRole('radio', { name: '09:00' }).isChecked()).toBe(true);
     await expectNoAxeViolations(a.page);
     await a.page.getByRole('button', { name: 'אישור התור' }).click();
@@ -229,7 +237,7 @@ describe('the waitlist', () => {
     await card.getByText('Afternoon (from 12:00)').waitFor();
     const [d0, m0, y0] = clinicDate(0).split('-').reverse();
     const [d13, m13, y13] = clinicDate(13).split('-').reverse();
-    await card.getByText(`${d0}/${m0}/${y0} to ${d13}/${m13}/${y13}`).waitFor();
+    await card.getByText(`${d0}.${m0}.${y0} to ${d13}.${m13}.${y13}`).waitFor();
     await expectNoAxeViolations(a.page);
     await card.getByRole('button', { name: 'Leave the waitlist' }).click();
     await settled(a.page, '[role="dialog"]');
@@ -290,11 +298,19 @@ describe('the waitlist', () => {
       .getByRole('radio', { name: 'יישור שיניים' })
       .check();
     await join.getByRole('button', { name: 'להודיע לי' }).click();
-    await page.getByRole('alert').filter({ hasText: 'נשלח לך הודעה אם יתפנה תור' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'נוספתם לרשימת ההמתנה' }).waitFor();
+    // On the list now: no second "notify me" for her.
+    await booked.getByText('אתם ברשימת ההמתנה').waitFor();
+    expect(await notify.count()).toBe(0);
+    await expectNoAxeViolations(page);
 
     await switchLanguage(page, 'en');
     await page
-      .getByRole('region', { name: "Fully booked for now. We'll message you when a time frees up" })
+      // One or more caregivers, by the journey above: named alone, or "these caregivers".
+      .getByRole('region', {
+        name: /fully booked for now\. You can join the waitlist and get a message when a time frees up\.$/,
+      })
+      .getByText("You're on the waitlist")
       .waitFor();
     await expectNoAxeViolations(page);
 

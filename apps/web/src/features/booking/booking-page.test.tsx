@@ -8,6 +8,10 @@ import { clinicFixture } from '../../test/clinic-fixture';
 import { json, stubApi } from '../../test/fake-api';
 import { renderRoutes } from '../../test/render';
 import { BookingPage, presetTimeOf } from './booking-page';
+// The page loads step 3's code when it first shows it; loaded here once, so that no test's
+// first wait is spent on compiling it (a loaded machine takes longer than the queries wait).
+import './components/date-time-step';
+import { formatLocalDate } from './format';
 import { useBookingStore } from './stores/booking-store';
 
 /** The list's item at `index`, failing the test when there is none. */
@@ -37,6 +41,19 @@ function clinic(): ClinicData {
   }));
   return data;
 }
+
+/** The patient's waitlist entry, as the API answers a join. */
+const WAITLIST_ENTRY = {
+  id: 5,
+  caregiver_id: 11,
+  appointment_type_id: 1,
+  caregiver_name: 'ד"ר יעל כהן',
+  type_name: 'בדיקה תקופתית',
+  from_date: '2027-03-28',
+  to_date: '2027-04-10',
+  part_of_day: 'any',
+  joined_at: '2027-03-27T08:00:00.000Z',
+};
 
 /** The patient's appointment that "change time" moves, on the first offered date. */
 const ownAppointment = {
@@ -75,7 +92,26 @@ function stub(overrides: Parameters<typeof stubApi>[0] = {}) {
   });
 }
 
+/** jsdom lays nothing out and scrolls nothing: the page's scroll requests are recorded. */
+const scrolledIntoView = vi.fn();
+
+/** A desktop-wide window (jsdom has no media queries): the summary card beside the steps. */
+function asDesktop() {
+  vi.stubGlobal('matchMedia', (query: string) => ({
+    matches: query.includes('min-width'),
+    media: query,
+    onchange: null,
+    addListener: () => undefined,
+    removeListener: () => undefined,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+    dispatchEvent: () => false,
+  }));
+}
+
 beforeEach(() => {
+  scrolledIntoView.mockReset();
+  Element.prototype.scrollIntoView = scrolledIntoView;
   configureApiClient({ baseUrl: '/api' });
   useBookingStore.getState().reset();
   useAuthStore.setState({ patient, session: 'checked', token: 't', authenticatedBy: 'session' });
@@ -113,7 +149,8 @@ describe('booking page', () => {
 
     expect(await screen.findByRole('region', { name: 'בחירת מטפל' })).toBeInTheDocument();
     expect(screen.getByText('האימות הצליח')).toBeVisible();
-  });
+    // Typing a form's worth of keys takes seconds on a loaded machine.
+  }, 30_000);
 
   it('caregiver, type, first date and a slot, then the dialog confirms', async () => {
     const api = stub();
@@ -132,8 +169,11 @@ describe('booking page', () => {
     await user.selectOptions(screen.getByRole('combobox', { name: 'סוג התור' }), '1');
     expect(screen.getByRole('option', { name: /ניקוי אבנית/ })).toBeDisabled();
 
-    const times = await screen.findByRole('radiogroup', { name: 'שעות פנויות' });
-    expect(screen.getByRole('button', { name: /28-03-2027/ })).toHaveAttribute(
+    // The times' heading names their date, as a person says it.
+    const times = await screen.findByRole('radiogroup', {
+      name: 'שעות פנויות ביום ראשון, 28 במרץ 2027',
+    });
+    expect(screen.getByRole('button', { name: /יום ראשון, 28 במרץ 2027/ })).toHaveAttribute(
       'aria-pressed',
       'true',
     );
@@ -146,7 +186,7 @@ describe('booking page', () => {
 
     await user.click(screen.getByRole('button', { name: 'אישור התור' }));
     const dialog = await screen.findByRole('dialog', { name: 'אישור התור' });
-    expect(within(dialog).getByText('28-03-2027')).toBeVisible();
+    expect(within(dialog).getByText(formatLocalDate('2027-03-28'))).toBeVisible();
     expect(within(dialog).getByText('09:30')).toBeVisible();
     expect(within(dialog).getByText('20 דקות')).toBeVisible();
     await user.click(within(dialog).getByRole('button', { name: 'אישור התור' }));
@@ -170,7 +210,7 @@ describe('booking page', () => {
       'true',
     );
     await waitFor(() =>
-      expect(screen.getByRole('button', { name: /29-03-2027/ })).toHaveAttribute(
+      expect(screen.getByRole('button', { name: /יום שני, 29 במרץ 2027/ })).toHaveAttribute(
         'aria-pressed',
         'true',
       ),
@@ -197,26 +237,26 @@ describe('what the rules allow, told early (issue 27)', () => {
       initialEntries: ['/booking/1?caregiverId=11&appointmentTypeId=1'],
     });
     await waitFor(() =>
-      expect(screen.getByRole('button', { name: /29-03-2027/ })).toHaveAttribute(
+      expect(screen.getByRole('button', { name: /יום שני, 29 במרץ 2027/ })).toHaveAttribute(
         'aria-pressed',
         'true',
       ),
     );
-    const marked = screen.getByRole('button', { name: /28-03-2027/ });
-    expect(marked).toHaveAccessibleName(/28-03-2027.*יש לך כבר תור בתאריך הזה/);
-    expect(within(marked).getByText('יש לך תור')).toBeVisible();
-    expect(screen.getByRole('button', { name: /29-03-2027/ })).not.toHaveAccessibleName(
-      /יש לך כבר תור/,
+    const marked = screen.getByRole('button', { name: /יום ראשון, 28 במרץ 2027/ });
+    expect(marked).toHaveAccessibleName('יום ראשון, 28 במרץ 2027, יש לכם כבר תור בתאריך הזה');
+    expect(within(marked).getByText('יש לכם תור')).toBeVisible();
+    expect(screen.getByRole('button', { name: /יום שני, 29 במרץ 2027/ })).not.toHaveAccessibleName(
+      /יש לכם כבר תור/,
     );
     await user.click(marked);
     expect(await screen.findByText(/אפשר לקבוע רק תור אחד בכל תאריך/)).toBeVisible();
-    expect(screen.queryByRole('radiogroup', { name: 'שעות פנויות' })).toBeNull();
+    expect(screen.queryByRole('radiogroup', { name: /^שעות פנויות/ })).toBeNull();
     expect(screen.getByRole('link', { name: 'התורים שלי' })).toHaveAttribute(
       'href',
       '/appointments/1',
     );
     expect(screen.getByRole('button', { name: 'אישור התור' })).toBeDisabled();
-  });
+  }, 30_000);
 
   it('tells a patient at the cap on arrival, with a link to my appointments', async () => {
     stub({ 'GET /api/appointment/upcoming-cap': () => json({ max: 3, held: 3 }) });
@@ -232,7 +272,7 @@ describe('what the rules allow, told early (issue 27)', () => {
   it('Hebrew plurals: one and two have their own words', async () => {
     stub({ 'GET /api/appointment/upcoming-cap': () => json({ max: 2, held: 2 }) });
     renderRoutes(routes, { initialEntries: ['/booking/1'] });
-    expect(await screen.findByText(/יש לך כבר שני תורים עתידיים/)).toBeVisible();
+    expect(await screen.findByText(/יש לכם כבר שני תורים עתידיים/)).toBeVisible();
   });
 
   it('failed times: a retry beside the message, the dates stay', async () => {
@@ -246,14 +286,14 @@ describe('what the rules allow, told early (issue 27)', () => {
       initialEntries: ['/booking/1?caregiverId=11&appointmentTypeId=1'],
     });
     const failed = await screen.findByText('טעינת השעות הפנויות נכשלה');
-    expect(screen.getByRole('button', { name: /28-03-2027/ })).toBeVisible();
-    expect(screen.getByRole('button', { name: /29-03-2027/ })).toBeVisible();
+    expect(screen.getByRole('button', { name: /יום ראשון, 28 במרץ 2027/ })).toBeVisible();
+    expect(screen.getByRole('button', { name: /יום שני, 29 במרץ 2027/ })).toBeVisible();
     await user.click(
       within(failed.closest('.MuiAlert-root') as HTMLElement).getByRole('button', {
         name: 'לנסות שוב',
       }),
     );
-    const times = await screen.findByRole('radiogroup', { name: 'שעות פנויות' });
+    const times = await screen.findByRole('radiogroup', { name: /^שעות פנויות/ });
     expect(within(times).getAllByRole('radio')).toHaveLength(2);
   });
 
@@ -263,26 +303,168 @@ describe('what the rules allow, told early (issue 27)', () => {
       initialEntries: ['/booking/1?caregiverId=11&appointmentTypeId=1&reschedule=5'],
     });
     const current = await screen.findByRole('region', { name: 'התור הנוכחי' });
-    expect(current).toHaveTextContent('28-03-2027 11:00');
+    expect(current).toHaveTextContent(`${formatLocalDate('2027-03-28')} 11:00`);
+    // Said as a person says it, not as digits and dots.
+    expect(within(current).getByText('יום ראשון, 28 במרץ 2027, בשעה 11:00')).toBeInTheDocument();
     // Its own date is not marked: the moved appointment counts as itself.
     await waitFor(() =>
-      expect(screen.getByRole('button', { name: /28-03-2027/ })).toHaveAttribute(
+      expect(screen.getByRole('button', { name: /יום ראשון, 28 במרץ 2027/ })).toHaveAttribute(
         'aria-pressed',
         'true',
       ),
     );
-    const times = await screen.findByRole('radiogroup', { name: 'שעות פנויות' });
+    const times = await screen.findByRole('radiogroup', { name: /^שעות פנויות/ });
     await user.click(within(times).getByRole('radio', { name: '09:30' }));
-    await user.click(screen.getByRole('button', { name: 'אישור התור' }));
-    const dialog = await screen.findByRole('dialog', { name: 'אישור התור' });
+    // "Change time" says what it does: the page's button, the dialog's title and its button.
+    expect(screen.queryByRole('button', { name: 'אישור התור' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'אישור שינוי המועד' }));
+    const dialog = await screen.findByRole('dialog', { name: 'לשנות את מועד התור?' });
+    expect(within(dialog).getByRole('button', { name: 'אישור שינוי המועד' })).toBeVisible();
+    expect(within(dialog).queryByRole('button', { name: 'אישור התור' })).toBeNull();
     const terms = within(dialog)
       .getAllByRole('term')
       .map((el) => el.textContent);
     expect(terms.slice(0, 2)).toEqual(['התור הנוכחי', 'המועד החדש']);
-    const values = within(dialog)
-      .getAllByRole('definition')
-      .map((el) => el.textContent);
-    expect(values.slice(0, 2)).toEqual(['28-03-2027 11:00', '28-03-2027 09:30']);
+    const [oldValue, newValue] = within(dialog).getAllByRole('definition') as [
+      HTMLElement,
+      HTMLElement,
+    ];
+    expect(oldValue).toHaveTextContent(`${formatLocalDate('2027-03-28')} 11:00`);
+    expect(newValue).toHaveTextContent(`${formatLocalDate('2027-03-28')} 09:30`);
+    expect(within(oldValue).getByText('יום ראשון, 28 במרץ 2027, בשעה 11:00')).toBeInTheDocument();
+    expect(within(newValue).getByText('יום ראשון, 28 במרץ 2027, בשעה 09:30')).toBeInTheDocument();
+  }, 30_000);
+});
+
+describe('a booking page a patient reads at a glance', () => {
+  it('says why a type choice dropped the chosen caregiver, and what to do, politely', async () => {
+    const data = clinic();
+    data.caregivers = data.caregivers.map((c) =>
+      c.id === 12 ? { ...c, default_appointment_types: [1] } : c,
+    );
+    stubApi({
+      'GET /api/clinic/1': () => json(data),
+      'GET /api/appointment/patient-appointments': () => json([]),
+      'GET /api/appointment/upcoming-cap': () => json({ max: 3, held: 0 }),
+      'GET /api/appointment/available-dates': () => json(['2027-03-28']),
+      'GET /api/appointment/available-slots': () => json(slots),
+    });
+    const { user } = renderRoutes(routes, { initialEntries: ['/booking/1'] });
+    await user.click(await screen.findByRole('button', { name: /^ד"ר נועה פרץ/ }));
+    const live = screen.getByRole('status');
+    expect(live).toBeEmptyDOMElement();
+    await user.selectOptions(screen.getByRole('combobox', { name: 'סוג התור' }), '2');
+    expect(live).toHaveTextContent(
+      'לא ניתן לקבוע ״ניקוי אבנית״ אצל ד"ר נועה פרץ, ולכן ביטלנו את הבחירה. בחרו מטפל אחר מהרשימה.',
+    );
+    expect(screen.queryByRole('button', { name: /^ד"ר נועה פרץ/ })).toBeNull();
+    // Choosing another caregiver answers it.
+    await user.click(screen.getByRole('button', { name: /^ד"ר יעל כהן/ }));
+    expect(live).toBeEmptyDOMElement();
+  });
+
+  it('in English too', async () => {
+    const data = clinic();
+    data.caregivers = data.caregivers.map((c) =>
+      c.id === 12 ? { ...c, default_appointment_types: [1] } : c,
+    );
+    stubApi({
+      'GET /api/clinic/1': () => json(data),
+      'GET /api/appointment/patient-appointments': () => json([]),
+      'GET /api/appointment/upcoming-cap': () => json({ max: 3, held: 0 }),
+    });
+    const { user } = renderRoutes(routes, {
+      initialEntries: ['/booking/1?caregiverId=12'],
+      language: 'en',
+    });
+    await screen.findByRole('button', { name: /^ד"ר נועה פרץ/ });
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Appointment type' }), '2');
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'ניקוי אבנית can\'t be booked with ד"ר נועה פרץ, so we cleared that choice. Choose another caregiver from the list.',
+    );
+  });
+
+  it('dates under month headings, each short to the eye and named in full', async () => {
+    stubApi({
+      'GET /api/clinic/1': () => json(clinic()),
+      'GET /api/appointment/patient-appointments': () => json([]),
+      'GET /api/appointment/upcoming-cap': () => json({ max: 3, held: 0 }),
+      'GET /api/appointment/available-dates': () => json(['2027-03-30', '2027-04-01']),
+      'GET /api/appointment/available-slots': () => json(slots),
+    });
+    renderRoutes(routes, { initialEntries: ['/booking/1?caregiverId=11&appointmentTypeId=1'] });
+    const dates = await screen.findByRole('group', { name: 'תאריכים פנויים' });
+    const march = within(dates).getByRole('group', { name: 'מרץ 2027' });
+    const april = within(dates).getByRole('group', { name: 'אפריל 2027' });
+    expect(within(march).getByRole('heading', { level: 4, name: 'מרץ 2027' })).toBeVisible();
+    const tuesday = within(march).getByRole('button', { name: 'יום שלישי, 30 במרץ 2027' });
+    expect(tuesday).toHaveTextContent('ג׳30');
+    expect(
+      within(april).getByRole('button', { name: 'יום חמישי, 1 באפריל 2027' }),
+    ).toHaveTextContent('ה׳1');
+    await waitFor(() => expect(tuesday).toHaveAttribute('aria-pressed', 'true'));
+  });
+
+  it('the summary shows the chosen date before a time is chosen', async () => {
+    asDesktop();
+    stub();
+    const { user } = renderRoutes(routes, {
+      initialEntries: ['/booking/1?caregiverId=11&appointmentTypeId=1'],
+    });
+    const summary = await screen.findByRole('complementary', { name: 'סיכום התור' });
+    await screen.findByRole('radiogroup', { name: /^שעות פנויות/ });
+    const row = (term: string) =>
+      within(summary).getByText(term, { selector: 'dt' }).nextElementSibling as HTMLElement;
+    expect(row('תאריך')).toHaveTextContent(formatLocalDate('2027-03-28'));
+    expect(within(row('תאריך')).getByText('יום ראשון, 28 במרץ 2027')).toBeInTheDocument();
+    expect(row('שעה')).toHaveTextContent('טרם נבחר');
+    await user.click(screen.getByRole('button', { name: 'יום שני, 29 במרץ 2027' }));
+    await waitFor(() => expect(row('תאריך')).toHaveTextContent(formatLocalDate('2027-03-29')));
+    const nextTimes = await screen.findByRole('radiogroup', {
+      name: 'שעות פנויות ביום שני, 29 במרץ 2027',
+    });
+    await user.click(within(nextTimes).getByRole('radio', { name: '09:30' }));
+    expect(row('שעה')).toHaveTextContent('09:30');
+  }, 30_000);
+
+  it('on a phone, choosing a caregiver brings the type step into view', async () => {
+    stub();
+    const { user } = renderRoutes(routes, { initialEntries: ['/booking/1'] });
+    await user.click(await screen.findByRole('button', { name: /^ד"ר יעל כהן/ }));
+    await waitFor(() => expect(scrolledIntoView).toHaveBeenCalledTimes(1));
+    const target = scrolledIntoView.mock.contexts[0] as HTMLElement;
+    expect(within(target).getByRole('combobox', { name: 'סוג התור' })).toBeInTheDocument();
+  });
+
+  it('after joining the waitlist, says so instead of offering to join again', async () => {
+    const api = stub({
+      'POST /api/waitlist': () => json(WAITLIST_ENTRY, 201),
+    });
+    const { user } = renderRoutes(routes, {
+      initialEntries: ['/booking/1?caregiverId=11&appointmentTypeId=1'],
+    });
+    await screen.findByRole('radiogroup', { name: /^שעות פנויות/ });
+    await user.click(
+      screen.getByRole('button', { name: 'אף אחד מהמועדים לא מתאים? אפשר לקבל הודעה כשמתפנה תור' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'הודעה כשמתפנה תור' });
+    // What joining does, said as its consequence, not promised before it.
+    expect(
+      within(dialog).getByText(/^אם תצטרפו לרשימת ההמתנה, נשלח לכם הודעה כשיתפנה תור/),
+    ).toBeVisible();
+    await user.click(within(dialog).getByRole('button', { name: 'להודיע לי' }));
+    await waitFor(() => expect(api.callsTo('POST /api/waitlist')).toHaveLength(1));
+    const note = await screen.findByText(
+      /^אתם ברשימת ההמתנה לתור אצל ד"ר יעל כהן \(בדיקה תקופתית\)/,
+    );
+    // Found once the dialog has closed (the page is hidden from the tree while it is open).
+    expect(
+      await within(note.closest('[role="note"]') as HTMLElement).findByRole('link', {
+        name: 'התורים שלי',
+      }),
+    ).toHaveAttribute('href', '/appointments/1');
+    expect(screen.queryByRole('button', { name: /אפשר לקבל הודעה כשמתפנה תור/ })).toBeNull();
+    expect(screen.getByText('נוספתם לרשימת ההמתנה. נשלח לכם הודעה כשיתפנה תור.')).toBeVisible();
   }, 30_000);
 });
 
@@ -315,15 +497,19 @@ describe('a fully booked caregiver', () => {
     const { user } = renderRoutes(routes, { initialEntries: ['/booking/1'] });
     await screen.findByRole('button', { name: /^ד"ר יעל כהן/ });
     expect(screen.queryByRole('button', { name: /^ד"ר נועה פרץ/ })).toBeNull();
-    const booked = screen.getByRole('region', { name: /אין כרגע תורים פנויים/ });
+    // One caregiver: named, in the singular, and no message promised before joining.
+    const booked = screen.getByRole('region', {
+      name: 'אין כרגע תורים פנויים אצל ד"ר נועה פרץ. אפשר להצטרף לרשימת ההמתנה ולקבל הודעה כשיתפנה תור.',
+    });
     await user.click(
       within(booked).getByRole('button', { name: 'להודיע לי כשמתפנה תור אצל ד"ר נועה פרץ' }),
     );
 
     const dialog = await screen.findByRole('dialog', { name: /כשמתפנה תור/ });
-    // DD/MM/YYYY whatever the device's locale: text fields, not the browser's date input.
+    // The pages' one date format whatever the device's locale: text fields, not a date input.
     const from = within(dialog).getByRole('textbox', { name: /מתאריך/ });
-    expect((from as HTMLInputElement).value).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
+    expect((from as HTMLInputElement).value).toMatch(/^\d{2}\.\d{2}\.\d{4}$/);
+    expect(within(dialog).getByText('עד 14 ימים, החל מהיום (יום.חודש.שנה)')).toBeVisible();
     await user.clear(from);
     await user.type(from, '31/02/2027');
     await user.click(within(dialog).getByRole('button', { name: 'להודיע לי' }));
@@ -345,6 +531,13 @@ describe('a fully booked caregiver', () => {
       fromDate: '2027-04-01',
       toDate: '2027-04-10',
     });
+    // On the list now: said in place of the button.
+    expect(await within(booked).findByText('אתם ברשימת ההמתנה')).toBeVisible();
+    expect(within(booked).queryByRole('button')).toBeNull();
+    expect(await within(booked).findByRole('link', { name: 'התורים שלי' })).toHaveAttribute(
+      'href',
+      '/appointments/1',
+    );
   }, 30_000);
 });
 

@@ -1,4 +1,10 @@
-import type { AppointmentType, Caregiver, ClinicData, PatientAppointment } from '@marpe/shared';
+import type {
+  AppointmentType,
+  Caregiver,
+  ClinicData,
+  PatientAppointment,
+  WaitlistEntry,
+} from '@marpe/shared';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -10,7 +16,7 @@ import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../lib/api-client';
@@ -31,6 +37,7 @@ import {
 import { useCheckedSession } from '../../lib/patient-auth/use-checked-session';
 import { VerificationForm } from '../../lib/patient-auth/verification-form';
 import { snackbarDefaultMs } from '../../lib/snackbar';
+import { DroppedCaregiverNote, OnWaitlistNote } from './components/booking-notes';
 import { CaregiverStep } from './components/caregiver-step';
 import { FullyBookedList } from './components/fully-booked-list';
 import { CurrentAppointment } from './components/current-appointment';
@@ -152,6 +159,7 @@ function BookingSteps({
   const queryClient = useQueryClient();
   const theme = useTheme();
   const isDesktop = useMediaQuery(theme.breakpoints.up('md'));
+  const reduceMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
   const [searchParams, setSearchParams] = useSearchParams();
   // Read once, before the store is read: the address's preselection, then the single choices
   // made for the patient (SPEC § 2). Later changes are the patient's own.
@@ -178,6 +186,9 @@ function BookingSteps({
   } | null>(null);
   const [waitlistOpen, setWaitlistOpen] = useState(false);
   const [joined, setJoined] = useState(false);
+  /** What the patient joined the waitlist for on this page: offered no second time. */
+  const [waiting, setWaiting] = useState<readonly WaitlistEntry[]>([]);
+  const typeStepRef = useRef<HTMLDivElement>(null);
   const [snackbar, setSnackbar] = useState<string | null>(null);
 
   const store = useBookingStore();
@@ -296,6 +307,32 @@ function BookingSteps({
 
   const selectedDateBooked = selectedDate !== null && bookedDates.has(selectedDate);
   const allowed = canConfirm(store) && !atCap && !selectedDateBooked;
+  const confirmLabel = t(rescheduleId === null ? 'booking.confirm' : 'booking.confirmReschedule');
+  const waitingHere =
+    caregiver !== null &&
+    type !== null &&
+    waiting.some((w) => w.caregiver_id === caregiver.id && w.appointment_type_id === type.id);
+  const waitingCaregivers = useMemo(
+    () =>
+      new Set(
+        waiting
+          .filter((w) => !type || w.appointment_type_id === type.id)
+          .map((w) => w.caregiver_id),
+      ),
+    [waiting, type],
+  );
+  const chooseCaregiver = (chosen: Caregiver | null) => {
+    store.selectCaregiver(chosen);
+    // On a phone the type comes next, and may sit under the sticky confirm bar: bring it up.
+    if (chosen && !isDesktop && !useBookingStore.getState().selectedAppointmentType) {
+      requestAnimationFrame(() =>
+        typeStepRef.current?.scrollIntoView({
+          block: 'nearest',
+          behavior: reduceMotion ? 'auto' : 'smooth',
+        }),
+      );
+    }
+  };
   const openWaitlist = () => {
     if (!caregiver || !type) return;
     setWaitlistFor({ caregiver, types: [type] });
@@ -334,9 +371,11 @@ function BookingSteps({
       caregiver={caregiver}
       appointmentType={type}
       slot={selectedSlot}
+      date={caregiver && type ? selectedDate : null}
       timeZone={timeZone}
     />
   );
+  const myAppointments = <MyAppointmentsLink clinicId={clinicId} />;
 
   return (
     <>
@@ -355,17 +394,39 @@ function BookingSteps({
           alignItems: 'start',
         }}
       >
-        <Box sx={{ display: 'flex', flexDirection: 'column', gap: 4 }}>
+        <Box
+          sx={{
+            display: 'flex',
+            flexDirection: 'column',
+            gap: 4,
+            // On a phone, what the keyboard or a scroll brings into view clears the sticky
+            // confirm bar at the screen's foot (its height and a little air).
+            '& button, & select, & input, & a, & [data-scroll-target]': {
+              scrollMarginBottom: { xs: 96, md: 0 },
+            },
+          }}
+        >
           <Step number={1} title={t('booking.steps.caregiver')}>
             <CaregiverStep
               caregivers={caregivers}
               selected={caregiver}
-              onSelect={store.selectCaregiver}
+              onSelect={chooseCaregiver}
             />
-            <FullyBookedList caregivers={fullyBooked} onNotify={notifyFullyBooked} />
+            <FullyBookedList
+              caregivers={fullyBooked}
+              onNotify={notifyFullyBooked}
+              waiting={waitingCaregivers}
+              myAppointments={myAppointments}
+            />
+            <DroppedCaregiverNote
+              caregiver={store.droppedCaregiver}
+              typeName={type?.name ?? null}
+            />
           </Step>
           <Step number={2} title={t('booking.steps.type')}>
-            <TypeStep types={types} selected={type} onSelect={store.selectAppointmentType} />
+            <Box ref={typeStepRef} data-scroll-target>
+              <TypeStep types={types} selected={type} onSelect={store.selectAppointmentType} />
+            </Box>
           </Step>
           {caregiver && type && (
             <Step number={3} title={t('booking.steps.dateTime')}>
@@ -390,17 +451,28 @@ function BookingSteps({
                   {t(fetchError as 'booking.errors.fetchFailed')}
                 </Alert>
               ) : datesLoaded && store.availableDates.length === 0 && !store.loading ? (
-                <Alert
-                  severity="info"
-                  role="note"
-                  action={
-                    <Button color="inherit" size="small" onClick={openWaitlist}>
-                      {t('waitlist.notifyMe')}
-                    </Button>
-                  }
-                >
-                  {t('booking.noDates', { type: type.name, caregiver: caregiver.name })}
-                </Alert>
+                <>
+                  <Alert
+                    severity="info"
+                    role="note"
+                    action={
+                      waitingHere ? undefined : (
+                        <Button color="inherit" size="small" onClick={openWaitlist}>
+                          {t('waitlist.notifyMe')}
+                        </Button>
+                      )
+                    }
+                  >
+                    {t('booking.noDates', { type: type.name, caregiver: caregiver.name })}
+                  </Alert>
+                  {waitingHere && (
+                    <OnWaitlistNote
+                      caregiver={caregiver.name}
+                      typeName={type.name}
+                      myAppointments={myAppointments}
+                    />
+                  )}
+                </>
               ) : (
                 <Suspense fallback={<LoadingView />}>
                   <DateTimeStep
@@ -428,15 +500,23 @@ function BookingSteps({
                     }}
                     onSelectSlot={store.selectSlot}
                   />
-                  <Link
-                    component="button"
-                    type="button"
-                    variant="body2"
-                    onClick={openWaitlist}
-                    sx={{ alignSelf: 'flex-start', mt: 1 }}
-                  >
-                    {t('waitlist.noneSuit')}
-                  </Link>
+                  {waitingHere ? (
+                    <OnWaitlistNote
+                      caregiver={caregiver.name}
+                      typeName={type.name}
+                      myAppointments={myAppointments}
+                    />
+                  ) : (
+                    <Link
+                      component="button"
+                      type="button"
+                      variant="body2"
+                      onClick={openWaitlist}
+                      sx={{ alignSelf: 'flex-start', mt: 1, textAlign: 'start' }}
+                    >
+                      {t('waitlist.noneSuit')}
+                    </Link>
+                  )}
                 </Suspense>
               )}
             </Step>
@@ -457,7 +537,7 @@ function BookingSteps({
               {summary}
               {allowed && (
                 <Button variant="contained" size="large" onClick={() => setDialogOpen(true)}>
-                  {t('booking.confirm')}
+                  {confirmLabel}
                 </Button>
               )}
             </CardContent>
@@ -483,7 +563,7 @@ function BookingSteps({
               disabled={!allowed}
               onClick={() => setDialogOpen(true)}
             >
-              {t('booking.confirm')}
+              {confirmLabel}
             </Button>
           </Box>
         )}
@@ -498,6 +578,7 @@ function BookingSteps({
         slot={selectedSlot}
         timeZone={timeZone}
         current={moving}
+        rescheduling={rescheduleId !== null}
       />
       {waitlistFor && (
         <WaitlistDialog
@@ -509,9 +590,10 @@ function BookingSteps({
           appointmentTypes={waitlistFor.types}
           timeZone={timeZone}
           onClose={() => setWaitlistOpen(false)}
-          onJoined={() => {
+          onJoined={(entry) => {
             setWaitlistOpen(false);
             setJoined(true);
+            setWaiting((entries) => [...entries, entry]);
           }}
         />
       )}

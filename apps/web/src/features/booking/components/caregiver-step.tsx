@@ -30,7 +30,9 @@ export function CaregiverStep({ caregivers, selected, onSelect }: CaregiverStepP
         m: 0,
         display: 'grid',
         gap: 1.5,
-        gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' },
+        // Two columns only where a card still fits its name, licence and close button on their
+        // lines: never a half-width card that wraps the licence number.
+        gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 300px), 1fr))',
       }}
     >
       {caregivers.map((caregiver) => {

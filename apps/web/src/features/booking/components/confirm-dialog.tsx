@@ -10,6 +10,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Ltr } from '../../../lib/text-runs';
 import { formatDate, formatTime } from '../format';
+import { SpokenDate } from './spoken-date';
 import { SummaryList, type SummaryListProps } from './summary-list';
 
 export interface ConfirmDialogProps extends SummaryListProps {
@@ -19,14 +20,16 @@ export interface ConfirmDialogProps extends SummaryListProps {
   onConfirm: () => void;
   /** "Change time": the appointment being moved, shown as old → new above the new details. */
   current?: PatientAppointment | null;
+  /** "Change time": the title and the button say so, not "confirm the appointment". */
+  rescheduling?: boolean;
 }
 
-/** When, on the clinic's clock: DD-MM-YYYY HH:mm. */
+/** When, on the clinic's clock: the short date and the time, said in full to the ear. */
 function When({ start, timeZone }: { start: string; timeZone: string }) {
   return (
-    <>
+    <SpokenDate instant={start} timeZone={timeZone}>
       <Ltr>{formatDate(start, timeZone)}</Ltr> <Ltr>{formatTime(start, timeZone)}</Ltr>
-    </>
+    </SpokenDate>
   );
 }
 
@@ -37,6 +40,7 @@ export function ConfirmDialog({
   onCancel,
   onConfirm,
   current = null,
+  rescheduling = false,
   ...summary
 }: ConfirmDialogProps) {
   const { t } = useTranslation();
@@ -49,7 +53,9 @@ export function ConfirmDialog({
       fullWidth
       slotProps={{ paper: { sx: { maxWidth: 400 } } }}
     >
-      <DialogTitle id={titleId}>{t('booking.dialogTitle')}</DialogTitle>
+      <DialogTitle id={titleId}>
+        {t(rescheduling ? 'booking.rescheduleDialogTitle' : 'booking.dialogTitle')}
+      </DialogTitle>
       <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
         {current && summary.slot && (
           <Box
@@ -89,7 +95,7 @@ export function ConfirmDialog({
           {t('booking.cancel')}
         </Button>
         <Button variant="contained" onClick={onConfirm} loading={busy}>
-          {t('booking.confirm')}
+          {t(rescheduling ? 'booking.confirmReschedule' : 'booking.confirm')}
         </Button>
       </DialogActions>
     </Dialog>

@@ -6,6 +6,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Ltr } from '../../../lib/text-runs';
 import { formatDate, formatTime } from '../format';
+import { SpokenDate } from './spoken-date';
 
 /** "Change time": the appointment being moved, so the patient sees what they change. */
 export function CurrentAppointment({
@@ -29,8 +30,10 @@ export function CurrentAppointment({
           <bdi>{appointment.caregiver_name}</bdi>
         </Typography>
         <Typography color="textSecondary">
-          <Ltr>{formatDate(appointment.start_date, timeZone)}</Ltr>{' '}
-          <Ltr>{formatTime(appointment.start_date, timeZone)}</Ltr>
+          <SpokenDate instant={appointment.start_date} timeZone={timeZone}>
+            <Ltr>{formatDate(appointment.start_date, timeZone)}</Ltr>{' '}
+            <Ltr>{formatTime(appointment.start_date, timeZone)}</Ltr>
+          </SpokenDate>
         </Typography>
       </CardContent>
     </Card>

@@ -9,10 +9,11 @@ import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import ToggleButton from '@mui/material/ToggleButton';
 import Typography from '@mui/material/Typography';
-import { useId, type ReactNode } from 'react';
+import { useId, useMemo, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { VisuallyHidden } from '../../../lib/text-runs';
-import { formatLocalDate, formatTime, weekDayOf } from '../format';
+import { spokenDate } from '../../../lib/clinic-time';
+import { dayOfMonth, groupByMonth, monthHeading } from '../date-groups';
+import { formatTime, weekDayOf } from '../format';
 
 export interface DateTimeStepProps {
   dates: string[];
@@ -32,13 +33,109 @@ export interface DateTimeStepProps {
   onSelectSlot: (slot: Slot) => void;
 }
 
-/** Step 3 (SPEC § 2): the available dates as toggle buttons, the day's times as a radio group. */
+/** One date: its weekday and day to the eye, the whole date as a person says it to the ear. */
+function DateButton({
+  date,
+  selected,
+  booked,
+  language,
+  onSelect,
+}: {
+  date: string;
+  selected: boolean;
+  booked: boolean;
+  language: string;
+  onSelect: () => void;
+}) {
+  const { t } = useTranslation();
+  const spoken = spokenDate(date, language);
+  return (
+    <ToggleButton
+      value={date}
+      data-date={date}
+      size="small"
+      color="primary"
+      selected={selected}
+      onChange={onSelect}
+      aria-label={booked ? `${spoken}, ${t('booking.bookedDateLabel')}` : spoken}
+      sx={{
+        flexDirection: 'column',
+        justifyContent: 'flex-start',
+        lineHeight: 1.2,
+        py: 0.75,
+        // Dark enough to read as choosable, not as disabled grey.
+        color: 'text.primary',
+        // The patient's own appointment's date: hatched, with a mark that says why.
+        ...(booked && {
+          borderStyle: 'dashed',
+          bgcolor: 'action.hover',
+          color: 'text.secondary',
+        }),
+        // The brand cyan is too light for text: the choice shows by border and weight.
+        '&.Mui-selected, &.Mui-selected:hover': {
+          color: 'text.primary',
+          fontWeight: 700,
+          borderColor: 'primary.main',
+          boxShadow: (theme) => `inset 0 0 0 1px ${theme.palette.primary.main}`,
+        },
+      }}
+    >
+      <Box component="span" sx={{ fontSize: '0.75rem' }}>
+        {t(`booking.weekDays.${weekDayOf(date)}` as 'booking.weekDays.0')}
+      </Box>
+      <Box component="span" sx={{ fontSize: '1.125rem', fontWeight: 'inherit' }}>
+        {dayOfMonth(date)}
+      </Box>
+      {booked && (
+        <Box
+          component="span"
+          sx={{ display: 'flex', alignItems: 'center', gap: 0.25, fontSize: '0.6875rem' }}
+        >
+          <EventBusyIcon sx={{ fontSize: '0.75rem' }} />
+          {t('booking.bookedDate')}
+        </Box>
+      )}
+    </ToggleButton>
+  );
+}
+
+/**
+ * Arrow keys move between the date buttons, in reading order: the next date is to the left in
+ * Hebrew and to the right in English; up and down go back and forth too. Tab still reaches each.
+ */
+function moveBetweenDates(event: KeyboardEvent<HTMLElement>) {
+  const step = {
+    ArrowDown: 1,
+    ArrowUp: -1,
+    ArrowLeft: -1,
+    ArrowRight: 1,
+  }[event.key];
+  if (step === undefined || !(event.target instanceof HTMLElement)) return;
+  const rtl = getComputedStyle(event.currentTarget).direction === 'rtl';
+  const forward =
+    event.key === 'ArrowLeft' || event.key === 'ArrowRight' ? (rtl ? -step : step) : step;
+  const buttons = [...event.currentTarget.querySelectorAll<HTMLElement>('button[data-date]')];
+  const next = buttons[buttons.indexOf(event.target) + forward];
+  if (next) {
+    event.preventDefault();
+    next.focus();
+  }
+}
+
+/**
+ * Step 3 (SPEC § 2): the available dates as toggle buttons under their month's heading, each
+ * short to the eye (weekday and day) and named in full for the ear; the day's times as a radio
+ * group whose heading names the date.
+ */
 export function DateTimeStep(props: DateTimeStepProps) {
   const { dates, selectedDate, slots, selectedSlot, loading, slotsFailed, bookedDates } = props;
   const { timeZone } = props;
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
   const datesId = useId();
   const timesId = useId();
+  const monthId = useId();
+  const months = useMemo(() => groupByMonth(dates), [dates]);
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
       <Typography id={datesId} component="h3" variant="subtitle1">
@@ -48,60 +145,52 @@ export function DateTimeStep(props: DateTimeStepProps) {
       <Box
         role="group"
         aria-labelledby={datesId}
-        sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}
+        onKeyDown={moveBetweenDates}
+        sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
       >
-        {dates.map((date) => {
-          const booked = bookedDates.has(date);
-          return (
-            <ToggleButton
-              key={date}
-              value={date}
-              size="small"
-              color="primary"
-              selected={date === selectedDate}
-              onChange={() => {
-                if (date !== selectedDate) props.onSelectDate(date);
-              }}
+        {months.map(({ month, dates: monthDates }) => (
+          <Box
+            key={month}
+            role="group"
+            aria-labelledby={`${monthId}-${month}`}
+            sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}
+          >
+            <Typography
+              id={`${monthId}-${month}`}
+              component="h4"
+              variant="subtitle2"
+              color="textSecondary"
+            >
+              {monthHeading(month, language)}
+            </Typography>
+            {/* Even columns across the width, as a calendar's days are. */}
+            <Box
               sx={{
-                flexDirection: 'column',
-                lineHeight: 1.3,
-                minWidth: 72,
-                // The patient's own appointment's date: hatched, with a mark that says why.
-                ...(booked && {
-                  borderStyle: 'dashed',
-                  bgcolor: 'action.hover',
-                  color: 'text.secondary',
-                }),
-                // The brand cyan is too light for text: the choice shows by border and weight.
-                '&.Mui-selected, &.Mui-selected:hover': {
-                  color: 'text.primary',
-                  fontWeight: 700,
-                  borderColor: 'primary.main',
-                  boxShadow: (theme) => `inset 0 0 0 1px ${theme.palette.primary.main}`,
-                },
+                display: 'grid',
+                gridTemplateColumns: 'repeat(auto-fill, minmax(56px, 1fr))',
+                gap: 1,
               }}
             >
-              <span>{t(`booking.weekDays.${weekDayOf(date)}` as 'booking.weekDays.0')}</span>
-              <span>{formatLocalDate(date)}</span>
-              {booked && (
-                <>
-                  <Box
-                    component="span"
-                    aria-hidden="true"
-                    sx={{ display: 'flex', alignItems: 'center', gap: 0.25, fontSize: '0.75rem' }}
-                  >
-                    <EventBusyIcon sx={{ fontSize: '0.875rem' }} />
-                    {t('booking.bookedDate')}
-                  </Box>
-                  <VisuallyHidden>{`, ${t('booking.bookedDateLabel')}`}</VisuallyHidden>
-                </>
-              )}
-            </ToggleButton>
-          );
-        })}
+              {monthDates.map((date) => (
+                <DateButton
+                  key={date}
+                  date={date}
+                  selected={date === selectedDate}
+                  booked={bookedDates.has(date)}
+                  language={language}
+                  onSelect={() => {
+                    if (date !== selectedDate) props.onSelectDate(date);
+                  }}
+                />
+              ))}
+            </Box>
+          </Box>
+        ))}
       </Box>
       <Typography id={timesId} component="h3" variant="subtitle1">
-        {t('booking.times')}
+        {selectedDate === null
+          ? t('booking.times')
+          : t('booking.timesOn', { date: spokenDate(selectedDate, language) })}
       </Typography>
       {selectedDate !== null && bookedDates.has(selectedDate) ? (
         <Alert severity="info" role="note">

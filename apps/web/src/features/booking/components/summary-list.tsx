@@ -2,23 +2,34 @@ import type { AppointmentType, Caregiver, Slot } from '@marpe/shared';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { formatDate, formatTime } from '../format';
+import type { ReactNode } from 'react';
+import { formatClinicTime } from '../../../lib/clinic-time';
+import { formatLocalDate, formatTime } from '../format';
+import { SpokenDate } from './spoken-date';
 
 export interface SummaryListProps {
   caregiver: Caregiver | null;
   appointmentType: AppointmentType | null;
   slot: Slot | null;
+  /** The chosen date (`YYYY-MM-DD`), shown before a time is chosen too. */
+  date?: string | null;
   timeZone: string;
 }
 
 /** The appointment's details as a description list (SPEC § 9 formats). */
-export function SummaryList({ caregiver, appointmentType, slot, timeZone }: SummaryListProps) {
+export function SummaryList(props: SummaryListProps) {
+  const { caregiver, appointmentType, slot, date = null, timeZone } = props;
   const { t } = useTranslation();
   const notChosen = t('booking.notChosen');
-  const rows: [string, string][] = [
+  // The slot's day on the clinic's clock, or the date chosen before its time.
+  const day = slot ? formatClinicTime(slot.start, timeZone, 'YYYY-MM-DD') : date;
+  const rows: [string, ReactNode][] = [
     [t('booking.caregiver'), caregiver?.name ?? notChosen],
     [t('booking.type'), appointmentType?.name ?? notChosen],
-    [t('booking.date'), slot ? formatDate(slot.start, timeZone) : notChosen],
+    [
+      t('booking.date'),
+      day ? <SpokenDate date={day}>{formatLocalDate(day)}</SpokenDate> : notChosen,
+    ],
     [t('booking.time'), slot ? formatTime(slot.start, timeZone) : notChosen],
     [
       t('booking.duration'),

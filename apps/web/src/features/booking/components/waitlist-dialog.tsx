@@ -1,4 +1,4 @@
-import type { AppointmentType, Caregiver, PartOfDay } from '@marpe/shared';
+import type { AppointmentType, Caregiver, PartOfDay, WaitlistEntry } from '@marpe/shared';
 import {
   daysBetween,
   parseDayMonthYear,
@@ -24,6 +24,7 @@ import { ApiError } from '../../../lib/api-client';
 import { addCalendarDays, formatClinicTime } from '../../../lib/clinic-time';
 import { TextField } from '../../../lib/text-field';
 import { joinWaitlist } from '../api/join-waitlist';
+import { formatLocalDate } from '../format';
 
 export interface WaitlistDialogProps {
   open: boolean;
@@ -33,22 +34,19 @@ export interface WaitlistDialogProps {
   appointmentTypes: readonly AppointmentType[];
   timeZone: string;
   onClose: () => void;
-  onJoined: () => void;
+  /** Joined: the entry, so the page stops offering to join for the same thing. */
+  onJoined: (entry: WaitlistEntry) => void;
 }
 
 type FieldError = 'fromDate' | 'toDate' | null;
 
-/** A date typed as DD/MM/YYYY (digits and slashes read in order in a Hebrew field too). */
-const dateInput = { placeholder: 'DD/MM/YYYY', autoComplete: 'off' } as const;
-
-/** `YYYY-MM-DD` as the patient reads and types it: DD/MM/YYYY (SPEC § 9), whatever the device. */
+/** `YYYY-MM-DD` as the patient reads and types it: the pages' one date format, whatever the device. */
 export function toDayMonthYear(date: string): string {
-  const [y, m, d] = date.split('-');
-  return `${d}/${m}/${y}`;
+  return formatLocalDate(date);
 }
 
 /**
- * What the patient typed (DD/MM/YYYY; dots, dashes or one-digit days and months too) as
+ * What the patient typed (DD.MM.YYYY; slashes, dashes or one-digit days and months too) as
  * `YYYY-MM-DD`, or null when it is no calendar date.
  */
 export function fromDayMonthYear(text: string): string | null {
@@ -75,7 +73,8 @@ export function WaitlistDialog(props: WaitlistDialogProps) {
     formatClinicTime(new Date().toISOString(), timeZone, 'YYYY-MM-DD'),
   );
   // Text fields, not <input type="date">: a date input shows the device's format (MM/DD/YYYY on
-  // an American phone), and the app's dates read DD/MM/YYYY everywhere.
+  // an American phone), and the app's dates read one way everywhere (docs/formats.md).
+  const dateInput = { placeholder: t('waitlist.datePlaceholder'), autoComplete: 'off' };
   const [fromText, setFromText] = useState(() => toDayMonthYear(today));
   const [toText, setToText] = useState(() =>
     toDayMonthYear(addCalendarDays(today, WAITLIST_MAX_DAYS - 1)),
@@ -102,7 +101,7 @@ export function WaitlistDialog(props: WaitlistDialogProps) {
     if (error || !appointmentType || fromDate === null || toDate === null) return;
     setPending(true);
     try {
-      await joinWaitlist({
+      const entry = await joinWaitlist({
         clinicId,
         caregiverId: caregiver.id,
         appointmentTypeId: appointmentType.id,
@@ -110,7 +109,7 @@ export function WaitlistDialog(props: WaitlistDialogProps) {
         toDate,
         partOfDay,
       });
-      onJoined();
+      onJoined(entry);
     } catch (caught) {
       const code = caught instanceof ApiError ? caught.code : null;
       const path =

@@ -64,6 +64,32 @@ describe('booking store (SPEC § 4)', () => {
     expect(useBookingStore.getState().selectedCaregiver).toBe(caregivers[0]);
   });
 
+  it('remembers the caregiver a type choice cleared, until the patient chooses again', () => {
+    const { caregivers, appointmentTypes } = fixture();
+    const peretz = at(caregivers, 1);
+    const store = useBookingStore.getState();
+    store.selectCaregiver(peretz);
+    expect(useBookingStore.getState().droppedCaregiver).toBeNull();
+    store.selectAppointmentType(at(appointmentTypes, 1));
+    expect(useBookingStore.getState().droppedCaregiver).toBe(peretz);
+    // Another type choice that keeps (or has no) caregiver leaves nothing to tell.
+    store.selectAppointmentType(null);
+    expect(useBookingStore.getState().droppedCaregiver).toBeNull();
+    store.selectAppointmentType(at(appointmentTypes, 1));
+    store.selectCaregiver(at(caregivers, 0));
+    store.selectAppointmentType(at(appointmentTypes, 0));
+    expect(useBookingStore.getState().droppedCaregiver).toBeNull();
+    // Choosing a caregiver answers the message.
+    store.selectCaregiver(peretz);
+    store.selectAppointmentType(at(appointmentTypes, 1));
+    store.selectCaregiver(at(caregivers, 0));
+    expect(useBookingStore.getState().droppedCaregiver).toBeNull();
+    store.selectCaregiver(peretz);
+    store.selectAppointmentType(at(appointmentTypes, 1));
+    store.reset();
+    expect(useBookingStore.getState().droppedCaregiver).toBeNull();
+  });
+
   it('a preset compares ids as numbers and selects no slot', () => {
     const { caregivers, appointmentTypes } = fixture();
     useBookingStore.setState({ selectedSlot: slot });

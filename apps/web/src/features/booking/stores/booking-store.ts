@@ -54,6 +54,11 @@ export interface BookingState {
   summary: AppointmentSummary | null;
   /** SPEC § 3 display-confirmation flag (mirrored to lib's for the clinic page's snackbar). */
   displayConfirmation: boolean;
+  /**
+   * The caregiver the last type choice cleared for not offering that type: the page tells the
+   * patient why the choice is gone (null once they choose again).
+   */
+  droppedCaregiver: Caregiver | null;
 
   setClinic: (clinicId: number) => void;
   selectCaregiver: (caregiver: Caregiver | null) => void;
@@ -97,6 +102,7 @@ const initial = {
   error: null,
   summary: null,
   displayConfirmation: false,
+  droppedCaregiver: null,
   ...softReset,
 } satisfies Partial<BookingState>;
 
@@ -154,6 +160,7 @@ export const useBookingStore = create<BookingState>()((set, get) => {
         selectedAppointmentType: caregiver && type && !offers(caregiver, type) ? null : type,
         ...softReset,
         selectedCaregiver: caregiver,
+        droppedCaregiver: null,
       });
     },
 
@@ -161,11 +168,12 @@ export const useBookingStore = create<BookingState>()((set, get) => {
       const caregiver = get().selectedCaregiver;
       latestDates += 1;
       latestSlots += 1;
+      const dropped = appointmentType && caregiver && !offers(caregiver, appointmentType);
       set({
-        selectedCaregiver:
-          appointmentType && caregiver && !offers(caregiver, appointmentType) ? null : caregiver,
+        selectedCaregiver: dropped ? null : caregiver,
         ...softReset,
         selectedAppointmentType: appointmentType,
+        droppedCaregiver: dropped ? caregiver : null,
       });
     },
 
@@ -288,6 +296,7 @@ export const useBookingStore = create<BookingState>()((set, get) => {
         selectedCaregiver: caregivers.find((c) => sameId(c.id, caregiverId)) ?? null,
         selectedAppointmentType:
           appointmentTypes.find((t) => sameId(t.id, appointmentTypeId)) ?? null,
+        droppedCaregiver: null,
         ...softReset,
       });
     },
