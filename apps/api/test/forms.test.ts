@@ -226,6 +226,31 @@ describe.each(engines)('intake forms (%s)', (engine) => {
     expect((await getForm(used.token)).statusCode).toBe(404);
   });
 
+  it('says how a known link ended and whose it was, so the page can say it; nothing of an unknown one', async () => {
+    expect((await getForm('no-such-token')).json()).not.toHaveProperty('details');
+
+    const used = await newLink();
+    expect((await submit(used.token, adult())).statusCode).toBe(200);
+    // The person who just sent it is told it arrived, with the clinic's phone: no more than that.
+    expect((await getForm(used.token)).json()).toEqual({
+      code: 'not_found',
+      message: expect.any(String),
+      details: { ended: 'submitted', clinicId },
+    });
+
+    const cancelled = await newLink();
+    await db.transaction((tx) => app.forms.cancelRequest(tx, clinicId, cancelled.requestId));
+    expect((await getForm(cancelled.token)).json()).toMatchObject({
+      details: { ended: 'cancelled', clinicId },
+    });
+
+    const expiring = await newLink();
+    now = START + 30 * DAY;
+    expect((await getForm(expiring.token)).json()).toMatchObject({
+      details: { ended: 'expired', clinicId },
+    });
+  });
+
   describe('drafts', () => {
     const half = (): InputData => ({
       first_name: '  דנה ',

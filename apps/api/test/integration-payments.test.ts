@@ -323,6 +323,9 @@ describe.each(engines)('integration API: payment requests (%s)', (engine) => {
         thtk: `thtk_${TERMINAL}`,
         chargeRef: expect.stringMatching(/^[\w-]{16}$/),
         clinicName: expect.any(String),
+        clinicId: expect.any(Number),
+        clinicPhone: expect.any(String),
+        clinicTimeZone: expect.any(String),
         // What the payment is for, in the patient's words; the clinic's description stays private.
         purpose: 'טיפול שורש – שן 36',
         cardProvider: 'sandbox',

@@ -356,6 +356,9 @@ describe.each(engines)('payment requests (%s)', (engine) => {
           thtk: `thtk_${TERMINAL}_1250_50`,
           chargeRef: expect.stringMatching(/^[\w-]{16}$/),
           clinicName: 'מרפאת הבדיקות',
+          clinicId,
+          clinicPhone: '03-5550000',
+          clinicTimeZone: 'Asia/Jerusalem',
           purpose: '',
           cardProvider: 'sandbox',
           receipt: null,
@@ -393,17 +396,26 @@ describe.each(engines)('payment requests (%s)', (engine) => {
       expect((await getRequest(link.token)).json()).toMatchObject({ data: { thtk: null } });
     });
 
-    it('answers 404 to an unknown, an expired and a cancelled link', async () => {
+    it('answers 404 to an unknown, an expired and a cancelled link, saying how a known one ended', async () => {
       const unknown = await getRequest('no-such-token');
       expect(unknown.statusCode).toBe(404);
       expect(unknown.json()).toMatchObject({ code: 'not_found' });
+      // Nothing is known of a token no link had.
+      expect(unknown.json()).not.toHaveProperty('details');
       expect(unknown.headers['cache-control']).toBe('no-store');
 
       const link = await newLink();
       now = START + 30 * DAY - 1;
       expect((await getRequest(link.token)).statusCode).toBe(200);
       now = START + 30 * DAY;
-      expect((await getRequest(link.token)).statusCode).toBe(404);
+      const expired = await getRequest(link.token);
+      expect(expired.statusCode).toBe(404);
+      // Whose it was and how it ended, for the page to say with the clinic's phone; no more.
+      expect(expired.json()).toEqual({
+        code: 'not_found',
+        message: expect.any(String),
+        details: { ended: 'expired', clinicId },
+      });
 
       now = START;
       const cancelled = await newLink();
@@ -411,7 +423,9 @@ describe.each(engines)('payment requests (%s)', (engine) => {
         .update(paymentRequests)
         .set({ status: 'cancelled' })
         .where(eq(paymentRequests.id, cancelled.requestId));
-      expect((await getRequest(cancelled.token)).statusCode).toBe(404);
+      const answer = await getRequest(cancelled.token);
+      expect(answer.statusCode).toBe(404);
+      expect(answer.json()).toMatchObject({ details: { ended: 'cancelled', clinicId } });
     });
 
     it('shows a paid request as paid, even after its expiry', async () => {
@@ -467,6 +481,8 @@ describe.each(engines)('payment requests (%s)', (engine) => {
             cardLast4: '4321',
             confirmationCode: '0123456',
             email: 'dana.receipts@example.com',
+            // When it was paid: the moment the provider's confirmation arrived.
+            paidAt: new Date(now).toISOString(),
           },
         },
       });
@@ -1140,10 +1156,10 @@ describe.each(engines)('payment requests (%s)', (engine) => {
       // A named main landmark: axe counts landmarks across the frame and the page around it.
       expect(html).toContain('<main aria-labelledby="sandbox-heading">');
       expect(html).toContain('<h1 id="sandbox-heading">דף תשלום לבדיקה – אין חיוב אמיתי</h1>');
-      expect(html).toContain('1,250.50 ₪');
+      expect(html).toContain('₪1,250.50');
       expect(html).toContain('3 תשלומים');
-      expect(html).toContain('416.84 ₪');
-      expect(html).toContain('416.83 ₪');
+      expect(html).toContain('₪416.84');
+      expect(html).toContain('₪416.83');
       expect(html).toContain('dana@example.com');
       expect(html).toContain(`action="/api/sandbox/${TERMINAL}/iframenew.php"`);
       expect(html).toContain('<legend>כרטיס לבדיקה</legend>');
@@ -1488,6 +1504,9 @@ describe.each(engines)('payments outside demo mode, and demo links (%s)', (engin
           thtk: expect.stringMatching(/^[\w-]{20,}$/),
           chargeRef: expect.stringMatching(/^[\w-]{16}$/),
           clinicName: demoClinic.name,
+          clinicId: expect.any(Number),
+          clinicPhone: demoClinic.phone,
+          clinicTimeZone: 'Asia/Jerusalem',
           purpose: 'טיפול שורש – שן 36',
           cardProvider: 'sandbox',
           receipt: null,

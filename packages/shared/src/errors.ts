@@ -71,3 +71,14 @@ export type ValidationIssue = z.infer<typeof validationIssueSchema>;
 
 export const validationDetailsSchema = z.object({ issues: z.array(validationIssueSchema) });
 export type ValidationDetails = z.infer<typeof validationDetailsSchema>;
+
+/**
+ * `details` of the 404 of a form or payment link that existed and has ended: how it ended and
+ * whose it was, so the page can say so and offer the clinic's phone instead of "not valid". An
+ * unknown token has no details (nothing is known of it).
+ */
+export const endedLinkDetailsSchema = z.object({
+  ended: z.enum(['submitted', 'expired', 'cancelled']),
+  clinicId: z.number().int(),
+});
+export type EndedLinkDetails = z.infer<typeof endedLinkDetailsSchema>;

@@ -22,6 +22,8 @@ export const paymentReceiptSchema = z.object({
   confirmationCode: z.string().nullable(),
   /** Where the provider sends the receipt: the email given with the frame ('' when unknown). */
   email: z.string(),
+  /** When it was paid (ISO 8601), shown on the clinic's clock. */
+  paidAt: z.string(),
 });
 export type PaymentReceipt = z.infer<typeof paymentReceiptSchema>;
 
@@ -48,6 +50,12 @@ export const paymentRequestDataSchema = z.object({
   chargeRef: z.string(),
   /** The clinic that asks: its name beside its logo. */
   clinicName: z.string(),
+  /** Its page, the way onward from the result (public, as the clinic page is). */
+  clinicId: z.number().int(),
+  /** Its phone ('' when none), for a patient whose payment did not go through. */
+  clinicPhone: z.string(),
+  /** Its clock, on which the page shows the date paid. */
+  clinicTimeZone: z.string(),
   /** What the payment is for, in the patient's words ('' when the clinic set none). */
   purpose: z.string(),
   /**

@@ -10,6 +10,7 @@ import {
   resolveForm,
   signatureMaxBytes,
   validateSubmission,
+  type EndedLinkDetails,
   type FormDraft,
   type FormSchema,
   type GetFormResponse,
@@ -158,8 +159,20 @@ function clinicRequestAt(row: Omit<ClinicFormRequest, 'stage'>, now: number): Cl
 /** How often ended links' drafts are looked for (on form traffic, as login challenges are). */
 const DRAFT_PRUNE_INTERVAL_MS = 10 * 60_000;
 
-const linkNotFound = () =>
-  new AppError('not_found', 404, 'This form link is not valid: ask the clinic for a new one');
+const linkNotFound = (ended?: EndedLinkDetails) =>
+  new AppError(
+    'not_found',
+    404,
+    'This form link is not valid: ask the clinic for a new one',
+    ended,
+  );
+
+/** How a known link that can no longer be filled ended, at `now`. */
+function endedAs(request: { status: string; expiresAt: Date }, now: number) {
+  if (request.status === 'submitted') return 'submitted';
+  if (request.status === 'cancelled') return 'cancelled';
+  return request.expiresAt.getTime() <= now ? 'expired' : null;
+}
 
 /** JSON with the keys sorted: the same values always give the same text. */
 export function canonicalJson(values: Record<string, string | boolean>): string {
@@ -355,9 +368,12 @@ export function createFormsService(deps: FormsServiceDeps) {
       await pruneDraftsNowAndThen(now);
       const request = await repository.findRequest(sha256Hex(token));
       if (!request || request.status !== 'pending' || request.expiresAt.getTime() <= now) {
-        // An ended link's answers are no one's to read any more.
-        if (request) await repository.deleteDraft(repository.db, request.id);
-        throw linkNotFound();
+        if (!request) throw linkNotFound();
+        // An ended link's answers are no one's to read any more. The page still says how it
+        // ended and whose it was (the person who just sent it is told it arrived).
+        await repository.deleteDraft(repository.db, request.id);
+        const ended = endedAs(request, now);
+        throw linkNotFound(ended ? { ended, clinicId: request.clinicId } : undefined);
       }
       if (request.openedAt === null) await repository.markOpened(request.id, new Date(now));
       const data: IntakeFormData = {

@@ -109,7 +109,13 @@ export function createPaymentsRepository(db: Database) {
     /** The request of a link token hash, with its clinic's name and logo; null if unknown. */
     async findRequestByTokenHash(tokenHash: string) {
       const [row] = await db
-        .select({ request: paymentRequests, clinicName: clinics.name, logoUrl: clinics.logoUrl })
+        .select({
+          request: paymentRequests,
+          clinicName: clinics.name,
+          logoUrl: clinics.logoUrl,
+          clinicPhone: clinics.phone,
+          clinicTimeZone: clinics.timezone,
+        })
         .from(paymentRequests)
         .innerJoin(clinics, eq(clinics.id, paymentRequests.clinicId))
         .where(eq(paymentRequests.tokenHash, tokenHash));

@@ -5,6 +5,7 @@ import {
   PAYMENT_SUCCESS_CODE,
   toShekels,
   type CardProvider,
+  type EndedLinkDetails,
   type PaymentRequestData,
 } from '@marpe/shared';
 import {
@@ -172,8 +173,13 @@ function summaryOf(request: PaymentRequestRow): PaymentRequestSummary {
   };
 }
 
-const linkNotFound = () =>
-  new AppError('not_found', 404, 'This payment link is not valid: ask the clinic for a new one');
+const linkNotFound = (ended?: EndedLinkDetails) =>
+  new AppError(
+    'not_found',
+    404,
+    'This payment link is not valid: ask the clinic for a new one',
+    ended,
+  );
 
 /** A 400 naming the bad field, in the message and as a validation issue. */
 function invalid(field: string, message: string): AppError {
@@ -308,7 +314,11 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       const { request } = row;
       const settled = request.status === 'paid' || request.status === 'verifying';
       if (!settled && (request.status !== 'pending' || request.expiresAt.getTime() <= clock())) {
-        throw linkNotFound();
+        // Whose link it was and how it ended, so the page can say so with the clinic's phone.
+        throw linkNotFound({
+          ended: request.status === 'cancelled' ? 'cancelled' : 'expired',
+          clinicId: request.clinicId,
+        });
       }
       let thtk: string | null = null;
       if (pinFrame && request.status === 'pending' && deps.provider) {
@@ -344,6 +354,9 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         thtk,
         chargeRef: request.chargeRef,
         clinicName: row.clinicName,
+        clinicId: request.clinicId,
+        clinicPhone: row.clinicPhone,
+        clinicTimeZone: row.clinicTimeZone,
         purpose: anonymous ? '' : request.purpose,
         cardProvider: deps.cardProvider ?? 'tranzila',
         receipt: paying && {
@@ -352,6 +365,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
           cardLast4: paying.cardLast4,
           confirmationCode: paying.confirmationCode,
           email: paying.payload.email?.trim() ?? '',
+          paidAt: (request.paidAt ?? paying.receivedAt).toISOString(),
         },
       };
     },

@@ -108,7 +108,11 @@ describe('payment request page', () => {
 
     // With the frame open, the details above it keep the split.
     await user.click(screen.getByRole('button', { name: 'המשך לתשלום' }));
-    expect(screen.getByText('2 תשלומים: הראשון ₪625.25, והשני ₪625.25')).toBeVisible();
+    // A definition of its own, not run on from the sum's; its "then" part never breaks.
+    const then = screen.getByText('והשני ₪625.25');
+    expect(then).toHaveStyle({ whiteSpace: 'nowrap' });
+    expect(then.closest('dd')).toHaveTextContent(/^2 תשלומים: הראשון ₪625\.25, והשני ₪625\.25$/);
+    expect(then.closest('dd')).toBeVisible();
   });
 
   it('says the split in English', async () => {
@@ -280,6 +284,7 @@ describe('payment request page', () => {
       cardLast4: '4321',
       confirmationCode: '0123456',
       email: 'dana@example.com',
+      paidAt: '2026-11-29T08:05:00.000Z',
     };
     stubApi({
       'POST /api/get-payment-request': () => json({ data: request({ status: 'paid', receipt }) }),
@@ -287,15 +292,21 @@ describe('payment request page', () => {
     open();
 
     expect(await screen.findByRole('heading', { level: 1, name: 'הבקשה כבר שולמה' })).toBeVisible();
+    // Who was paid, what for and when (on the clinic's clock, said in words to a screen reader).
+    expect(screen.getByText('מרפאת השן הלבנה')).toBeVisible();
     expect(detailsOf(screen.getByLabelText('פרטי התשלום'))).toEqual([
+      ['עבור', 'טיפול שורש – שן 36'],
       ['סכום', '₪1,250.50'],
       ['תשלומים', 'תשלום אחד'],
+      ['תאריך התשלום', '29.11.2026 10:05יום ראשון, 29 בנובמבר 2026, בשעה 10:05'],
       ['כרטיס', 'מסתיים ב-4321'],
       ['מספר אישור', '0123456'],
       ['הקבלה תישלח אל', 'dana@example.com'],
     ]);
     expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
     expect(screen.queryByRole('button')).not.toBeInTheDocument();
+    // The way onward: the clinic's page.
+    expect(screen.getByRole('link', { name: 'לדף המרפאה' })).toHaveAttribute('href', '/clinic/7');
   });
 
   it('the paid state in English', async () => {
@@ -311,6 +322,23 @@ describe('payment request page', () => {
       }),
     ).toBeVisible();
   });
+
+  it.each([
+    ['expired', '/expired?clinic=7&ended=expired'],
+    ['cancelled', '/expired?clinic=7&ended=cancelled'],
+  ])(
+    'a 404 of a link %s goes to the expired page saying so, with its clinic',
+    async (ended, to) => {
+      stubApi({
+        'POST /api/get-payment-request': () =>
+          apiError(404, 'not_found', { details: { ended, clinicId: 7 } }),
+      });
+      const { router } = open({ token: 'gone' });
+      await waitFor(() =>
+        expect(router.state.location.pathname + router.state.location.search).toBe(to),
+      );
+    },
+  );
 
   it('a 404 goes to the expired page', async () => {
     stubApi({ 'POST /api/get-payment-request': () => apiError(404, 'payment_request_not_found') });

@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import { appConfig } from '../../app/config';
 import { ApiError } from '../../lib/api-client';
+import { endedLinkPath } from '../../lib/clinic/ended-link';
 import { ErrorView } from '../../lib/error-view';
 import { LoadingView } from '../../lib/loading-view';
 import { getPaymentRequest, paymentRequestQueryKey } from './api/get-payment-request';
@@ -17,7 +18,7 @@ import { CardFrame } from './components/card-frame';
 import { PaymentDetails } from './components/payment-details';
 import { PaymentForm } from './components/payment-form';
 import { PaymentHeader } from './components/payment-header';
-import { PaymentReceipt } from './components/payment-receipt';
+import { PaymentOnward, PaymentReceipt } from './components/payment-receipt';
 import { PaymentStatus } from './components/payment-status';
 import { SecurePageNote } from './components/secure-page-note';
 
@@ -34,7 +35,8 @@ export function PaymentRequestPage() {
   });
 
   if (token === '' || (error instanceof ApiError && error.status === 404)) {
-    return <Navigate to="/expired" replace />;
+    // An expired or cancelled link says so, with its clinic's phone.
+    return <Navigate to={endedLinkPath(error)} replace />;
   }
   if (!data && error && !isFetching) {
     return <ErrorView message={t('payment.loadError')} onRetry={() => void refetch()} />;
@@ -48,17 +50,20 @@ export function PaymentRequestPage() {
   if (data.status === 'paid') {
     return (
       <PaymentStatus
+        header={<PaymentHeader clinicName={data.clinicName} clinicLogo={data.clinicLogo} />}
         icon={<CheckCircleOutlineIcon sx={{ fontSize: 72, color: 'success.main' }} />}
         heading={t('payment.paid.heading')}
         text={t('payment.paid.text')}
+        action={<PaymentOnward request={data} />}
       >
-        {data.receipt && <PaymentReceipt receipt={data.receipt} />}
+        <PaymentReceipt request={data} />
       </PaymentStatus>
     );
   }
   if (data.status === 'verifying') {
     return (
       <PaymentStatus
+        header={<PaymentHeader clinicName={data.clinicName} clinicLogo={data.clinicLogo} />}
         icon={<HourglassTopIcon sx={{ fontSize: 72, color: 'info.main' }} />}
         heading={t('payment.verifying.heading')}
         text={t('payment.verifying.text')}

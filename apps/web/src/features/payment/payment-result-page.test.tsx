@@ -26,6 +26,7 @@ const receipt = {
   cardLast4: '4321',
   confirmationCode: '0123456',
   email: 'dana@example.com',
+  paidAt: '2026-11-29T08:05:00.000Z',
 };
 
 /** A description list's terms and their definitions, in order. */
@@ -62,7 +63,7 @@ describe('payment result view', () => {
     const status = await screen.findByRole('status');
     expect(status).toHaveTextContent('מאשרים את התשלום מול חברת האשראי…');
     expect(
-      await screen.findByRole('heading', { level: 1, name: 'תשלום התקבל' }, { timeout: 4000 }),
+      await screen.findByRole('heading', { level: 1, name: 'התשלום התקבל' }, { timeout: 4000 }),
     ).toBeVisible();
     expect(screen.getByText('תודה!')).toBeVisible();
     expect(screen.queryByRole('button')).not.toBeInTheDocument();
@@ -114,14 +115,22 @@ describe('payment result view', () => {
     open('Response=000&ConfirmationCode=9999999&ccno=0000');
 
     const list = await screen.findByLabelText('פרטי התשלום');
+    // Who was paid (the clinic's name beside its logo), what for, and when.
+    expect(screen.getByText('מרפאת השן הלבנה')).toBeVisible();
+    expect(screen.getByRole('img', { name: 'לוגו המרפאה' })).toBeVisible();
     expect(detailsOf(list)).toEqual([
+      ['עבור', 'טיפול שורש – שן 36'],
       ['סכום', '₪1,250.50'],
       ['תשלומים', '3 תשלומים: הראשון ₪416.84, ואחריו 2 × ₪416.83'],
+      ['תאריך התשלום', '29.11.2026 10:05יום ראשון, 29 בנובמבר 2026, בשעה 10:05'],
       ['כרטיס', 'מסתיים ב-4321'],
       // The server's, confirmed with the provider: not what the address says.
       ['מספר אישור', '0123456'],
       ['הקבלה תישלח אל', 'dana@example.com'],
     ]);
+    // The way onward: the clinic's page; nothing to try again.
+    expect(screen.getByRole('link', { name: 'לדף המרפאה' })).toHaveAttribute('href', '/clinic/7');
+    expect(screen.queryByRole('button')).not.toBeInTheDocument();
   });
 
   it('the confirmed charge in English, a single payment, without what the provider left out', async () => {
@@ -131,6 +140,7 @@ describe('payment result view', () => {
           data: paymentRequestFixture({
             status: 'paid',
             amount: 300,
+            purpose: '',
             receipt: { ...receipt, amount: 300, payments: 1, confirmationCode: null, email: '' },
           }),
         }),
@@ -140,11 +150,14 @@ describe('payment result view', () => {
     expect(detailsOf(await screen.findByLabelText('Payment details'))).toEqual([
       ['Amount', '₪300'],
       ['Payments', '1 payment'],
+      ['Date paid', '29.11.2026 10:05Sunday, 29 November 2026, at 10:05'],
       ['Card', 'ending in 4321'],
     ]);
+    expect(screen.getByRole('link', { name: "The clinic's page" })).toBeVisible();
   });
 
   it('a failure code: the error with its Hebrew description, what to do, and try again', async () => {
+    serverSays('pending');
     const { user, router } = open('Response=033&index=18');
 
     const heading = screen.getByRole('heading', { level: 1, name: 'שגיאה בתשלום: כרטיס פגום' });
@@ -187,6 +200,51 @@ describe('payment result view', () => {
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(/^שגיאה בתשלום$/);
   });
 
+  it('a failure says who asked, what for, the sum and the day tried, with the clinic to call', async () => {
+    vi.useFakeTimers({ now: new Date('2026-11-29T21:30:00.000Z'), shouldAdvanceTime: true });
+    try {
+      const api = serverSays('pending');
+      open('Response=004');
+
+      expect(screen.getByRole('heading', { level: 1, name: 'שגיאה בתשלום: סירוב' })).toBeVisible();
+      const list = await screen.findByLabelText('פרטי התשלום');
+      expect(screen.getByText('מרפאת השן הלבנה')).toBeVisible();
+      // 23:30 in Jerusalem: the clinic's day, not the UTC one.
+      expect(detailsOf(list)).toEqual([
+        ['עבור', 'טיפול שורש – שן 36'],
+        ['סכום', '₪1,250.50'],
+        ['תאריך', '29.11.2026יום ראשון, 29 בנובמבר 2026'],
+      ]);
+      expect(screen.getByRole('button', { name: 'ניסיון נוסף' })).toBeVisible();
+      const call = screen.getByRole('link', { name: 'התקשרו למרפאה 03-5551234' });
+      expect(call).toHaveAttribute('href', 'tel:035551234');
+      expect(screen.getByRole('link', { name: 'לדף המרפאה' })).toHaveAttribute('href', '/clinic/7');
+      // Asked once: a failure is not polled.
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(api.callsTo('POST /api/get-payment-request')).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a failure in English names the call button with a space before the number', async () => {
+    serverSays('pending');
+    open('Response=036', 'en');
+
+    expect(await screen.findByRole('link', { name: 'Call the clinic 03-5551234' })).toBeVisible();
+    expect(screen.getByRole('link', { name: "The clinic's page" })).toBeVisible();
+  });
+
+  it('a failure on a link that can no longer be paid: no try again, says whom to ask', async () => {
+    stubApi({ 'POST /api/get-payment-request': () => apiError(404, 'not_found') });
+    open('Response=004');
+
+    expect(
+      await screen.findByText('קישור התשלום כבר אינו בתוקף. לתשלום, פנו למרפאה.'),
+    ).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'ניסיון נוסף' })).not.toBeInTheDocument();
+  });
+
   it('is routed at /tranzila/:token and titles the document with its heading', async () => {
     serverSays('paid');
     renderRoutes(
@@ -199,8 +257,8 @@ describe('payment result view', () => {
       },
     );
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'תשלום התקבל' })).toBeVisible();
-    await waitFor(() => expect(document.title).toBe('תשלום התקבל'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'התשלום התקבל' })).toBeVisible();
+    await waitFor(() => expect(document.title).toBe('התשלום התקבל'));
   });
 
   it('inside a frame of our origin: moves the whole window to itself, shows no result there', () => {

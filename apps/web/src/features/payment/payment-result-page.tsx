@@ -11,7 +11,8 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { LoadingView } from '../../lib/loading-view';
 import { usePageTitle } from '../../lib/page-title';
 import { getPaymentResult, paymentResultQueryKey } from './api/get-payment-request';
-import { PaymentReceipt } from './components/payment-receipt';
+import { PaymentHeader } from './components/payment-header';
+import { PaymentOnward, PaymentReceipt } from './components/payment-receipt';
 import { PaymentStatus } from './components/payment-status';
 import { sameOriginTop } from './frame-escape';
 import { outcomeTitleKey, paymentOutcome, reportedCode } from './payment-outcome';
@@ -39,9 +40,13 @@ export function PaymentResultPage() {
   }, [top]);
 
   const results = searchParams.get('results') ?? '';
+  const reportedSuccess = reportedCode(results) === PAYMENT_SUCCESS_CODE;
+  // When a payment that did not go through was tried: now, as the patient reads it.
+  const [attemptedAt] = useState(() => new Date().toISOString());
   // The address only says what the frame reported; the server's state, confirmed with the
   // provider, says whether it was paid. Asked every 2 s while it is being confirmed; the server
-  // renders the page with its first answer (null: the link is not valid).
+  // renders the page with its first answer (null: the link is not valid). A failure asks once,
+  // for whose request it was and what for (the server's answer already is that).
   const [polls, setPolls] = useState(0);
   const { data } = useQuery({
     queryKey: paymentResultQueryKey(token),
@@ -49,9 +54,11 @@ export function PaymentResultPage() {
       setPolls((n) => n + 1);
       return getPaymentResult(token, signal);
     },
-    enabled: !top && reportedCode(results) === PAYMENT_SUCCESS_CODE && token !== '',
+    enabled: !top && token !== '',
+    staleTime: reportedSuccess ? 0 : Infinity,
     gcTime: 0,
     refetchInterval: (query) =>
+      !reportedSuccess ||
       query.state.data === null ||
       query.state.data?.status === 'paid' ||
       query.state.dataUpdateCount >= MAX_POLLS
@@ -62,7 +69,12 @@ export function PaymentResultPage() {
   usePageTitle(top ? null : t(outcomeTitleKey[outcome]));
 
   if (top) return <LoadingView />;
-  const tryAgain = (
+  const header = data && (
+    <PaymentHeader clinicName={data.clinicName} clinicLogo={data.clinicLogo} />
+  );
+  // Again only while the link can still be paid (unknown until the server answers).
+  const payable = data === undefined || data?.status === 'pending';
+  const tryAgain = payable && (
     <Button
       variant="contained"
       size="large"
@@ -71,14 +83,17 @@ export function PaymentResultPage() {
       {t('payment.result.tryAgain')}
     </Button>
   );
+  const failedOnward = <PaymentOnward request={data} call first={tryAgain} />;
   if (outcome === 'paid') {
     return (
       <PaymentStatus
+        header={header}
         icon={<CheckCircleOutlineIcon sx={{ fontSize: 72, color: 'success.main' }} />}
         heading={t('payment.result.success')}
         text={t('payment.result.thanks')}
+        action={data && <PaymentOnward request={data} />}
       >
-        {data?.receipt && <PaymentReceipt receipt={data.receipt} />}
+        {data && <PaymentReceipt request={data} />}
       </PaymentStatus>
     );
   }
@@ -86,6 +101,7 @@ export function PaymentResultPage() {
     return (
       <Box role="status">
         <PaymentStatus
+          header={header}
           icon={<HourglassTopIcon sx={{ fontSize: 72, color: 'info.main' }} />}
           heading={t('payment.result.processing')}
           text={polls >= MAX_POLLS ? t('payment.result.processingLong') : undefined}
@@ -96,18 +112,24 @@ export function PaymentResultPage() {
   if (outcome === 'refused') {
     return (
       <PaymentStatus
+        header={header}
         icon={<ErrorOutlineIcon sx={{ fontSize: 72, color: 'error.main' }} />}
         heading={t('payment.result.notConfirmed')}
-        action={tryAgain}
-      />
+        text={data === null ? t('payment.result.linkEnded') : undefined}
+        action={failedOnward}
+      >
+        {data && <PaymentReceipt request={data} attemptedAt={attemptedAt} />}
+      </PaymentStatus>
     );
   }
   // SPEC § 8's line: 'שגיאה בתשלום: ' and the code's description, translated on the English
   // page ("Payment error: card expired"). An unknown code has no description (SPEC: empty), and
-  // then the heading stops at the word error, without a colon. Then what to do about it.
+  // then the heading stops at the word error, without a colon. Then what to do about it, and
+  // what was tried (the sum, what for, when) with the clinic to call.
   const reason = describeResponse(reportedCode(results), t, (key) => i18n.exists(key));
   return (
     <PaymentStatus
+      header={header}
       icon={<ErrorOutlineIcon sx={{ fontSize: 72, color: 'error.main' }} />}
       heading={
         <>
@@ -120,8 +142,10 @@ export function PaymentResultPage() {
           )}
         </>
       }
-      text={t('payment.result.whatToDo')}
-      action={tryAgain}
-    />
+      text={data === null ? t('payment.result.linkEnded') : t('payment.result.whatToDo')}
+      action={failedOnward}
+    >
+      {data && <PaymentReceipt request={data} attemptedAt={attemptedAt} />}
+    </PaymentStatus>
   );
 }

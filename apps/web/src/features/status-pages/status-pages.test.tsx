@@ -65,6 +65,33 @@ describe('status pages', () => {
   });
 
   it.each([
+    [
+      'expired',
+      'פג תוקף הקישור',
+      'הקישור היה בתוקף לזמן מוגבל. לקבלת קישור חדש, פנו למרפאה.',
+      'This link has expired',
+    ],
+    [
+      'cancelled',
+      'הקישור בוטל',
+      'המרפאה ביטלה את הקישור הזה. לשאלות, פנו למרפאה.',
+      'This link was cancelled',
+    ],
+  ])('a link %s: says so, in both languages', (ended, he, text, en) => {
+    const { unmount } = renderWithProviders(<ExpiredPage />, { path: `/?ended=${ended}` });
+    expect(screen.getByRole('heading', { level: 1, name: he })).toBeInTheDocument();
+    expect(screen.getByText(text)).toBeInTheDocument();
+    unmount();
+    renderWithProviders(<ExpiredPage />, { path: `/?ended=${ended}`, language: 'en' });
+    expect(screen.getByRole('heading', { level: 1, name: en })).toBeInTheDocument();
+  });
+
+  it('an unknown ending keeps the plain words', () => {
+    renderWithProviders(<ExpiredPage />, { path: '/?ended=lost' });
+    expect(screen.getByRole('heading', { level: 1, name: 'הקישור אינו תקף' })).toBeInTheDocument();
+  });
+
+  it.each([
     ['completed', <CompletedPage key="c" />],
     ['expired', <ExpiredPage key="e" />],
   ])("%s: names the link's clinic, with a tap-to-call button", async (_, page) => {
@@ -75,5 +102,11 @@ describe('status pages', () => {
     expect(await screen.findByText(data.clinic.name)).toBeInTheDocument();
     const call = screen.getByRole('link', { name: `התקשרו למרפאה ${data.clinic.phone}` });
     expect(call.getAttribute('href')).toMatch(/^tel:[\d+]+$/);
+    // The words and the number are one run, a space between them (on screen too).
+    expect(call).toHaveTextContent(`התקשרו למרפאה ${data.clinic.phone}`);
+    expect(screen.getByRole('link', { name: 'לדף המרפאה' })).toHaveAttribute(
+      'href',
+      `/clinic/${data.clinic.id}`,
+    );
   });
 });

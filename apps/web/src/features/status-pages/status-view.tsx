@@ -1,34 +1,33 @@
-import PhoneIcon from '@mui/icons-material/Phone';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'react-router';
+import { CallClinicButton } from '../../lib/clinic/call-clinic-button';
 import { parseClinicId, useClinic } from '../../lib/clinic/get-clinic';
-import { telHref } from '../../lib/clinic/tel-href';
+import { ClinicText } from '../../lib/text-runs';
 
 /**
  * The clinic a link belonged to, when the page that sent the patient here named it
- * (`?clinic=<id>`): its name and a tap-to-call button, so the next step is one tap away.
- * Nothing while it loads or when it is unknown: the page's own text stands alone.
+ * (`?clinic=<id>`): its name, a tap-to-call button and its page, so the next step is one tap
+ * away. Nothing while it loads or when it is unknown: the page's own text stands alone.
  */
 function LinkClinic() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const { data } = useClinic(parseClinicId(params.get('clinic') ?? undefined));
   if (!data) return null;
-  const { name, phone } = data.clinic;
+  const { id, name, phone } = data.clinic;
   return (
-    <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 1, mt: 1 }}>
+    <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 1.5, mt: 1 }}>
       <Typography component="p" variant="h6">
-        {name}
+        <ClinicText>{name}</ClinicText>
       </Typography>
-      {phone && (
-        <Button variant="outlined" href={telHref(phone)} startIcon={<PhoneIcon />}>
-          {t('clinic.call')} <bdi dir="ltr">{phone}</bdi>
-        </Button>
-      )}
+      {phone && <CallClinicButton phone={phone} />}
+      <Button component={RouterLink} to={`/clinic/${id}`}>
+        {t('status.clinicPage')}
+      </Button>
     </Box>
   );
 }

@@ -2,14 +2,19 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 
-/** The centred icon, heading, text, details and action of the paid state and the result view. */
+/**
+ * The centred clinic (`header`: who asked), icon, heading, text, details and action of the paid
+ * state and the result view.
+ */
 export function PaymentStatus({
+  header,
   icon,
   heading,
   text,
   children,
   action,
 }: {
+  header?: ReactNode;
   icon: ReactNode;
   heading: ReactNode;
   text?: string;
@@ -27,6 +32,7 @@ export function PaymentStatus({
         py: 4,
       }}
     >
+      {header}
       {icon}
       <Typography component="h1" variant="h4" sx={{ textWrap: 'balance' }}>
         {heading}
