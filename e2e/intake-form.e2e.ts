@@ -138,8 +138,14 @@ describe('intake form (/q/:token)', () => {
     await axeBothLanguages(page, 'פרטים אישיים');
 
     await page.getByRole('textbox', { name: 'תעודת זהות' }).fill('12345');
-    await page.getByRole('textbox', { name: 'תאריך לידה' }).fill('01011990');
-    expect(await page.getByRole('textbox', { name: 'תאריך לידה' }).inputValue()).toBe('01/01/1990');
+    // Dates show as DD.MM.YYYY (docs/formats.md) however they are typed: digits alone, the
+    // older slashes or the dots themselves.
+    const birthDate = page.getByRole('textbox', { name: 'תאריך לידה' });
+    expect(await birthDate.getAttribute('placeholder')).toBe('יום.חודש.שנה');
+    for (const typed of ['01011990', '01/01/1990', '01.01.1990']) {
+      await birthDate.fill(typed);
+      expect(await birthDate.inputValue(), typed).toBe('01.01.1990');
+    }
     await page.getByRole('textbox', { name: 'טלפון נייד' }).fill('0501234567');
     await page.getByRole('textbox', { name: 'דואר אלקטרוני' }).fill('dana@');
     await page.getByRole('combobox', { name: 'מין' }).selectOption('female');
@@ -253,14 +259,81 @@ describe('intake form (/q/:token)', () => {
       }
     }
 
-    // The same link again, on either device: spent.
+    // The same link again, on either device: sent, and said so (not "invalid"), with the clinic.
     for (const { page: device } of [first, second]) {
       await device.goto(`${baseUrl}${path}`);
-      await device.waitForURL(`${baseUrl}/expired`);
-      await device.getByRole('heading', { level: 1, name: 'הקישור אינו תקף' }).waitFor();
+      await device.waitForURL(`${baseUrl}/completed?clinic=1`);
+      await device.getByRole('heading', { level: 1, name: 'טופס נשלח' }).waitFor();
     }
     await first.context.close();
     await second.context.close();
+  }, 90_000);
+
+  it("in English, a patient fills the clinic's Hebrew form with English buttons, counter, messages and signature controls", async () => {
+    const path = await demoFormPath();
+    const { context, page } = await newPage(browser(), { lang: 'en' });
+    await page.goto(`${baseUrl}${path}`);
+    await stepHeading(page, 'פרטים אישיים');
+    // The clinic's questions stay Hebrew, right to left and named as Hebrew; ours are English.
+    const form = page.locator('form');
+    expect(await form.evaluate((el) => el.closest('[lang]')?.getAttribute('lang'))).toBe('he');
+    const counter = page.getByText('Step 1 of 3', { exact: true });
+    expect(await counter.getAttribute('lang')).toBe('en');
+    expect(await counter.getAttribute('dir')).toBe('ltr');
+    expect(await page.getByRole('button', { name: 'המשך' }).count()).toBe(0);
+    const birthDate = page.getByRole('textbox', { name: 'תאריך לידה' });
+    expect(await birthDate.getAttribute('placeholder')).toBe('DD.MM.YYYY');
+    await page.mouse.move(0, 0);
+    await expectNoAxeViolations(page);
+
+    await page.getByRole('button', { name: 'Next' }).click();
+    const summary = page.getByRole('alert');
+    await summary.getByText('Please correct these fields:', { exact: true }).waitFor();
+    expect(
+      await page.getByRole('textbox', { name: 'תעודת זהות' }).getAttribute('aria-invalid'),
+    ).toBe('true');
+    await page.getByText('Required field').first().waitFor();
+    await expectNoAxeViolations(page);
+
+    await page.getByRole('textbox', { name: 'תעודת זהות' }).fill('123456782');
+    await birthDate.fill('01/01/1990');
+    expect(await birthDate.inputValue()).toBe('01.01.1990');
+    await page.getByRole('textbox', { name: 'טלפון נייד' }).fill('0501234567');
+    const gender = page.getByRole('combobox', { name: 'מין' });
+    expect(await gender.locator('option[value=""]').textContent()).toBe('Choose');
+    await gender.selectOption('female');
+    await page.getByRole('button', { name: 'Next' }).click();
+
+    await stepHeading(page, 'היסטוריה רפואית');
+    await page.getByText('Step 2 of 3', { exact: true }).waitFor();
+    await page.getByRole('combobox', { name: 'עישון' }).selectOption('never');
+    await page.getByText('Your answers are saved.', { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'Back' }).waitFor();
+    await expectNoAxeViolations(page);
+    await page.getByRole('button', { name: 'Next' }).click();
+
+    await stepHeading(page, 'הצהרה וחתימה');
+    await page.getByRole('checkbox', { name: 'קראתי ואני מאשר/ת את ההצהרה' }).check();
+    const group = page.getByRole('group', { name: 'חתימת המטופל/ת' });
+    await group.getByText('Sign here', { exact: true }).waitFor();
+    await group.getByRole('button', { name: 'Type a name instead of drawing' }).click();
+    await group.getByRole('textbox', { name: 'Full name to sign with' }).fill('Dana Levi');
+    await group.getByRole('button', { name: 'Add signature' }).click();
+    await group.getByRole('img', { name: 'Signature pad, signed' }).waitFor();
+    await group.getByRole('button', { name: 'Clear' }).waitFor();
+    await expectNoAxeViolations(page);
+    // Back in Hebrew, the clinic's own button labels return.
+    await switchLanguage(page, 'he');
+    await page.getByRole('button', { name: 'שליחה' }).waitFor();
+    await page.mouse.move(0, 0);
+    await expectNoAxeViolations(page);
+    await switchLanguage(page, 'en');
+    await page.getByText('Your answers are saved.', { exact: false }).waitFor();
+
+    await page.getByRole('button', { name: 'Send form' }).click();
+    await page.waitForURL(`${baseUrl}/completed?clinic=1`);
+    await page.getByRole('heading', { level: 1, name: 'Form sent' }).waitFor();
+    await context.close();
   }, 90_000);
 
   it('answers typed just before a reload are all there after it, even when the save sent on leaving never lands', async () => {
@@ -271,7 +344,7 @@ describe('intake form (/q/:token)', () => {
     const answers: [string, string][] = [
       ['שם משפחה', 'כהן'],
       ['תעודת זהות', '123456782'],
-      ['תאריך לידה', '01/01/1990'],
+      ['תאריך לידה', '01.01.1990'],
       ['טלפון נייד', '050-1234567'],
       ['דואר אלקטרוני', 'dana@example.com'],
     ];
@@ -330,7 +403,8 @@ describe('intake form (/q/:token)', () => {
         'text',
         'text placeholder 050-1234567',
         'text placeholder 9 ספרות',
-        'text placeholder DD/MM/YYYY',
+        // The date's hint in the page's language, in the app's one date format.
+        `text placeholder ${lang === 'he' ? 'יום.חודש.שנה' : 'DD.MM.YYYY'}`,
       ]);
       expect(new Set(fields.map((f) => f.direction)), where).toEqual(
         new Set([ltr ? 'ltr' : 'rtl']),

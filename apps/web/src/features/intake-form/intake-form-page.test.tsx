@@ -227,6 +227,96 @@ describe('intake form page', () => {
     expect(heading.closest('[dir]')).toHaveAttribute('dir', 'ltr');
   });
 
+  it("in English, our buttons, counter and messages are English while the clinic's questions stay Hebrew", async () => {
+    stubApi({
+      'POST /api/get-form': () => json({ data: formFixture(), draft: null, clinicId: 1 }),
+      'POST /api/save-form-draft': () => json({ status: 'ok' }),
+    });
+    const { user } = renderRoutes(routes, { initialEntries: ['/q/tok'], language: 'en' });
+
+    const heading = await screen.findByRole('heading', { level: 1, name: 'שלום דנה' });
+    // The clinic's texts: Hebrew, right to left, named as Hebrew for screen readers.
+    expect(heading.closest('[dir]')).toHaveAttribute('dir', 'rtl');
+    expect(heading.closest('[lang]')).toHaveAttribute('lang', 'he');
+    // Ours: English, each in its own direction inside the Hebrew form.
+    const counter = screen.getByText('Step 1 of 2');
+    expect(counter).toHaveAttribute('lang', 'en');
+    expect(counter).toHaveAttribute('dir', 'ltr');
+    expect(screen.queryByRole('button', { name: 'הבא' })).not.toBeInTheDocument();
+
+    await user.clear(screen.getByRole('textbox', { name: 'שם מלא' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    const summary = await screen.findByRole('alert');
+    expect(within(summary).getByText('Please correct these fields:')).toHaveAttribute('dir', 'ltr');
+    expect(screen.getByRole('textbox', { name: 'שם מלא' })).toHaveAccessibleDescription(
+      'Required field',
+    );
+    await user.type(screen.getByRole('textbox', { name: 'שם מלא' }), 'דנה לוי');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+
+    await screen.findByRole('heading', { level: 1, name: 'אישור' });
+    expect(screen.getByRole('button', { name: 'Back' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Send form' })).toBeEnabled();
+    expect(screen.queryByRole('button', { name: 'שליחה' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'הקודם' })).not.toBeInTheDocument();
+  }, 20_000);
+
+  it.each([
+    ['he', 'יום.חודש.שנה'],
+    ['en', 'DD.MM.YYYY'],
+  ] as const)(
+    'in %s, a date field hints its format in the page language and takes 01.12.2026 or 01/12/2026 as dots',
+    async (language, hint) => {
+      const form = formFixture();
+      const [first, ...rest] = form.schema;
+      if (!first) throw new Error('no first step');
+      form.schema = [
+        {
+          ...first,
+          fields: [
+            {
+              name: 'visit',
+              type: 'text',
+              title: 'תאריך הביקור',
+              mask: '##/##/####',
+              placeholder: 'DD/MM/YYYY',
+              validations: ['dateFormat'],
+            },
+          ],
+        },
+        ...rest,
+      ];
+      stubApi({
+        'POST /api/get-form': () =>
+          json({
+            data: form,
+            // Kept as an earlier version of the form wrote it.
+            draft: { inputData: { visit: '02/03/2024' }, stepIndex: 0 },
+            clinicId: 1,
+          }),
+        'POST /api/save-form-draft': () => json({ status: 'ok' }),
+      });
+      const { user } = renderRoutes(routes, { initialEntries: ['/q/tok'], language });
+      const field = await screen.findByRole('textbox', { name: 'תאריך הביקור' });
+      expect(field).toHaveAttribute('placeholder', hint);
+      expect(field).toHaveValue('02.03.2024');
+      for (const typed of ['01.12.2026', '01/12/2026', '01122026']) {
+        await user.clear(field);
+        await user.type(field, typed);
+        expect(field).toHaveValue('01.12.2026');
+      }
+      await user.clear(field);
+      await user.type(field, '31.02.2026');
+      await user.click(screen.getByRole('button', { name: language === 'he' ? 'הבא' : 'Next' }));
+      expect(field).toHaveAccessibleDescription(
+        language === 'he'
+          ? 'התאריך אינו תקין (יום.חודש.שנה)'
+          : 'The date is not valid (DD.MM.YYYY)',
+      );
+    },
+    20_000,
+  );
+
   it('renders the form at once when the server rendered the page with its answer, and hydrates onto it', async () => {
     const api = stubApi({ 'POST /api/save-form-draft': () => json({ status: 'ok' }) });
     const answer: GetFormResponse = {

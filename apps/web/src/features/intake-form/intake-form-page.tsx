@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import { useStore } from 'zustand';
 import { ApiError } from '../../lib/api-client';
+import { endedLinkPath } from '../../lib/clinic/ended-link';
 import { ErrorView } from '../../lib/error-view';
 import { LoadingView } from '../../lib/loading-view';
 import { getForm, intakeFormQueryKey } from './api/get-form';
@@ -62,7 +63,8 @@ function LinkForm({ token }: { token: string }) {
 
   const invalidLink = token === '' || (error instanceof ApiError && error.status === 404);
 
-  if (invalidLink) return <Navigate to="/expired" replace />;
+  // A link that ended says how (a form already sent: received), with its clinic's phone.
+  if (invalidLink) return <Navigate to={endedLinkPath(error)} replace />;
   if (!data && error && !isFetching) {
     return <ErrorView message={t('intakeForm.loadError')} onRetry={() => void refetch()} />;
   }

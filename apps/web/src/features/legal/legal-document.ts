@@ -2,8 +2,8 @@
 export interface LegalDocument {
   /** Page heading (h1). */
   title: string;
-  /** Shown under the title, e.g. 'עודכן לאחרונה: יוני 2025'. */
-  updated: string;
+  /** The month of the last change, shown under the title the same way on every page. */
+  updated: { year: number; month: number };
   sections: LegalSection[];
 }
 
@@ -18,3 +18,12 @@ export type LegalBlock =
   | { kind: 'ul'; items: string[] }
   /** A contact line: the label is plain text, the value becomes a mailto:, tel: or https: link. */
   | { kind: 'contact'; label: string; href: string; text: string };
+
+/** The month and year of the last change as `language` names them: 'יוני 2025', 'June 2025'. */
+export function formatUpdated({ year, month }: LegalDocument['updated'], language: string): string {
+  return new Intl.DateTimeFormat(language, {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(Date.UTC(year, month - 1, 1)));
+}

@@ -1,12 +1,15 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderRoutes } from '../../test/render';
-import type { LegalDocument } from './legal-document';
+import { accessibilityDocument } from './content/accessibility';
+import { privacyDocument } from './content/privacy';
+import { termsDocument } from './content/terms';
+import { formatUpdated, type LegalDocument } from './legal-document';
 import { LegalPage } from './legal-page';
 
 const testDocument: LegalDocument = {
   title: 'מסמך בדיקה',
-  updated: 'עודכן לאחרונה: יוני 2025',
+  updated: { year: 2025, month: 6 },
   sections: [
     {
       heading: 'מבוא',
@@ -80,7 +83,26 @@ describe('LegalPage', () => {
     renderLegal('en');
 
     expect(screen.getByText('This document is available in Hebrew only.')).toBeInTheDocument();
+    expect(screen.getByText('Last updated: June 2025')).toBeInTheDocument();
+    // The document itself keeps its Hebrew date line.
+    expect(within(screen.getByRole('article')).getByText('עודכן לאחרונה: יוני 2025')).toBeVisible();
     expect(screen.getByRole('link', { name: 'Back' })).toHaveAttribute('href', '/');
     expect(screen.getByRole('article')).toHaveAttribute('lang', 'he');
+  });
+});
+
+describe('the legal documents', () => {
+  it.each([
+    [privacyDocument, 'יוני 2025', 'June 2025'],
+    [termsDocument, 'יוני 2025', 'June 2025'],
+    [accessibilityDocument, 'יולי 2023', 'July 2023'],
+  ])('%#: say when they last changed the same way, under the title', (content, he, en) => {
+    const { unmount } = renderRoutes([{ path: '/', element: <LegalPage content={content} /> }]);
+    const title = screen.getByRole('heading', { level: 1 });
+    expect(title.nextElementSibling).toHaveTextContent(new RegExp(`^עודכן לאחרונה: ${he}$`));
+    unmount();
+    renderRoutes([{ path: '/', element: <LegalPage content={content} /> }], { language: 'en' });
+    expect(screen.getByText(`Last updated: ${en}`)).toBeInTheDocument();
+    expect(formatUpdated(content.updated, 'he')).toBe(he);
   });
 });

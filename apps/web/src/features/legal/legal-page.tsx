@@ -7,7 +7,7 @@ import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import type { LegalBlock, LegalDocument } from './legal-document';
+import { formatUpdated, type LegalBlock, type LegalDocument } from './legal-document';
 
 function Block({ block }: { block: LegalBlock }) {
   switch (block.kind) {
@@ -36,14 +36,21 @@ function Block({ block }: { block: LegalBlock }) {
   }
 }
 
-/** Legal texts are Hebrew only (product decision), so the article is always Hebrew and RTL. */
+/**
+ * Legal texts are Hebrew only (product decision), so the article is always Hebrew and RTL. The
+ * page is one centred reading column: on a wide screen the text neither hugs one edge nor runs
+ * into lines too long to follow.
+ */
 export function LegalPage({ content }: { content: LegalDocument }) {
   const { t, i18n } = useTranslation();
   const theme = useTheme();
   const BackIcon = theme.direction === 'rtl' ? ArrowForwardIcon : ArrowBackIcon;
+  const hebrew = i18n.getFixedT('he');
 
   return (
-    <>
+    // Lines of at most 75 characters read comfortably: Hebrew letters are narrower than the '0' a
+    // ch measures, so 58ch holds about 74 of them (checked in e2e/pages.e2e.ts).
+    <Box sx={{ maxWidth: '58ch', mx: 'auto' }}>
       <Button
         component={RouterLink}
         to="/"
@@ -54,18 +61,20 @@ export function LegalPage({ content }: { content: LegalDocument }) {
         {t('common.back')}
       </Button>
       {i18n.language !== 'he' && (
-        <Typography sx={{ mb: 3, p: 1.5, borderRadius: 1, bgcolor: 'secondary.main' }}>
-          {t('legal.hebrewOnly')}
-        </Typography>
+        <Box sx={{ mb: 3, p: 1.5, borderRadius: 1, bgcolor: 'secondary.main' }}>
+          <Typography>{t('legal.hebrewOnly')}</Typography>
+          <Typography>
+            {t('legal.updated', { date: formatUpdated(content.updated, i18n.language) })}
+          </Typography>
+        </Box>
       )}
-      {/* Lines of at most 75 characters read comfortably: Hebrew letters are narrower than the '0' a
-      ch measures, so 58ch holds about 74 of them (checked in e2e/pages.e2e.ts). */}
-      <Box component="article" lang="he" dir="rtl" sx={{ maxWidth: '58ch' }}>
+      <Box component="article" lang="he" dir="rtl">
         <Typography component="h1" variant="h4" sx={{ mb: 1 }}>
           {content.title}
         </Typography>
+        {/* Every legal page says when it last changed in the same words and format. */}
         <Typography color="textSecondary" sx={{ mb: 4 }}>
-          {content.updated}
+          {hebrew('legal.updated', { date: formatUpdated(content.updated, 'he') })}
         </Typography>
         {content.sections.map((section) => (
           <Box component="section" key={section.heading} sx={{ mb: 3 }}>
@@ -78,6 +87,6 @@ export function LegalPage({ content }: { content: LegalDocument }) {
           </Box>
         ))}
       </Box>
-    </>
+    </Box>
   );
 }

@@ -5,8 +5,10 @@ import { useTheme, type Theme } from '@mui/material/styles';
 import { ThemeProvider } from '@mui/system';
 import rtlPlugin from '@mui/stylis-plugin-rtl';
 import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { prefixer } from 'stylis';
 import { adoptServerStyles } from '../../../app/server-styles';
+import { formLanguageAttributes, PatientLanguageProvider } from './patient-language';
 
 type Direction = 'rtl' | 'ltr';
 
@@ -31,6 +33,7 @@ const browserCaches =
 /**
  * Lays its content out in `direction` (SPEC § 2: a form whose first step has is_ltr is left to
  * right) when that differs from the page's: the dir attribute, MUI's theme and the style cache.
+ * The texts the app writes inside it learn from it whether they read the other way.
  */
 export function DirectionScope({
   direction,
@@ -40,13 +43,17 @@ export function DirectionScope({
   children: ReactNode;
 }) {
   const outer = useTheme();
+  const { i18n } = useTranslation();
   const [caches] = useState(() => browserCaches ?? createFormCaches());
-  if (outer.direction === direction) return <div dir={direction}>{children}</div>;
+  const content = (
+    <div dir={direction} {...formLanguageAttributes(i18n.language, direction)}>
+      <PatientLanguageProvider formDirection={direction}>{children}</PatientLanguageProvider>
+    </div>
+  );
+  if (outer.direction === direction) return content;
   return (
     <CacheProvider value={caches[direction]}>
-      <ThemeProvider theme={(theme: Theme) => ({ ...theme, direction })}>
-        <div dir={direction}>{children}</div>
-      </ThemeProvider>
+      <ThemeProvider theme={(theme: Theme) => ({ ...theme, direction })}>{content}</ThemeProvider>
     </CacheProvider>
   );
 }

@@ -5,6 +5,7 @@ import Typography from '@mui/material/Typography';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormStore, useFormStoreApi } from '../stores/form-store';
+import { PatientText } from './patient-language';
 
 /**
  * Where the answers are: saved on the server (quietly shown), on their way, or, with no
@@ -37,7 +38,9 @@ export function DraftStatusLine() {
           sx={{ display: 'flex', alignItems: 'center', gap: 0.75 }}
         >
           {status === 'saved' && <CloudDoneOutlinedIcon fontSize="small" aria-hidden />}
-          {t(status === 'saved' ? 'intakeForm.draft.saved' : 'intakeForm.draft.saving')}
+          <PatientText>
+            {t(status === 'saved' ? 'intakeForm.draft.saved' : 'intakeForm.draft.saving')}
+          </PatientText>
         </Typography>
       )}
       <Box role="status">
@@ -47,7 +50,7 @@ export function DraftStatusLine() {
             sx={{ display: 'flex', alignItems: 'center', gap: 0.75, color: 'warning.dark' }}
           >
             <CloudOffOutlinedIcon fontSize="small" aria-hidden />
-            {t('intakeForm.draft.unsaved')}
+            <PatientText>{t('intakeForm.draft.unsaved')}</PatientText>
           </Typography>
         )}
       </Box>

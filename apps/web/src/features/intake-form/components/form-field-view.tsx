@@ -9,6 +9,8 @@ import FormLabel from '@mui/material/FormLabel';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { TextField } from '../../../lib/text-field';
+import { datePlaceholder, dottedDateMask, isDateField } from './date-field';
+import { PatientText, usePatientLanguage } from './patient-language';
 import { SafeHtml } from './safe-html';
 import { SignaturePadField } from './signature-pad';
 
@@ -31,8 +33,9 @@ const asteriskSx = { '& .MuiFormLabel-asterisk': { color: 'error.main' } } as co
  */
 export function FormFieldView({ field, id, value, error, onChange }: FormFieldViewProps) {
   const { t } = useTranslation();
+  const { attributes } = usePatientLanguage();
   const required = field.validations.includes('required');
-  const message = error ? t(`intakeForm.errors.${error}`) : undefined;
+  const message = error ? <PatientText>{t(`intakeForm.errors.${error}`)}</PatientText> : undefined;
   const messageId = `${id}-message`;
   const text = typeof value === 'string' ? value : '';
 
@@ -48,21 +51,26 @@ export function FormFieldView({ field, id, value, error, onChange }: FormFieldVi
     case 'html':
       return <SafeHtml html={field.title} />;
     case 'text':
-    case 'email':
+    case 'email': {
+      const date = isDateField(field);
+      const mask = field.mask && date ? dottedDateMask(field.mask) : field.mask;
       return (
         <TextField
           id={id}
           name={field.name}
           label={field.title}
           type={field.type === 'email' ? 'email' : 'text'}
-          value={text}
+          // A date kept as the clinic's mask wrote it (an earlier draft's 01/12/2026) shows dotted.
+          value={mask && date ? applyMask(mask, text) : text}
           required={required}
           error={error !== undefined}
           helperText={message}
-          placeholder={field.placeholder}
+          placeholder={
+            date ? datePlaceholder(field.placeholder, t('intakeForm.dateHint')) : field.placeholder
+          }
           fullWidth
           onChange={(event) =>
-            onChange(field.mask ? applyMask(field.mask, event.target.value) : event.target.value)
+            onChange(mask ? applyMask(mask, event.target.value) : event.target.value)
           }
           sx={asteriskSx}
           slotProps={{
@@ -71,11 +79,12 @@ export function FormFieldView({ field, id, value, error, onChange }: FormFieldVi
               // The server refuses longer answers (drafts and submissions alike).
               maxLength: maxTextAnswerLength,
               ...(field.type === 'email' ? { dir: 'ltr', autoComplete: 'email' } : {}),
-              ...(field.mask && /^[#\W]*$/.test(field.mask) ? { inputMode: 'numeric' } : {}),
+              ...(mask && /^[#\W]*$/.test(mask) ? { inputMode: 'numeric' } : {}),
             },
           }}
         />
       );
+    }
     case 'select':
       return (
         <TextField
@@ -92,7 +101,9 @@ export function FormFieldView({ field, id, value, error, onChange }: FormFieldVi
           sx={asteriskSx}
           slotProps={{ htmlInput: { disabled: field.readonly } }}
         >
-          <option value="">{t('intakeForm.choose')}</option>
+          <option value="" lang={attributes.lang}>
+            {t('intakeForm.choose')}
+          </option>
           {(field.options ?? []).map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}

@@ -18,6 +18,7 @@ import { clinicToday, useFormStore, useFormStoreApi } from '../stores/form-store
 import { DraftStatusLine } from './draft-status-line';
 import { DirectionScope } from './direction-scope';
 import { FormFieldView } from './form-field-view';
+import { PatientText, patientLanguageOf } from './patient-language';
 
 type StepErrors = Record<string, ValidationKind>;
 
@@ -26,7 +27,7 @@ type StepErrors = Record<string, ValidationKind>;
  * clinic that sent the link, named by the page that follows the form.
  */
 export function IntakeForm({ clinicId }: { clinicId?: number }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const clinicQuery = clinicId === undefined ? '' : `?clinic=${clinicId}`;
   const navigate = useNavigate();
   const store = useFormStoreApi();
@@ -55,6 +56,13 @@ export function IntakeForm({ clinicId }: { clinicId?: number }) {
   if (!step) return null;
   const isLast = currentStepIndex === schema.length - 1;
   const direction = schema[0]?.is_ltr ? 'ltr' : 'rtl';
+  // The clinic's button labels are in the form's language; a patient who reads the page in
+  // another language gets ours, in theirs.
+  const patient = patientLanguageOf(i18n.language, direction);
+  const nextLabel = patient.keepsClinicLabels
+    ? step.next_button
+    : t(isLast ? 'intakeForm.submit' : 'intakeForm.next');
+  const previousLabel = patient.keepsClinicLabels ? step.prev_button : t('intakeForm.previous');
   const fieldId = (index: number) => `intake-${currentStepIndex}-${index}`;
   const today = clinicToday();
   const visible = step.fields
@@ -118,7 +126,10 @@ export function IntakeForm({ clinicId }: { clinicId?: number }) {
     <DirectionScope direction={direction}>
       <Box sx={{ maxWidth: 640, mx: 'auto', display: 'flex', flexDirection: 'column', gap: 3 }}>
         {formData.headerImage && (
-          <ClinicLogo src={formData.headerImage} alt={t('intakeForm.logoAlt')} />
+          // Its text alternative is ours, in the patient's language.
+          <div lang={patient.attributes.lang}>
+            <ClinicLogo src={formData.headerImage} alt={t('intakeForm.logoAlt')} />
+          </div>
         )}
         <Box
           component="form"
@@ -130,7 +141,9 @@ export function IntakeForm({ clinicId }: { clinicId?: number }) {
           <Box>
             {schema.length > 1 && (
               <Typography color="textSecondary" variant="body2">
-                {t('intakeForm.stepOf', { current: currentStepIndex + 1, total: schema.length })}
+                <PatientText>
+                  {t('intakeForm.stepOf', { current: currentStepIndex + 1, total: schema.length })}
+                </PatientText>
               </Typography>
             )}
             <Typography
@@ -146,7 +159,9 @@ export function IntakeForm({ clinicId }: { clinicId?: number }) {
           </Box>
           {invalid.length > 0 && (
             <Alert severity="error" role="alert" ref={summaryRef} tabIndex={-1}>
-              <Typography sx={{ fontWeight: 500 }}>{t('intakeForm.errorSummary')}</Typography>
+              <Typography sx={{ fontWeight: 500 }}>
+                <PatientText>{t('intakeForm.errorSummary')}</PatientText>
+              </Typography>
               <Box component="ul" sx={{ m: 0, paddingInlineStart: 3 }}>
                 {invalid.map(({ field, id }) => (
                   <li key={id}>
@@ -177,14 +192,18 @@ export function IntakeForm({ clinicId }: { clinicId?: number }) {
               onChange={(value) => change(field.name, value)}
             />
           ))}
-          {submitFailed && <Alert severity="error">{t('intakeForm.submitError')}</Alert>}
+          {submitFailed && (
+            <Alert severity="error">
+              <PatientText>{t('intakeForm.submitError')}</PatientText>
+            </Alert>
+          )}
           <DraftStatusLine />
           <Box
             sx={{ display: 'flex', gap: 1.5, flexDirection: { xs: 'column-reverse', sm: 'row' } }}
           >
             {currentStepIndex > 0 && step.prev_button && (
               <Button variant="outlined" size="large" onClick={previous} disabled={submitting}>
-                {step.prev_button}
+                <PatientText>{previousLabel}</PatientText>
               </Button>
             )}
             <Button
@@ -198,11 +217,13 @@ export function IntakeForm({ clinicId }: { clinicId?: number }) {
               }
               sx={{ minWidth: { sm: 160 }, marginInlineStart: { sm: 'auto' } }}
             >
-              {step.next_button}
+              <PatientText>{nextLabel}</PatientText>
             </Button>
           </Box>
           <VisuallyHidden>
-            <span role="status">{submitting ? t('intakeForm.submitting') : ''}</span>
+            <span role="status">
+              <PatientText>{submitting ? t('intakeForm.submitting') : ''}</PatientText>
+            </span>
           </VisuallyHidden>
         </Box>
       </Box>

@@ -12,6 +12,7 @@ import {
   signaturePadOptions,
   type SignatureImageType,
 } from './signature-export';
+import { PatientText, usePatientLanguage } from './patient-language';
 
 interface SignaturePadFieldProps {
   /** The field's label element, naming the group. */
@@ -66,6 +67,7 @@ export function SignaturePadField({
   exportType = 'image/png',
 }: SignaturePadFieldProps) {
   const { t } = useTranslation();
+  const { attributes } = usePatientLanguage();
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const padRef = useRef<SignaturePad | null>(null);
   /** An image under the strokes (a restored answer or a typed name). */
@@ -203,12 +205,13 @@ export function SignaturePadField({
               pointerEvents: 'none',
             }}
           >
-            {t('intakeForm.signature.hint')}
+            <PatientText>{t('intakeForm.signature.hint')}</PatientText>
           </Box>
         )}
         <canvas
           ref={canvasRef}
           role="img"
+          lang={attributes.lang}
           aria-label={
             isEmpty ? t('intakeForm.signature.emptyPad') : t('intakeForm.signature.signedPad')
           }
@@ -229,10 +232,10 @@ export function SignaturePadField({
           onClick={() => void undo()}
           disabled={locked || isEmpty}
         >
-          {t('intakeForm.signature.undo')}
+          <PatientText>{t('intakeForm.signature.undo')}</PatientText>
         </Button>
         <Button size="small" variant="outlined" onClick={clear} disabled={locked || isEmpty}>
-          {t('intakeForm.signature.clear')}
+          <PatientText>{t('intakeForm.signature.clear')}</PatientText>
         </Button>
         {!readOnly && (
           // The name says what a press does (lock against changes, or unlock to change).
@@ -242,7 +245,9 @@ export function SignaturePadField({
             startIcon={locked ? <LockOpenIcon /> : <LockIcon />}
             onClick={() => setLocked((value) => !value)}
           >
-            {locked ? t('intakeForm.signature.unlock') : t('intakeForm.signature.lock')}
+            <PatientText>
+              {locked ? t('intakeForm.signature.unlock') : t('intakeForm.signature.lock')}
+            </PatientText>
           </Button>
         )}
         <Button
@@ -253,7 +258,7 @@ export function SignaturePadField({
           disabled={locked}
           onClick={() => setTyping((value) => !value)}
         >
-          {t('intakeForm.signature.typeInstead')}
+          <PatientText>{t('intakeForm.signature.typeInstead')}</PatientText>
         </Button>
       </Box>
       {typing && (
@@ -263,7 +268,7 @@ export function SignaturePadField({
         >
           <TextField
             size="small"
-            label={t('intakeForm.signature.typedName')}
+            label={<PatientText>{t('intakeForm.signature.typedName')}</PatientText>}
             value={typedName}
             disabled={locked}
             onChange={(event) => setTypedName(event.target.value)}
@@ -279,7 +284,7 @@ export function SignaturePadField({
             disabled={locked || !typedName.trim()}
             onClick={() => void applyTypedName()}
           >
-            {t('intakeForm.signature.useTypedName')}
+            <PatientText>{t('intakeForm.signature.useTypedName')}</PatientText>
           </Button>
         </Box>
       )}

@@ -2,7 +2,7 @@ import type { LegalDocument } from '../legal-document';
 
 export const accessibilityDocument: LegalDocument = {
   title: 'הצהרת נגישות',
-  updated: 'עודכן לאחרונה: יולי 2023',
+  updated: { year: 2023, month: 7 },
   sections: [
     {
       heading: 'המחויבות שלנו',

@@ -2,7 +2,7 @@ import type { LegalDocument } from '../legal-document';
 
 export const privacyDocument: LegalDocument = {
   title: 'מדיניות פרטיות',
-  updated: 'עודכן לאחרונה: יוני 2025',
+  updated: { year: 2025, month: 6 },
   sections: [
     {
       heading: 'מי אנחנו ומה תפקיד המרפאה',

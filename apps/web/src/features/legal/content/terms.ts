@@ -2,7 +2,7 @@ import type { LegalDocument } from '../legal-document';
 
 export const termsDocument: LegalDocument = {
   title: 'תנאי שימוש',
-  updated: 'עודכן לאחרונה: יוני 2025',
+  updated: { year: 2025, month: 6 },
   sections: [
     {
       heading: 'הסכמה לתנאים',
