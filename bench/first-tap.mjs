@@ -7,8 +7,11 @@
 // main thread, which the CPU throttling slows 4× as much as the app, and they would be timed with
 // it): the tap is a raw touch at the element's centre, and the page reports its answer itself.
 // Cold: the page as opened (the app not yet running); warm: the same tap once the app runs.
-// Median of 3. `npm run bench` prints it beside Lighthouse; `npm run bench:first-tap -w
-// @marpe/bench` alone (after `npm run build`).
+// A tap may be a keystroke (the code's last digit), timed from the key's own event time; a dialog
+// or menu counts as shown once it is fully opaque (its fade-in is part of the wait). Median of 3. `npm run bench` prints it beside Lighthouse; `npm run bench:first-tap -w
+// @marpe/bench` alone (after `npm run build`; FIRST_TAPS=code,language for only those taps).
+import fs from 'node:fs';
+import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { withIdCheckDigit } from '../packages/shared/src/identity.ts';
 import { demoLinkPath } from '../e2e/support/demo-links.ts';
@@ -16,7 +19,8 @@ import { chromiumArgs, chromiumPath } from '../e2e/support/chromium.mjs';
 import { startMarpe } from './servers.mjs';
 
 const readingMs = 3_000;
-const runs = 3;
+// FIRST_TAP_RUNS=1: one run of each (with FIRST_TAP_TRACE, to look at a trace rather than time).
+const runs = Number(process.env.FIRST_TAP_RUNS ?? 3);
 
 const slowPhone = {
   latency: 562.5,
@@ -33,10 +37,106 @@ function newPatient() {
   return { idNumber: withIdCheckDigit(`7${serial}`), phone: `052${serial}` };
 }
 
+const clinicId = 1;
+
+/** A POST as the app makes it: the anti-forgery cookie comes with the first refusal. */
+async function post(baseUrl, path, body, token) {
+  const send = (extra = {}) =>
+    fetch(`${baseUrl}${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...extra,
+      },
+      body: JSON.stringify(body),
+    });
+  const response = await send();
+  if (response.status !== 403) return response;
+  const [, name = '', value = ''] =
+    /((?:__Host-)?XSRF-TOKEN)=([^;]+)/.exec(response.headers.get('set-cookie') ?? '') ?? [];
+  return send({ cookie: `${name}=${value}`, 'x-xsrf-token': decodeURIComponent(value) });
+}
+
+/** The newest code the demo SMS provider sent to `phone` after `before` messages. */
+async function codeSentTo(baseUrl, phone, before) {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const messages = (await (await fetch(`${baseUrl}/api/dev/messages`)).json()).filter(
+      (message) => message.to === phone,
+    );
+    const code = messages.length > before ? /#(\d{6})\s*$/.exec(messages[0].body)?.[1] : null;
+    if (code) return code;
+    if (Date.now() > deadline) throw new Error(`no code sent to ${phone}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function messageCount(baseUrl, phone) {
+  const messages = await (await fetch(`${baseUrl}/api/dev/messages`)).json();
+  return messages.filter((message) => message.to === phone).length;
+}
+
 /**
- * The four taps of issue 26: where the patient starts, what they do before the tap (typing, which
- * a real patient does too and which wakes nothing but the fields), the tap, and its answer: the
- * first element matching `selector` whose text holds `text`.
+ * A new patient signed up through the API with one appointment a week ahead (cancellable): the
+ * session token the appointments page starts from. One per table: the server sends 5 codes per
+ * phone an hour, and the tap only opens the dialog.
+ */
+async function patientWithAppointment(baseUrl) {
+  const patient = newPatient();
+  const signUp = await post(baseUrl, '/api/patient-auth/sign-up', {
+    clinicId,
+    idNumber: patient.idNumber,
+    phone: patient.phone,
+    firstName: 'מדידה',
+    lastName: 'הקשה',
+  });
+  if (signUp.status !== 200) throw new Error(`sign-up answered ${signUp.status}`);
+  const { twoFactorToken } = await signUp.json();
+  const code = await codeSentTo(baseUrl, patient.phone, 0);
+  const verified = await post(baseUrl, '/api/patient-auth/two-factor', {
+    idNumber: patient.idNumber,
+    code,
+    twoFactorToken,
+  });
+  if (verified.status !== 200) throw new Error(`two-factor answered ${verified.status}`);
+  const { token } = await verified.json();
+
+  const data = await (await fetch(`${baseUrl}/api/clinic/${clinicId}`)).json();
+  const caregiver = data.caregivers.find((c) => c.first_available_slot);
+  const type = data.appointmentTypes
+    .filter((t) => caregiver.default_appointment_types.includes(t.id))
+    .sort((a, b) => a.duration_minutes - b.duration_minutes)[0];
+  const query = `clinicId=${clinicId}&caregiverId=${caregiver.id}&duration=${type.duration_minutes}`;
+  const dates = await (await fetch(`${baseUrl}/api/appointment/available-dates?${query}`)).json();
+  const weekAhead = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+  const date = dates.find((d) => d >= weekAhead) ?? dates.at(-1);
+  const range = `&startDate=${encodeURIComponent(`${date} 00:00`)}&endDate=${encodeURIComponent(`${date} 23:59`)}`;
+  const [slot] = await (
+    await fetch(`${baseUrl}/api/appointment/available-slots?${query}${range}`)
+  ).json();
+  const booked = await post(
+    baseUrl,
+    '/api/appointment',
+    {
+      clinicId,
+      caregiverId: caregiver.id,
+      appointmentTypeId: type.id,
+      startDate: slot.start,
+      endDate: slot.end,
+    },
+    token,
+  );
+  if (booked.status !== 201) throw new Error(`booking answered ${booked.status}`);
+  return { token };
+}
+
+/**
+ * The taps of issues 26 and 38: where the patient starts, what they do before the tap (typing,
+ * which a real patient does too and which wakes nothing but the fields), the tap (a touch, or
+ * `key`: a keystroke into the focused field), and its answer: the first element matching
+ * `selector` whose text holds `text` (`visible`: and fully opaque). `setup` runs once per table
+ * against the server; `session` puts its token in the page's storage before the page loads.
  */
 const taps = [
   {
@@ -68,6 +168,42 @@ const taps = [
     tap: (page) => page.getByRole('button', { name: 'המשך לתשלום' }),
     answer: { selector: 'iframe[title="טופס תשלום מאובטח"]', text: '' },
   },
+  {
+    // A new patient from the clinic page's book button: ID and phone, their names, then the code
+    // as it arrives; the figure is from the 6th digit's keystroke to the booking page's steps.
+    name: "code's 6th digit → booking steps",
+    path: () => `/login/${clinicId}?next=booking`,
+    before: async (page, { baseUrl }) => {
+      const patient = newPatient();
+      await page.getByRole('textbox', { name: 'מספר תעודת זהות' }).fill(patient.idNumber);
+      await page.getByRole('textbox', { name: 'טלפון נייד' }).fill(patient.phone);
+      await page.getByRole('button', { name: 'המשך' }).click();
+      await page.getByRole('textbox', { name: 'שם פרטי' }).fill('מדידה');
+      await page.getByRole('textbox', { name: 'שם משפחה' }).fill('הקשה');
+      const before = await messageCount(baseUrl, patient.phone);
+      await page.getByRole('button', { name: 'המשך' }).click();
+      const code = await codeSentTo(baseUrl, patient.phone, before);
+      const field = page.getByRole('textbox', { name: 'קוד אימות' });
+      await field.fill(code.slice(0, 5));
+      return code.slice(5);
+    },
+    key: true,
+    answer: { selector: 'h2', text: 'בחירת מטפל' },
+  },
+  {
+    name: 'appointments → "ביטול תור" → cancel dialog',
+    setup: patientWithAppointment,
+    session: true,
+    path: () => `/appointments/${clinicId}`,
+    tap: (page) => page.getByRole('button', { name: 'ביטול תור', exact: true }),
+    answer: { selector: '[role="dialog"]', text: 'לבטל את התור?', visible: true },
+  },
+  {
+    name: 'clinic page → language button → menu',
+    path: () => `/clinic/${clinicId}`,
+    tap: (page) => page.getByRole('button', { name: 'שפה' }),
+    answer: { selector: '[role="menu"]', text: 'English', visible: true },
+  },
 ];
 
 function median(values) {
@@ -97,13 +233,20 @@ async function wakeApp(page) {
  * entered the document, and the longest task between the touch and then (a tap during it would
  * wait for it). A mutation observer and a CSS selector: cheap beside the app's own work.
  */
-function watchForAnswer({ selector, text }) {
+function watchForAnswer({ selector, text, visible }) {
   const { document } = globalThis;
   document.addEventListener('marpe:app-ready', () => (globalThis.marpeReady = true), {
     once: true,
   });
   document.addEventListener(
     'pointerdown',
+    (event) => {
+      if (event.isTrusted) globalThis.marpeTouchAt = event.timeStamp;
+    },
+    true,
+  );
+  document.addEventListener(
+    'keydown',
     (event) => {
       if (event.isTrusted) globalThis.marpeTouchAt = event.timeStamp;
     },
@@ -118,29 +261,49 @@ function watchForAnswer({ selector, text }) {
       }
     }
   }).observe({ type: 'longtask' });
-  const present = () =>
-    [...document.querySelectorAll(selector)].some((element) => element.textContent.includes(text));
+  const found = () =>
+    [...document.querySelectorAll(selector)].find((element) => element.textContent.includes(text));
+  // Fully opaque: no ancestor still fading in.
+  const opaque = (element) => {
+    for (let node = element; node; node = node.parentElement) {
+      if (Number(globalThis.getComputedStyle(node).opacity) < 1) return false;
+    }
+    return true;
+  };
+  const answered = () => {
+    // The frame that paints it: its rAF runs before the paint, a task posted from there after.
+    globalThis.requestAnimationFrame(() =>
+      setTimeout(() => {
+        globalThis.marpeAnsweredAt = performance.now();
+        const ms = globalThis.marpeAnsweredAt - globalThis.marpeTouchAt;
+        // Long tasks are reported a moment after they end.
+        setTimeout(() => globalThis.marpeAnswered({ ms, longestTask }), 300);
+      }),
+    );
+  };
+  // A fade-in changes no node: checked once a frame until it ends.
+  const whenOpaque = (element) => {
+    if (opaque(element)) answered();
+    else globalThis.requestAnimationFrame(() => whenOpaque(element));
+  };
   globalThis.marpeArm = () => {
-    if (present()) throw new Error(`the answer (${selector} "${text}") is there before the tap`);
+    if (found()) throw new Error(`the answer (${selector} "${text}") is there before the tap`);
     const observer = new globalThis.MutationObserver(() => {
-      if (!present()) return;
+      const element = found();
+      if (!element) return;
       observer.disconnect();
-      // The frame that paints it: its rAF runs before the paint, a task posted from there after.
-      globalThis.requestAnimationFrame(() =>
-        setTimeout(() => {
-          globalThis.marpeAnsweredAt = performance.now();
-          const ms = globalThis.marpeAnsweredAt - globalThis.marpeTouchAt;
-          // Long tasks are reported a moment after they end.
-          setTimeout(() => globalThis.marpeAnswered({ ms, longestTask }), 300);
-        }),
-      );
+      if (visible) whenOpaque(element);
+      else answered();
     });
     observer.observe(document, { subtree: true, childList: true, characterData: true });
   };
 }
 
-/** One tap: milliseconds from the touch to its answer painted, and the bytes fetched meanwhile. */
-async function measureTap(browser, baseUrl, tap, links, { warm }) {
+/**
+ * One tap: milliseconds from the touch to its answer painted, the bytes fetched meanwhile, and the
+ * scripts fetched after the touch (code a tap should not wait for).
+ */
+async function measureTap(browser, baseUrl, tap, links, { warm, prepared }) {
   const context = await browser.newContext({
     viewport: { width: 390, height: 844 },
     deviceScaleFactor: 3,
@@ -152,6 +315,11 @@ async function measureTap(browser, baseUrl, tap, links, { warm }) {
   const answer = new Promise((resolve) => (answered = resolve));
   await context.exposeFunction('marpeAnswered', (figures) => answered(figures));
   await context.addInitScript(watchForAnswer, tap.answer);
+  if (tap.session) {
+    await context.addInitScript((token) => {
+      globalThis.localStorage.setItem('token', token);
+    }, prepared.token);
+  }
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
@@ -165,24 +333,57 @@ async function measureTap(browser, baseUrl, tap, links, { warm }) {
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowPhone.cpuRate });
   let bytes = 0;
   let counting = false;
+  const scripts = [];
   cdp.on('Network.loadingFinished', (event) => {
     if (counting) bytes += event.encodedDataLength;
+  });
+  cdp.on('Network.requestWillBeSent', (event) => {
+    if (counting && event.type === 'Script') scripts.push(new URL(event.request.url).pathname);
   });
   try {
     await page.goto(baseUrl + tap.path(links), { waitUntil: 'load' });
     if (warm) await wakeApp(page);
     await page.waitForTimeout(readingMs);
-    await tap.before?.(page);
-    // The patient scrolls to it while reading: the touch must land on screen.
-    const target = tap.tap(page);
-    await target.scrollIntoViewIfNeeded();
-    const box = await target.boundingBox();
-    if (!box) throw new Error(`${tap.name}: nothing to tap`);
-    const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-    await page.evaluate(() => globalThis.marpeArm());
-    counting = true;
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [point] });
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    const typed = await tap.before?.(page, { baseUrl });
+    // FIRST_TAP_TRACE=<folder>: a Chromium trace of each cold tap, from just before it to the
+    // answer, for DevTools' Performance panel (where a tap's time goes).
+    const tracing = !warm && process.env.FIRST_TAP_TRACE;
+    const trace = [];
+    if (tracing) {
+      cdp.on('Tracing.dataCollected', ({ value }) => trace.push(...value));
+      await cdp.send('Tracing.start', {
+        transferMode: 'ReportEvents',
+        traceConfig: {
+          includedCategories: [
+            'devtools.timeline',
+            'disabled-by-default-devtools.timeline',
+            'disabled-by-default-devtools.timeline.frame',
+            'v8.execute',
+            'blink.user_timing',
+            'loading',
+            'disabled-by-default-v8.cpu_profiler',
+          ],
+        },
+      });
+    }
+    if (tap.key) {
+      await page.evaluate(() => globalThis.marpeArm());
+      counting = true;
+      // One keystroke into the focused field, as the phone's keyboard sends it.
+      await cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', text: typed, key: typed });
+      await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key: typed });
+    } else {
+      // The patient scrolls to it while reading: the touch must land on screen.
+      const target = tap.tap(page);
+      await target.scrollIntoViewIfNeeded();
+      const box = await target.boundingBox();
+      if (!box) throw new Error(`${tap.name}: nothing to tap`);
+      const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+      await page.evaluate(() => globalThis.marpeArm());
+      counting = true;
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [point] });
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    }
     const { ms, longestTask } = await Promise.race([
       answer,
       new Promise((_, reject) =>
@@ -191,7 +392,15 @@ async function measureTap(browser, baseUrl, tap, links, { warm }) {
     ]);
     // What the tap fetched: wait for the network to be quiet so late chunks are counted.
     await page.waitForLoadState('networkidle').catch(() => undefined);
-    return { ms, longestTask, kib: bytes / 1024 };
+    if (tracing) {
+      const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+      await cdp.send('Tracing.end');
+      await complete;
+      const file = path.join(tracing, `${tap.name.replace(/[^\w]+/g, '-')}-${Date.now()}.json`);
+      fs.mkdirSync(tracing, { recursive: true });
+      fs.writeFileSync(file, JSON.stringify({ traceEvents: trace }));
+    }
+    return { ms, longestTask, kib: bytes / 1024, scripts };
   } finally {
     await context.close();
   }
@@ -204,21 +413,26 @@ export async function firstTapTable({ baseUrl: given } = {}) {
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   const rows = {};
   try {
-    for (const tap of taps) {
+    // FIRST_TAPS=code,language: only the taps whose names hold one of these words.
+    const only = process.env.FIRST_TAPS?.split(',').filter(Boolean);
+    for (const tap of taps.filter((t) => !only || only.some((word) => t.name.includes(word)))) {
+      const prepared = await tap.setup?.(baseUrl);
       const cold = [];
       const warm = [];
       const fetched = [];
       const warmTask = [];
+      const scripts = new Set();
       for (let i = 0; i < runs; i++) {
         // Fresh links each run: a form or payment link is the patient's, and its page may change.
         const links = {
           form: await demoLinkPath(baseUrl, 'formUrl'),
           payment: await demoLinkPath(baseUrl, 'paymentUrl'),
         };
-        const c = await measureTap(browser, baseUrl, tap, links, { warm: false });
+        const c = await measureTap(browser, baseUrl, tap, links, { warm: false, prepared });
         cold.push(c.ms);
         fetched.push(c.kib);
-        const w = await measureTap(browser, baseUrl, tap, links, { warm: true });
+        for (const script of c.scripts) scripts.add(script);
+        const w = await measureTap(browser, baseUrl, tap, links, { warm: true, prepared });
         warm.push(w.ms);
         warmTask.push(w.longestTask);
       }
@@ -230,6 +444,7 @@ export async function firstTapTable({ baseUrl: given } = {}) {
         'cold ÷ warm': (coldMs / warmMs).toFixed(2),
         'KiB after cold tap': Math.round(median(fetched)),
         'warm: longest task ms': Math.round(median(warmTask)),
+        'scripts after cold tap': scripts.size,
       };
     }
   } finally {

@@ -250,7 +250,22 @@ describe('patient verification (login/:clinicId)', () => {
       expect(await phoneField.getAttribute('aria-invalid')).toBe('true');
       expect(await next.isDisabled()).toBe(true);
       await stepHeading(page, heading.he.identity);
+      // The way on: correct the details, or call the clinic (its number, a tap to call it).
+      const nextStep = page.getByRole('alert').filter({ hasText: 'להתקשר למרפאה' });
+      expect(await nextStep.innerText()).toBe(
+        'אפשר לתקן את מספר תעודת הזהות או את הטלפון, או להתקשר למרפאה: 03-5551234',
+      );
+      expect(
+        await nextStep.getByRole('link', { name: '03-5551234', exact: true }).getAttribute('href'),
+      ).toBe('tel:035551234');
       await expectNoAxeViolations(page);
+      await switchLanguage(page, 'en');
+      const nextStepEn = page.getByRole('alert').filter({ hasText: 'call the clinic' });
+      expect(await nextStepEn.innerText()).toBe(
+        'Correct the ID number or the phone, or call the clinic: 03-5551234',
+      );
+      await expectNoAxeViolations(page);
+      await switchLanguage(page, 'he');
 
       // Ends with 543 but is not the phone on file: the server hints again, and sends nothing.
       await phoneField.fill('0500000543');
@@ -262,7 +277,7 @@ describe('patient verification (login/:clinicId)', () => {
       await phoneField.fill(uri.phone);
       await next.click();
       await stepHeading(page, heading.he.code);
-      await nextCode(uri.phone, before);
+      const sentCode = await nextCode(uri.phone, before);
       expect(await messagesTo(uri.phone)).toHaveLength(before + 1);
       expect(await messagesTo('0500000543')).toHaveLength(0);
 
@@ -302,11 +317,21 @@ describe('patient verification (login/:clinicId)', () => {
         .getByText(/^A code was sent a moment ago\. You can ask for a new one in \d+ seconds?\.$/)
         .first()
         .waitFor();
+      expect(
+        await alert.getByRole('button', { name: 'Enter the code already sent' }).isEnabled(),
+      ).toBe(true);
       await expectNoAxeViolations(page);
       await switchLanguage(page, 'he');
-      await alert.waitFor({ state: 'detached', timeout: (first + 5) * 1000 });
-      const continueHe = page.getByRole('button', { name: label.he.continue });
-      expect(await continueHe.isEnabled()).toBe(true);
+
+      // The code sent before the patient went back is still valid: a way back to type it, the
+      // wait shown on the resend button.
+      await alert.getByRole('button', { name: 'הקלדת הקוד שכבר נשלח' }).click();
+      await stepHeading(page, heading.he.code);
+      const resendLater = page.getByRole('button', { name: /^שליחת קוד חדש בעוד 0:\d\d$/ });
+      expect(await resendLater.isDisabled()).toBe(true);
+      await expectNoAxeViolations(page);
+      await page.getByRole('textbox', { name: label.he.code }).fill(sentCode);
+      await expectAuthenticated(page, 'האימות הצליח');
       expect(await messagesTo(uri.phone)).toHaveLength(before + 1);
       await context.close();
     },

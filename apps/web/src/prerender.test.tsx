@@ -71,8 +71,8 @@ describe('the payment result page rendered on the server (ADR 025)', () => {
     const page = await prerender(succeeded, {
       paymentResult: { token: 'tok', data: request('paid') },
     });
-    expect(page.html).toMatch(/<h1[^>]*>תשלום התקבל<\/h1>/);
-    expect(page.title).toBe('תשלום התקבל');
+    expect(page.html).toMatch(/<h1[^>]*>התשלום התקבל<\/h1>/);
+    expect(page.title).toBe('התשלום התקבל');
     expect(page.live).toBe(false);
   });
 
@@ -87,10 +87,11 @@ describe('the payment result page rendered on the server (ADR 025)', () => {
     }
   });
 
-  it('a link that is not valid: not confirmed, with try again', async () => {
+  it('a link that is not valid: not confirmed, and whom to ask (trying again cannot help)', async () => {
     const page = await prerender(succeeded, { paymentResult: { token: 'tok', data: null } });
     expect(page.html).toMatch(/<h1[^>]*>התשלום לא אושר<\/h1>/);
-    expect(page.html).toMatch(/<button[^>]*>ניסיון נוסף/);
+    expect(page.html).toContain('קישור התשלום כבר אינו בתוקף. לתשלום, פנו למרפאה.');
+    expect(page.html).not.toMatch(/<button[^>]*>ניסיון נוסף/);
     expect(page.title).toBe('התשלום לא אושר');
     expect(page.live).toBe(false);
   });

@@ -4,10 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { languages, type Language } from '../i18n/languages';
 
 /**
- * The open language menu. Its own chunk (with MUI's Menu, Popover and transitions): every page
+ * The open language menu. Its own import (with MUI's Menu, Popover and transitions): every page
  * shows the button, few patients open it.
  */
 export function LanguageList({
+  open,
   id,
   buttonId,
   anchor,
@@ -15,6 +16,8 @@ export function LanguageList({
   onChoose,
   onClose,
 }: {
+  /** Open while it has an anchor; mounted from the first opening on (lib/lazy-on-open.tsx). */
+  open: boolean;
   id: string;
   buttonId: string;
   anchor: HTMLElement | null;
@@ -27,7 +30,7 @@ export function LanguageList({
     <Menu
       id={id}
       anchorEl={anchor}
-      open={anchor !== null}
+      open={open && anchor !== null}
       onClose={onClose}
       // Rendered inside the app bar, so the open menu stays within the banner landmark.
       disablePortal

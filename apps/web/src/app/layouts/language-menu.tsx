@@ -1,19 +1,18 @@
 import TranslateIcon from '@mui/icons-material/Translate';
 import IconButton from '@mui/material/IconButton';
-import { lazy, Suspense, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { lazyOnOpen } from '../../lib/lazy-on-open';
 import { preloadLanguages } from '../i18n/init';
 import { toLanguage, type Language } from '../i18n/languages';
 
-const loadLanguageList = () => import('./language-list');
-const LanguageList = lazy(async () => ({ default: (await loadLanguageList()).LanguageList }));
+// Its code comes once the page is idle, so that the first tap opens it at once.
+const LanguageList = lazyOnOpen(async () => (await import('./language-list')).LanguageList);
 
 /** Lists the locales; the i18n instance persists the choice and flips <html lang dir>. */
 export function LanguageMenu() {
   const { t, i18n } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  // Mounted from the first opening on, so that closing keeps MUI's exit transition.
-  const [used, setUsed] = useState(false);
   const menuId = useId();
   const buttonId = useId();
   const current = toLanguage(i18n.language);
@@ -33,37 +32,27 @@ export function LanguageMenu() {
         aria-haspopup="menu"
         aria-controls={open ? menuId : undefined}
         aria-expanded={open}
-        // The menu's code, and the other language's texts, start loading as a pointer or the
-        // keyboard reaches the button.
-        onPointerEnter={() => {
-          void loadLanguageList();
-          preloadLanguages(i18n);
-        }}
-        onFocus={() => {
-          void loadLanguageList();
-          preloadLanguages(i18n);
-        }}
+        // The other language's texts start loading as a pointer or the keyboard reaches the
+        // button.
+        onPointerEnter={() => preloadLanguages(i18n)}
+        onFocus={() => preloadLanguages(i18n)}
         onClick={(event) => {
           preloadLanguages(i18n);
-          setUsed(true);
           setAnchor(event.currentTarget);
         }}
         sx={{ width: 48, height: 48 }}
       >
         <TranslateIcon />
       </IconButton>
-      {used && (
-        <Suspense fallback={null}>
-          <LanguageList
-            id={menuId}
-            buttonId={buttonId}
-            anchor={anchor}
-            current={current}
-            onChoose={choose}
-            onClose={() => setAnchor(null)}
-          />
-        </Suspense>
-      )}
+      <LanguageList
+        open={open}
+        id={menuId}
+        buttonId={buttonId}
+        anchor={anchor}
+        current={current}
+        onChoose={choose}
+        onClose={() => setAnchor(null)}
+      />
     </>
   );
 }

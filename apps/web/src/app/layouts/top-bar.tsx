@@ -4,10 +4,18 @@ import Toolbar from '@mui/material/Toolbar';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import logoUrl from '../../assets/marpe-logo.svg';
+import { lazyOnOpen } from '../../lib/lazy-on-open';
+import { hideVerifiedNotice, useVerifiedNotice } from '../../lib/patient-auth/verified-notice';
 import { LanguageMenu } from './language-menu';
+
+const VerifiedSnackbar = lazyOnOpen(
+  async () =>
+    (await import('../../lib/patient-auth/components/verified-snackbar')).VerifiedSnackbar,
+);
 
 export function TopBar() {
   const { t } = useTranslation();
+  const verifiedNotice = useVerifiedNotice();
   return (
     <AppBar position="static" color="primary" elevation={0}>
       <Toolbar sx={{ justifyContent: 'space-between', gap: 2 }}>
@@ -24,6 +32,8 @@ export function TopBar() {
         </Link>
         <LanguageMenu />
       </Toolbar>
+      {/* Here because the top bar stays as the login page gives way to the next one. */}
+      <VerifiedSnackbar open={verifiedNotice} onClose={hideVerifiedNotice} />
     </AppBar>
   );
 }

@@ -1,10 +1,12 @@
 import { act, screen, waitFor } from '@testing-library/react';
-import type { RouteObject } from 'react-router';
+import { Outlet, type RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { TopBar } from '../../app/layouts/top-bar';
 import { createRoutes } from '../../app/router';
 import { configureApiClient } from '../../lib/api-client';
 import { useClinicStore } from '../../lib/clinic/clinic-store';
 import { initialAuthState, useAuthStore } from '../../lib/patient-auth/auth-store';
+import { hideVerifiedNotice } from '../../lib/patient-auth/verified-notice';
 import { clinicFixture } from '../../test/clinic-fixture';
 import { apiError, json, stubApi } from '../../test/fake-api';
 import { renderRoutes } from '../../test/render';
@@ -31,6 +33,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  hideVerifiedNotice();
   vi.unstubAllGlobals();
   reload.mockReset();
   sessionStorage.clear();
@@ -94,6 +97,43 @@ describe('login page', () => {
       await screen.findByRole('heading', { level: 1, name: 'המרפאה לא נמצאה' }),
     ).toBeInTheDocument();
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('a code accepted goes on at once, and the next page says the patient is verified', async () => {
+    const { callsTo } = stubApi({
+      'GET /api/clinic/1': () => json(clinicFixture()),
+      'POST /api/patient-auth/login': () => json({ twoFactorToken: 'tft-1' }),
+      'POST /api/patient-auth/two-factor': () => json({ patient, token: 'session-token' }),
+    });
+    useAuthStore.setState(initialAuthState());
+    // The top bar stays across pages, as in the app's layout.
+    const { router, user } = renderRoutes(
+      [
+        {
+          element: (
+            <>
+              <TopBar />
+              <Outlet />
+            </>
+          ),
+          children: routes,
+        },
+      ],
+      { initialEntries: ['/login/1?next=booking'] },
+    );
+    await user.type(await screen.findByRole('textbox', { name: 'מספר תעודת זהות' }), '039845128');
+    await user.type(screen.getByRole('textbox', { name: 'טלפון נייד' }), '0501234567');
+    await user.click(screen.getByRole('button', { name: 'המשך' }));
+    await user.type(await screen.findByRole('textbox', { name: 'קוד אימות' }), '123456');
+
+    // No pause on this page: it held the next page back 1.2 s.
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Booking' }, { timeout: 800 }),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/booking/1');
+    expect(router.state.historyAction).toBe('REPLACE');
+    expect(callsTo('POST /api/patient-auth/two-factor')).toHaveLength(1);
+    expect(await screen.findByRole('status')).toHaveTextContent('האימות הצליח');
   });
 
   it('a patient already signed in goes straight on to their appointments', async () => {

@@ -1,10 +1,12 @@
 import { isValidIsraeliId, OTP_LENGTH } from '@marpe/shared/rules';
 import { act, screen, waitFor, within } from '@testing-library/react';
-import type { RouteObject } from 'react-router';
+import { Outlet, type RouteObject } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { TopBar } from '../../app/layouts/top-bar';
 import { configureApiClient } from '../../lib/api-client';
 import { useClinicStore } from '../../lib/clinic/clinic-store';
 import { initialAuthState, useAuthStore } from '../../lib/patient-auth/auth-store';
+import { hideVerifiedNotice } from '../../lib/patient-auth/verified-notice';
 import { clinicFixture } from '../../test/clinic-fixture';
 import { apiError, json, stubApi, type Answer } from '../../test/fake-api';
 import { renderRoutes } from '../../test/render';
@@ -24,11 +26,22 @@ const otherIdNumber = validId('20547718');
 const phone = '0501234567';
 const patient = { id: 7, id_number: idNumber, first_name: 'דנה', last_name: 'לוי', phone };
 
+// Under the top bar, as in the app: the success message shows from there on the next page.
 const routes: RouteObject[] = [
-  { path: 'login/:clinicId', element: <LoginPage /> },
-  { path: 'clinic/:clinicId', element: <h1>Clinic</h1> },
-  { path: 'appointments/:clinicId', element: <h1>Appointments</h1> },
-  { path: 'booking/:clinicId', element: <h1>Booking</h1> },
+  {
+    element: (
+      <>
+        <TopBar />
+        <Outlet />
+      </>
+    ),
+    children: [
+      { path: 'login/:clinicId', element: <LoginPage /> },
+      { path: 'clinic/:clinicId', element: <h1>Clinic</h1> },
+      { path: 'appointments/:clinicId', element: <h1>Appointments</h1> },
+      { path: 'booking/:clinicId', element: <h1>Booking</h1> },
+    ],
+  },
 ];
 
 const ok =
@@ -100,6 +113,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  hideVerifiedNotice();
   vi.useRealTimers();
   vi.unstubAllGlobals();
   sessionStorage.clear();
@@ -285,6 +299,82 @@ describe('step 1: ID number and phone', () => {
     expect(callsTo('POST /api/patient-auth/login')).toHaveLength(2);
   });
 
+  it('the ID number known with another phone: the way on is to correct the details or call the clinic', async () => {
+    const { user } = setup({
+      'POST /api/patient-auth/login': () => apiError(400, 'invalid_phone', { hint: '321' }),
+    });
+    await fillIdentity(user);
+    await user.click(screen.getByRole('button', { name: he.continue }));
+
+    // The spec's text stays under the phone; the step's message gives the next step.
+    const phoneField = screen.getByRole('textbox', { name: he.phone });
+    await waitFor(() =>
+      expect(phoneField).toHaveAccessibleDescription(
+        'קיים מספר תעודת זהות עם טלפון אחר שמסתיים בספרות 321',
+      ),
+    );
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(
+      'אפשר לתקן את מספר תעודת הזהות או את הטלפון, או להתקשר למרפאה: 03-5551234',
+    );
+    const call = within(alert).getByRole('link', { name: '03-5551234' });
+    expect(call).toHaveAttribute('href', 'tel:035551234');
+
+    // Another ID number: the hint, and its next step, no longer apply.
+    const idField = screen.getByRole('textbox', { name: he.idNumber });
+    await user.clear(idField);
+    await user.type(idField, otherIdNumber);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('back from the code, a new code refused for now: the code sent before can still be typed', async () => {
+    const { user, callsTo } = await reachCodeStep({
+      'POST /api/patient-auth/login': [
+        ok({ twoFactorToken: 'tft-1' }),
+        () => apiError(429, 'too_many_requests', { details: { retryAfterSeconds: 40 } }),
+      ],
+      'POST /api/patient-auth/two-factor': ok({ patient, token: 'session-token' }),
+    });
+    await user.click(screen.getByRole('button', { name: he.back }));
+    await screen.findByRole('heading', { level: 2, name: 'תעודת זהות וטלפון' });
+    await user.click(screen.getByRole('button', { name: he.continue }));
+
+    const alert = await screen.findByRole('alert');
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    expect(alert).toHaveTextContent('אפשר לבקש קוד חדש בעוד 40 שניות');
+    await user.click(within(alert).getByRole('button', { name: 'הקלדת הקוד שכבר נשלח' }));
+
+    // The code step again, the wait on its resend button, the code sent first taken.
+    const code = await screen.findByRole('textbox', { name: he.code });
+    await waitFor(() => expect(code).toHaveFocus());
+    expect(screen.getByRole('button', { name: /^שליחת קוד חדש בעוד 0:(40|39)$/ })).toBeDisabled();
+    await user.type(code, '123456');
+    await screen.findByRole('heading', { level: 1, name: 'Appointments' });
+    expect(callsTo('POST /api/patient-auth/two-factor')[0]?.body).toMatchObject({
+      twoFactorToken: 'tft-1',
+      code: '123456',
+    });
+    expect(callsTo('POST /api/patient-auth/login')).toHaveLength(2);
+  });
+
+  it('a new code refused for other details offers no way back to the code sent before', async () => {
+    const { user } = await reachCodeStep({
+      'POST /api/patient-auth/login': [
+        ok({ twoFactorToken: 'tft-1' }),
+        () => apiError(429, 'too_many_requests', { details: { retryAfterSeconds: 40 } }),
+      ],
+    });
+    await user.click(screen.getByRole('button', { name: he.back }));
+    const idField = await screen.findByRole('textbox', { name: he.idNumber });
+    await user.clear(idField);
+    await user.type(idField, otherIdNumber);
+    await user.click(screen.getByRole('button', { name: he.continue }));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('אפשר לבקש קוד חדש בעוד');
+    expect(within(alert).queryByRole('button')).not.toBeInTheDocument();
+  });
+
   it('a long wait reads in minutes, in English too', async () => {
     const { user } = setup(
       {
@@ -393,42 +483,46 @@ describe('sign-up branch', () => {
     expect(firstName).toHaveAccessibleDescription('שדה חובה');
   });
 
-  it('back from the code step returns to the names, dropping the code but keeping the names', async () => {
-    const { user, callsTo } = setup({
-      'POST /api/patient-auth/login': () => apiError(404, 'patient_not_found'),
-      'POST /api/patient-auth/sign-up': ok({ twoFactorToken: 'tft-new' }),
-    });
-    await fillIdentity(user);
-    await user.click(screen.getByRole('button', { name: he.continue }));
-    await user.type(await screen.findByRole('textbox', { name: he.firstName }), 'נועה');
-    await user.type(screen.getByRole('textbox', { name: he.lastName }), 'כהן');
-    await user.click(screen.getByRole('button', { name: he.continue }));
-    await user.type(await screen.findByRole('textbox', { name: he.code }), '12');
-    expect(useAuthStore.getState().twoFactorToken).toBe('tft-new');
-    expect(sessionStorage.getItem('verification')).not.toBeNull();
+  it(
+    'back from the code step returns to the names, dropping the code but keeping the names',
+    { timeout: 20_000 },
+    async () => {
+      const { user, callsTo } = setup({
+        'POST /api/patient-auth/login': () => apiError(404, 'patient_not_found'),
+        'POST /api/patient-auth/sign-up': ok({ twoFactorToken: 'tft-new' }),
+      });
+      await fillIdentity(user);
+      await user.click(screen.getByRole('button', { name: he.continue }));
+      await user.type(await screen.findByRole('textbox', { name: he.firstName }), 'נועה');
+      await user.type(screen.getByRole('textbox', { name: he.lastName }), 'כהן');
+      await user.click(screen.getByRole('button', { name: he.continue }));
+      await user.type(await screen.findByRole('textbox', { name: he.code }), '12');
+      expect(useAuthStore.getState().twoFactorToken).toBe('tft-new');
+      expect(sessionStorage.getItem('verification')).not.toBeNull();
 
-    await user.click(screen.getByRole('button', { name: he.back }));
+      await user.click(screen.getByRole('button', { name: he.back }));
 
-    const firstName = await screen.findByRole('textbox', { name: he.firstName });
-    await waitFor(() => expect(firstName).toHaveFocus());
-    expect(firstName).toHaveValue('נועה');
-    expect(screen.getByRole('textbox', { name: he.lastName })).toHaveValue('כהן');
-    expect(useAuthStore.getState().twoFactorToken).toBeNull();
-    expect(useAuthStore.getState().verification).toBeNull();
-    expect(sessionStorage.getItem('verification')).toBeNull();
+      const firstName = await screen.findByRole('textbox', { name: he.firstName });
+      await waitFor(() => expect(firstName).toHaveFocus());
+      expect(firstName).toHaveValue('נועה');
+      expect(screen.getByRole('textbox', { name: he.lastName })).toHaveValue('כהן');
+      expect(useAuthStore.getState().twoFactorToken).toBeNull();
+      expect(useAuthStore.getState().verification).toBeNull();
+      expect(sessionStorage.getItem('verification')).toBeNull();
 
-    // Back once more: step 1 with what was typed.
-    await user.click(screen.getByRole('button', { name: he.back }));
-    const idField = await screen.findByRole('textbox', { name: he.idNumber });
-    expect(idField).toHaveValue(idNumber);
-    await waitFor(() => expect(idField).toHaveFocus());
+      // Back once more: step 1 with what was typed.
+      await user.click(screen.getByRole('button', { name: he.back }));
+      const idField = await screen.findByRole('textbox', { name: he.idNumber });
+      expect(idField).toHaveValue(idNumber);
+      await waitFor(() => expect(idField).toHaveFocus());
 
-    // Forward again: a new code is asked for, and a fresh code step has an empty code.
-    await user.click(screen.getByRole('button', { name: he.continue }));
-    await user.click(await screen.findByRole('button', { name: he.continue }));
-    expect(await screen.findByRole('textbox', { name: he.code })).toHaveValue('');
-    expect(callsTo('POST /api/patient-auth/sign-up')).toHaveLength(2);
-  });
+      // Forward again: a new code is asked for, and a fresh code step has an empty code.
+      await user.click(screen.getByRole('button', { name: he.continue }));
+      await user.click(await screen.findByRole('button', { name: he.continue }));
+      expect(await screen.findByRole('textbox', { name: he.code })).toHaveValue('');
+      expect(callsTo('POST /api/patient-auth/sign-up')).toHaveLength(2);
+    },
+  );
 
   it('a clinic that takes no new patients says to contact it instead of asking for names', async () => {
     const { user, callsTo } = setup(

@@ -64,6 +64,11 @@ export interface AuthState {
   verifyCode: (code: string) => Promise<Patient>;
   /** Forgets the code that was sent (the patient went back from the code step). */
   cancelVerification: () => void;
+  /**
+   * Takes back a code forgotten by going back from the code step, which the server still takes:
+   * a new one was refused for now (429), and the patient returns to type this one.
+   */
+  resumeVerification: (verification: PendingVerification, twoFactorToken: string) => void;
   /** SPEC § 4: clears patient, tokens, ID number and the stored token, and tells the server. */
   logout: () => Promise<void>;
 }
@@ -273,6 +278,8 @@ export const useAuthStore = create<AuthState>()((set, get) => {
       storeVerification(null, null);
       set({ verification: null, twoFactorToken: null });
     },
+
+    resumeVerification: codeSent,
 
     logout: async () => {
       // The request reads the stored token as it starts, so everything can be cleared at once.

@@ -1,4 +1,5 @@
 import type { Patient } from '@marpe/shared';
+import { normaliseIdNumber, normaliseIsraeliMobile } from '@marpe/shared/rules';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Step from '@mui/material/Step';
@@ -7,7 +8,7 @@ import Stepper from '@mui/material/Stepper';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useClinicStore } from '../clinic/clinic-store';
-import { useAuthStore, type VerificationMode } from './auth-store';
+import { useAuthStore, type PendingVerification, type VerificationMode } from './auth-store';
 import { CodeStep } from './components/code-step';
 import { IdentityStep, type IdentityValues } from './components/identity-step';
 import { NamesStep, type NameValues } from './components/names-step';
@@ -49,6 +50,7 @@ export function VerificationForm({ clinicId, onAuthenticated }: VerificationForm
   const login = useAuthStore((state) => state.login);
   const signUp = useAuthStore((state) => state.signUp);
   const cancelVerification = useAuthStore((state) => state.cancelVerification);
+  const resumeVerification = useAuthStore((state) => state.resumeVerification);
   const clinic = useClinicStore((state) => (state.clinic?.id === clinicId ? state.clinic : null));
   const clinicAcceptsNewPatients = useClinicStore((state) => state.isAcceptNewPatients);
   // Unknown until the clinic has loaded; the server then answers for it (403).
@@ -78,6 +80,13 @@ export function VerificationForm({ clinicId, onAuthenticated }: VerificationForm
   const [busy, setBusy] = useState(false);
   // A second Enter or click before the answer must not send a second code.
   const sending = useRef(false);
+  // The code forgotten by going back from the code step (SPEC § 2). The server still takes it
+  // until it expires or a new one replaces it: when a new one is refused for now (429), the
+  // patient may go back and type it instead of waiting.
+  const droppedCode = useRef<{ verification: PendingVerification; twoFactorToken: string } | null>(
+    null,
+  );
+  const [canReturnToCode, setCanReturnToCode] = useState(false);
   const [focusRequest, setFocusRequest] = useState<{ id: string } | null>(null);
 
   const baseId = useId();
@@ -121,7 +130,10 @@ export function VerificationForm({ clinicId, onAuthenticated }: VerificationForm
     setStepError(null);
     if (field === 'idNumber' || field === 'phone') setNotAccepting(false);
     // The wait is the phone's (or the patient's): other details may be tried at once.
-    if (field === 'idNumber' || field === 'phone') setWait(null);
+    if (field === 'idNumber' || field === 'phone') {
+      setWait(null);
+      setCanReturnToCode(false);
+    }
     // SPEC § 5: the hint belongs to the ID number it was given for.
     if (field === 'idNumber') setHint(null);
   };
@@ -143,8 +155,11 @@ export function VerificationForm({ clinicId, onAuthenticated }: VerificationForm
     setStepError(null);
     setNotAccepting(false);
     setWait(null);
+    setCanReturnToCode(false);
     try {
       await login({ clinicId, ...values });
+      // The new code replaced the one sent before.
+      droppedCode.current = null;
       setMode('login');
       goTo('code', ids.code);
     } catch (error) {
@@ -153,7 +168,7 @@ export function VerificationForm({ clinicId, onAuthenticated }: VerificationForm
         setHint(failure.hint);
         focus(ids.phone);
       } else if (failure.kind === 'wait') {
-        setWait(failure.wait);
+        refusedForNow(failure.wait);
       } else if (failure.kind === 'error') {
         setStepError(failure.message);
       } else if (refusesNewPatients) {
@@ -180,15 +195,17 @@ export function VerificationForm({ clinicId, onAuthenticated }: VerificationForm
     setBusy(true);
     setStepError(null);
     setWait(null);
+    setCanReturnToCode(false);
     try {
       await signUp({ clinicId, ...values });
+      droppedCode.current = null;
       goTo('code', ids.code);
     } catch (error) {
       const failure = sendFailure(error);
       if (failure.kind === 'error') {
         setStepError(failure.message);
       } else if (failure.kind === 'wait') {
-        setWait(failure.wait);
+        refusedForNow(failure.wait);
       } else {
         // Back to the first step, which explains: the hint, or that the clinic takes no one new.
         setMode('login');
@@ -210,9 +227,38 @@ export function VerificationForm({ clinicId, onAuthenticated }: VerificationForm
   // SPEC § 2: going back from the code step drops the code that was sent (in sign-up mode, the
   // sign-up state); what was typed stays.
   const backFromCode = () => {
+    const { verification, twoFactorToken } = useAuthStore.getState();
+    droppedCode.current = verification && twoFactorToken ? { verification, twoFactorToken } : null;
     cancelVerification();
     if (mode === 'signUp') goTo('names', ids.firstName);
     else goTo('identity', ids.idNumber);
+  };
+
+  /** A new code refused for now (429): the wait, and the code sent before if it was for these details. */
+  function refusedForNow(refusal: Wait) {
+    setWait(refusal);
+    const dropped = droppedCode.current?.verification;
+    setCanReturnToCode(
+      dropped !== undefined &&
+        dropped.clinicId === clinicId &&
+        normaliseIdNumber(dropped.idNumber) === normaliseIdNumber(values.idNumber) &&
+        normaliseIsraeliMobile(dropped.phone) === normaliseIsraeliMobile(values.phone),
+    );
+  }
+
+  const returnToCode = () => {
+    const dropped = droppedCode.current;
+    if (!dropped) return;
+    droppedCode.current = null;
+    // The resend button counts down the wait the server has just given.
+    resumeVerification(
+      { ...dropped.verification, resendAt: wait?.until ?? dropped.verification.resendAt },
+      dropped.twoFactorToken,
+    );
+    setWait(null);
+    setCanReturnToCode(false);
+    setMode(dropped.verification.mode);
+    goTo('code', ids.code);
   };
 
   const onVerified = (verified: Patient) => {
@@ -256,6 +302,7 @@ export function VerificationForm({ clinicId, onAuthenticated }: VerificationForm
           busy={busy}
           error={stepError}
           wait={wait && waitSeconds > 0 ? { seconds: waitSeconds, announced: wait.seconds } : null}
+          onReturnToCode={canReturnToCode ? returnToCode : undefined}
           notAcceptingNewPatients={notAccepting}
           clinicPhone={clinic?.phone ?? null}
           onChange={onChange}
@@ -272,6 +319,7 @@ export function VerificationForm({ clinicId, onAuthenticated }: VerificationForm
           busy={busy}
           error={stepError}
           wait={wait && waitSeconds > 0 ? { seconds: waitSeconds, announced: wait.seconds } : null}
+          onReturnToCode={canReturnToCode ? returnToCode : undefined}
           onChange={onChange}
           onBlur={onBlur}
           onSubmit={() => void submitNames()}

@@ -26,6 +26,8 @@ interface IdentityStepProps {
   error: StepError | null;
   /** Seconds until another code may be asked for (a 429 with its time), and as first said. */
   wait: { seconds: number; announced: number } | null;
+  /** Back to the code step with the code sent before, still valid (shown with the wait). */
+  onReturnToCode?: () => void;
   /** The clinic takes no new patients and these details are not a patient's (ADR 006). */
   notAcceptingNewPatients: boolean;
   clinicPhone: string | null;
@@ -45,6 +47,7 @@ export function IdentityStep({
   busy,
   error,
   wait,
+  onReturnToCode,
   notAcceptingNewPatients,
   clinicPhone,
   onChange,
@@ -55,8 +58,10 @@ export function IdentityStep({
   const theme = useTheme();
 
   let message: ReactNode = error ? t(error) : null;
+  let severity: 'error' | 'warning' | 'info' = 'error';
   if (wait) {
-    message = <WaitMessage {...wait} />;
+    message = <WaitMessage {...wait} onReturnToCode={onReturnToCode} />;
+    severity = 'warning';
   } else if (notAcceptingNewPatients) {
     message = (
       <>
@@ -70,6 +75,20 @@ export function IdentityStep({
           </>
         )}
       </>
+    );
+  } else if (hint && !error) {
+    // The ID number is the clinic's with another phone (the hint under the phone field says
+    // so): the way on is to correct the details, or to call the clinic, whose number shows.
+    severity = 'info';
+    message = clinicPhone ? (
+      <>
+        {t('patientAuth.mismatchNextStep')}{' '}
+        <Link href={telHref(clinicPhone)} dir="ltr" color="inherit" sx={{ fontWeight: 500 }}>
+          {clinicPhone}
+        </Link>
+      </>
+    ) : (
+      t('patientAuth.mismatchFix')
     );
   }
 
@@ -86,7 +105,7 @@ export function IdentityStep({
       canSubmit={canSubmit && wait === null}
       busy={busy}
       onSubmit={onSubmit}
-      errorSeverity={wait ? 'warning' : 'error'}
+      errorSeverity={severity}
       error={message}
     >
       <TextField

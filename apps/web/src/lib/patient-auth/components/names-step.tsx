@@ -20,6 +20,8 @@ interface NamesStepProps {
   error: StepError | null;
   /** Seconds until another code may be asked for (a 429 with its time), and as first said. */
   wait: { seconds: number; announced: number } | null;
+  /** Back to the code step with the code sent before, still valid (shown with the wait). */
+  onReturnToCode?: () => void;
   onChange: (field: keyof NameValues, value: string) => void;
   onBlur: (field: keyof NameValues) => void;
   onSubmit: () => void;
@@ -36,6 +38,7 @@ export function NamesStep({
   busy,
   error,
   wait,
+  onReturnToCode,
   onChange,
   onBlur,
   onSubmit,
@@ -51,7 +54,9 @@ export function NamesStep({
       onSubmit={onSubmit}
       errorSeverity={wait ? 'warning' : 'error'}
       onBack={onBack}
-      error={wait ? <WaitMessage {...wait} /> : error ? t(error) : null}
+      error={
+        wait ? <WaitMessage {...wait} onReturnToCode={onReturnToCode} /> : error ? t(error) : null
+      }
     >
       <Typography>{t('patientAuth.newPatient')}</Typography>
       {(['firstName', 'lastName'] as const).map((field) => (

@@ -24,8 +24,11 @@ interface StepFormProps {
   onBack?: () => void;
   /** A message about the whole step, announced as it appears. */
   error?: ReactNode;
-  /** `warning` for a wait (the theme's one colour for waiting), not a failure. */
-  errorSeverity?: 'error' | 'warning';
+  /**
+   * `warning` for a wait (the theme's one colour for waiting), not a failure; `info` for the way
+   * on from a problem a field already names.
+   */
+  errorSeverity?: 'error' | 'warning' | 'info';
   errorId?: string;
   children: ReactNode;
   /** After the buttons: the code step's resend button. */
