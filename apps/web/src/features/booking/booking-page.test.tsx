@@ -297,6 +297,30 @@ describe('what the rules allow, told early (issue 27)', () => {
     expect(within(times).getAllByRole('radio')).toHaveLength(2);
   });
 
+  it('learns of a time taken meanwhile when the patient comes back to the page, and says so', async () => {
+    const api = stub({
+      'GET /api/appointment/available-slots': [() => json(slots), () => json([at(slots, 1)])],
+    });
+    const { user } = renderRoutes(routes, {
+      initialEntries: ['/booking/1?caregiverId=11&appointmentTypeId=1'],
+    });
+    const times = await screen.findByRole('radiogroup', { name: /^שעות פנויות/ });
+    await user.click(within(times).getByRole('radio', { name: /09:00/ }));
+    const asked = () =>
+      api.calls.filter((c) => c.path.startsWith('/api/appointment/available-slots'));
+    expect(asked()).toHaveLength(1);
+    // Back to the tab: the date's times again; 09:00 went to someone else meanwhile.
+    document.dispatchEvent(new Event('visibilitychange'));
+    const note = await screen.findByText('השעה 09:00 שבחרתם כבר נתפסה. בחרו שעה אחרת.');
+    expect(note.closest('[role="status"]')).not.toBeNull();
+    expect(asked()).toHaveLength(2);
+    expect(within(times).queryByRole('radio', { name: /09:00/ })).toBeNull();
+    expect(within(times).getByRole('radio', { name: /09:30/ })).not.toBeChecked();
+    // Choosing again clears the note.
+    await user.click(within(times).getByRole('radio', { name: /09:30/ }));
+    expect(screen.queryByText(/כבר נתפסה/)).toBeNull();
+  });
+
   it('change time: the current appointment, and old → new in the confirm dialog', async () => {
     stub({ 'GET /api/appointment/patient-appointments': () => json([ownAppointment]) });
     const { user } = renderRoutes(routes, {

@@ -37,11 +37,12 @@ import {
 import { useCheckedSession } from '../../lib/patient-auth/use-checked-session';
 import { VerificationForm } from '../../lib/patient-auth/verification-form';
 import { snackbarDefaultMs } from '../../lib/snackbar';
-import { DroppedCaregiverNote, OnWaitlistNote } from './components/booking-notes';
+import { DroppedCaregiverNote, OnWaitlistNote, TakenSlotNote } from './components/booking-notes';
 import { CaregiverStep } from './components/caregiver-step';
 import { FullyBookedList } from './components/fully-booked-list';
 import { CurrentAppointment } from './components/current-appointment';
 import { formatTime } from './format';
+import { useFreshSlots } from './use-fresh-slots';
 import { SummaryList } from './components/summary-list';
 import { TypeStep } from './components/type-step';
 import { canConfirm, useBookingStore } from './stores/booking-store';
@@ -352,6 +353,9 @@ function BookingSteps({
   const datesFailed = fetchError !== null && store.availableDates.length === 0;
   const slotsFailed = store.error === 'booking.errors.fetchFailed' && !datesFailed;
   const datesLoaded = !store.loading || store.availableDates.length > 0;
+  // A time taken meanwhile (another patient, a phone booking in the caregiver's calendar) leaves
+  // the open page within seconds, not at the next reload.
+  useFreshSlots(Boolean(caregiver && type && selectedDate) && !store.isAppointmentConfirmed);
 
   async function confirm() {
     const ok = await useBookingStore.getState().confirmAppointment(rescheduleId);
@@ -435,6 +439,9 @@ function BookingSteps({
                   {t(offer === 'taken' ? 'waitlist.offerTaken' : 'waitlist.offerSelected')}
                 </Alert>
               )}
+              <TakenSlotNote
+                time={store.takenSlot ? formatTime(store.takenSlot.start, timeZone) : null}
+              />
               {datesFailed ? (
                 <Alert
                   severity="error"

@@ -33,6 +33,23 @@ export function DroppedCaregiverNote({
   );
 }
 
+/**
+ * The time the patient had chosen was taken meanwhile (the page asks again while it is open): it
+ * is no longer chosen, and the patient is told so, politely, where the times are.
+ */
+export function TakenSlotNote({ time }: { time: string | null }) {
+  const { t } = useTranslation();
+  return (
+    <Box role="status" sx={{ '&:empty': { display: 'none' } }}>
+      {time && (
+        <Alert severity="warning" role="none">
+          {t('booking.slotTaken', { time })}
+        </Alert>
+      )}
+    </Box>
+  );
+}
+
 /** On the waitlist for this caregiver and type: said instead of a second "notify me". */
 export function OnWaitlistNote({
   caregiver,

@@ -59,6 +59,11 @@ export interface BookingState {
    * patient why the choice is gone (null once they choose again).
    */
   droppedCaregiver: Caregiver | null;
+  /**
+   * The time the patient had chosen and a refresh found taken (booked by someone else, or made
+   * busy in the caregiver's calendar): the page says so (null once they choose again).
+   */
+  takenSlot: Slot | null;
 
   setClinic: (clinicId: number) => void;
   selectCaregiver: (caregiver: Caregiver | null) => void;
@@ -68,6 +73,11 @@ export interface BookingState {
   fetchAvailableDates: () => Promise<void>;
   /** The slots of `date` (default: the selected date). */
   fetchAvailableSlots: (date?: string | null) => Promise<void>;
+  /**
+   * The selected date's slots again, quietly (no loading state, a failure changes nothing), for
+   * an open page to learn of times taken since: a chosen time gone is unchosen (`takenSlot`).
+   */
+  refreshAvailableSlots: () => Promise<void>;
   /**
    * True once booked; false when refused or failed (`error` says why). With `rescheduleId`, the
    * patient's appointment of that id is moved to the slot instead ("change time").
@@ -91,6 +101,7 @@ const softReset = {
   isAppointmentConfirmed: false,
   isSmsSent: false,
   selectedSlot: null,
+  takenSlot: null,
 } satisfies Partial<BookingState>;
 
 const initial = {
@@ -108,6 +119,11 @@ const initial = {
 
 function offers(caregiver: Caregiver, appointmentType: AppointmentType): boolean {
   return caregiver.default_appointment_types.includes(appointmentType.id);
+}
+
+/** The same interval, however its instants are spelt. */
+function sameInstant(a: Slot, b: Slot): boolean {
+  return Date.parse(a.start) === Date.parse(b.start) && Date.parse(a.end) === Date.parse(b.end);
 }
 
 function sameId(a: number, b: number | string | null | undefined): boolean {
@@ -177,9 +193,9 @@ export const useBookingStore = create<BookingState>()((set, get) => {
       });
     },
 
-    selectDate: (date) => set({ selectedDate: date }),
+    selectDate: (date) => set({ selectedDate: date, takenSlot: null }),
 
-    selectSlot: (slot) => set({ selectedSlot: slot }),
+    selectSlot: (slot) => set({ selectedSlot: slot, takenSlot: null }),
 
     fetchAvailableDates: async () => {
       const query = availabilityQuery();
@@ -219,6 +235,28 @@ export const useBookingStore = create<BookingState>()((set, get) => {
           set({ availableSlots: [], loading: false, error: 'booking.errors.fetchFailed' });
         }
       }
+    },
+
+    refreshAvailableSlots: async () => {
+      const query = availabilityQuery();
+      const date = get().selectedDate;
+      // Not while a booking is on its way or done, nor over a fetch of the patient's own.
+      if (!query || !date || get().loading || get().isAppointmentConfirmed) return;
+      const request = ++latestSlots;
+      let slots: Slot[];
+      try {
+        slots = await getAvailableSlots({ ...query, ...dayRange(date) });
+      } catch {
+        return;
+      }
+      const now = get();
+      if (request !== latestSlots || now.selectedDate !== date || now.loading) return;
+      const chosen = now.selectedSlot;
+      const gone = chosen !== null && !slots.some((s) => sameInstant(s, chosen));
+      set({
+        availableSlots: slots,
+        ...(gone ? { selectedSlot: null, takenSlot: chosen } : {}),
+      });
     },
 
     confirmAppointment: async (rescheduleId = null) => {
