@@ -74,47 +74,43 @@ export function addCalendarDays(date: string, days: number): string {
   return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
 }
 
-// A date as a person says it, for screen readers: the eye keeps the short format, the ear gets
-// "יום שלישי, 1 בדצמבר 2026" rather than a string of digits and dashes. One formatter per
-// language, kept (see wallClock above for why).
-const spokenDates = new Map<string, Intl.DateTimeFormat>();
+// Calendar dates (`YYYY-MM-DD`, already the clinic's) in words, one formatter per language and
+// form, kept (see wallClock above for why). UTC keeps a calendar date from moving a day.
+const dateWords = new Map<string, Intl.DateTimeFormat>();
+const wordForms = {
+  /** "יום שלישי, 1 בדצמבר 2026": what a screen reader says of a date. */
+  spoken: { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' },
+  weekday: { weekday: 'long' },
+  month: { month: 'long', year: 'numeric' },
+} satisfies Record<string, Intl.DateTimeFormatOptions>;
 
-function spokenDateFormat(language: string): Intl.DateTimeFormat {
-  let formatter = spokenDates.get(language);
+function inWords(date: string, language: string, form: keyof typeof wordForms): string {
+  const key = `${language} ${form}`;
+  let formatter = dateWords.get(key);
   if (formatter === undefined) {
     formatter = new Intl.DateTimeFormat(language === 'he' ? 'he-IL' : 'en-GB', {
-      // The calendar date is already the clinic's; UTC keeps it from moving a day.
       timeZone: 'UTC',
-      weekday: 'long',
-      day: 'numeric',
-      month: 'long',
-      year: 'numeric',
+      ...wordForms[form],
     });
-    spokenDates.set(language, formatter);
+    dateWords.set(key, formatter);
   }
-  return formatter;
+  const [year = 0, month = 1, day = 1] = date.split('-').map(Number);
+  return formatter.format(new Date(Date.UTC(year, month - 1, day)));
 }
 
 /** A calendar date (`YYYY-MM-DD`, the clinic's) as said aloud in `language` ('he' or 'en'). */
 export function spokenDate(date: string, language: string): string {
-  const [year = 0, month = 1, day = 1] = date.split('-').map(Number);
-  return spokenDateFormat(language).format(new Date(Date.UTC(year, month - 1, day)));
+  return inWords(date, language, 'spoken');
 }
-
-const weekdays = new Map<string, Intl.DateTimeFormat>();
 
 /** The weekday of a calendar date (`YYYY-MM-DD`) in `language`: "יום שלישי", "Tuesday". */
 export function weekdayName(date: string, language: string): string {
-  let formatter = weekdays.get(language);
-  if (formatter === undefined) {
-    formatter = new Intl.DateTimeFormat(language === 'he' ? 'he-IL' : 'en-GB', {
-      timeZone: 'UTC',
-      weekday: 'long',
-    });
-    weekdays.set(language, formatter);
-  }
-  const [year = 0, month = 1, day = 1] = date.split('-').map(Number);
-  return formatter.format(new Date(Date.UTC(year, month - 1, day)));
+  return inWords(date, language, 'weekday');
+}
+
+/** A month (`YYYY-MM`) as a heading says it: "דצמבר 2026", "December 2026". */
+export function monthName(month: string, language: string): string {
+  return inWords(`${month}-01`, language, 'month');
 }
 
 /** An instant as said aloud on the clinic's clock: its date, then the time ("…, 08:30"). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dayOfMonth, groupByMonth, monthHeading } from './date-groups';
+import { monthName } from '../../lib/clinic-time';
+import { dayOfMonth, groupByMonth } from './date-groups';
 
 describe('the date picker’s months', () => {
   it('groups the dates by month, in order', () => {
@@ -12,8 +13,8 @@ describe('the date picker’s months', () => {
   });
 
   it('names a month with its year, in Hebrew and English', () => {
-    expect(monthHeading('2026-12', 'he')).toBe('דצמבר 2026');
-    expect(monthHeading('2027-01', 'en')).toBe('January 2027');
+    expect(monthName('2026-12', 'he')).toBe('דצמבר 2026');
+    expect(monthName('2027-01', 'en')).toBe('January 2027');
   });
 
   it('shows the day of the month without a leading zero', () => {

@@ -16,25 +16,6 @@ export function groupByMonth(dates: readonly string[]): MonthOfDates[] {
   return months;
 }
 
-// One formatter per language, kept: building one costs far more than using it.
-const monthFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** A month (`YYYY-MM`) as its heading says it: "דצמבר 2026", "December 2026". */
-export function monthHeading(month: string, language: string): string {
-  let formatter = monthFormats.get(language);
-  if (formatter === undefined) {
-    formatter = new Intl.DateTimeFormat(language === 'he' ? 'he-IL' : 'en-GB', {
-      // A calendar month, not an instant: UTC keeps it from moving.
-      timeZone: 'UTC',
-      month: 'long',
-      year: 'numeric',
-    });
-    monthFormats.set(language, formatter);
-  }
-  const [year = 0, monthIndex = 1] = month.split('-').map(Number);
-  return formatter.format(new Date(Date.UTC(year, monthIndex - 1, 1)));
-}
-
 /** The day of the month of a `YYYY-MM-DD`, as the picker's button shows it: "1", "28". */
 export function dayOfMonth(date: string): string {
   return String(Number(date.slice(8, 10)));

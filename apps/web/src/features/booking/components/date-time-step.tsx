@@ -11,8 +11,8 @@ import ToggleButton from '@mui/material/ToggleButton';
 import Typography from '@mui/material/Typography';
 import { useId, useMemo, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { spokenDate } from '../../../lib/clinic-time';
-import { dayOfMonth, groupByMonth, monthHeading } from '../date-groups';
+import { monthName, spokenDate } from '../../../lib/clinic-time';
+import { dayOfMonth, groupByMonth } from '../date-groups';
 import { formatTime, weekDayOf } from '../format';
 
 export interface DateTimeStepProps {
@@ -161,7 +161,7 @@ export function DateTimeStep(props: DateTimeStepProps) {
               variant="subtitle2"
               color="textSecondary"
             >
-              {monthHeading(month, language)}
+              {monthName(month, language)}
             </Typography>
             {/* Even columns across the width, as a calendar's days are. */}
             <Box
