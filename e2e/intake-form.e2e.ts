@@ -274,10 +274,13 @@ describe('intake form (/q/:token)', () => {
     const { context, page } = await newPage(browser(), { lang: 'en' });
     await page.goto(`${baseUrl}${path}`);
     await stepHeading(page, 'פרטים אישיים');
+    // The page is built in Hebrew; English is the app's, once it has started (on a loaded
+    // machine, a moment after the clinic's heading shows).
+    const counter = page.getByText('Step 1 of 3', { exact: true });
+    await counter.waitFor();
     // The clinic's questions stay Hebrew, right to left and named as Hebrew; ours are English.
     const form = page.locator('form');
     expect(await form.evaluate((el) => el.closest('[lang]')?.getAttribute('lang'))).toBe('he');
-    const counter = page.getByText('Step 1 of 3', { exact: true });
     expect(await counter.getAttribute('lang')).toBe('en');
     expect(await counter.getAttribute('dir')).toBe('ltr');
     expect(await page.getByRole('button', { name: 'המשך' }).count()).toBe(0);
@@ -390,6 +393,8 @@ describe('intake form (/q/:token)', () => {
       if (ltr) await routeAsLeftToRight(page, path);
       await page.goto(`${baseUrl}${path}`);
       await stepHeading(page, ltr ? 'Personal details' : 'פרטים אישיים');
+      // The date's hint is the app's, in the page's language once it has started.
+      await page.getByPlaceholder(lang === 'he' ? 'יום.חודש.שנה' : 'DD.MM.YYYY').waitFor();
       await page.evaluate(() =>
         Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))),
       );
