@@ -106,12 +106,22 @@ async function openDiary(page: Page, query: string, lang: 'he' | 'en' = 'he') {
 
 /**
  * Enter on an appointment, once the grid has its data (not `aria-busy`): an answer arriving between
- * the focus and the key would draw the grid again under the keyboard.
+ * the focus and the key draws the grid again under the keyboard, and the key is lost as it would be
+ * for a person, who presses it again. So does this, twice at most (CI lost one under full load).
  */
 async function openWithKeyboard(page: Page, event: Locator, dialog: string): Promise<Locator> {
-  await page.locator('[aria-busy="false"] .rbc-time-view').waitFor();
-  await event.focus();
-  await page.keyboard.press('Enter');
+  const opened = page.getByRole('dialog', { name: dialog });
+  for (let attempt = 1; ; attempt++) {
+    await page.locator('[aria-busy="false"] .rbc-time-view').waitFor();
+    await event.focus();
+    await page.keyboard.press('Enter');
+    try {
+      await opened.waitFor({ timeout: 5_000 });
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
   return dialogNamed(page, dialog);
 }
 
