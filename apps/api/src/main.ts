@@ -58,7 +58,7 @@ async function start(): Promise<void> {
 
   try {
     // Before the database opens: its first queries are traced too.
-    tracing = config.tracing ? startTracing() : null;
+    tracing = config.tracing ? startTracing({ export: config.tracing }) : null;
     const dataKey = await loadDataKey(config);
     database = await openDatabase({
       databaseUrl: config.databaseUrl,

@@ -7,6 +7,9 @@ export const apiPackageDir = path.resolve(path.dirname(fileURLToPath(import.meta
 
 export const migrationsDir = path.join(apiPackageDir, 'drizzle');
 
+/** Heebo as TrueType, for the PDFs and signature images (assets/fonts/README.md). */
+export const fontsDir = path.join(apiPackageDir, 'assets', 'fonts');
+
 export const defaultWebDistDir = path.resolve(apiPackageDir, '..', 'web', 'dist');
 
 export const defaultDeskDistDir = path.resolve(apiPackageDir, '..', 'desk', 'dist');

@@ -127,6 +127,23 @@ describe('Standard Webhooks signature', () => {
       `${new Webhook(a).sign('evt_1', at, body)} ${new Webhook(b).sign('evt_1', at, body)}`,
     );
   });
+
+  it('is the HMAC-SHA256 of "<id>.<timestamp>.<body>" the specification defines, UTF-8 secrets too', () => {
+    for (const secret of [
+      'whsec_A+OvKm/n1psjc/nz8QdSPupXDILvRz6e',
+      'my-own-secret-0123456789',
+      // Not ASCII: keyed with its UTF-8 bytes (the library's raw string mode would take UTF-16 units).
+      'סוד-של-המרפאה-0123456789',
+    ]) {
+      const key = secret.startsWith('whsec_')
+        ? Buffer.from(secret.slice('whsec_'.length), 'base64')
+        : Buffer.from(secret, 'utf8');
+      const hmac = createHmac('sha256', key).update(`evt_1.1700000000.${body}`).digest('base64');
+      expect(standardWebhookSignature([secret], 'evt_1', 1_700_000_000, body), secret).toBe(
+        `v1,${hmac}`,
+      );
+    }
+  });
 });
 
 describe('webhook URL', () => {

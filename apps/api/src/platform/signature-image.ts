@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { initWasm, Resvg } from '@resvg/resvg-wasm';
+import { fontsDir } from '../paths.js';
 
 // A signature as an image: PNG and JPEG as they are, once their bytes say so; an SVG (the engine
 // accepts them from other clients) is rasterised with resvg, compiled to WebAssembly: it reads no
@@ -84,9 +86,9 @@ let heeboRegular: Promise<Uint8Array> | undefined;
 
 /** The font a typed signature in an SVG is drawn with: Heebo, the web app's font. */
 function signatureFont(): Promise<Uint8Array> {
-  heeboRegular ??= readFile(
-    require.resolve('@expo-google-fonts/heebo/400Regular/Heebo_400Regular.ttf'),
-  ).then((bytes) => new Uint8Array(bytes));
+  heeboRegular ??= readFile(path.join(fontsDir, 'Heebo-Regular.ttf')).then(
+    (bytes) => new Uint8Array(bytes),
+  );
   return heeboRegular;
 }
 

@@ -6,15 +6,34 @@ import {
   type Tracer,
   type TracerProvider,
 } from '@opentelemetry/api';
+import { OTLPTraceExporter as OtlpJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
-import { NodeSDK } from '@opentelemetry/sdk-node';
-import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  defaultResource,
+  detectResources,
+  envDetector,
+  hostDetector,
+  osDetector,
+  processDetector,
+  serviceInstanceIdDetector,
+} from '@opentelemetry/resources';
+import {
+  BatchSpanProcessor,
+  ConsoleSpanExporter,
+  SimpleSpanProcessor,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import pg from 'pg';
+import type { TracingConfig } from './config.js';
 
 // OpenTelemetry traces (docs/operations.md, "Traces"; ADR 030): Fastify's own instrumentation and
 // pg's, exported as the standard OTEL_* variables say (OTLP by default). Only traces: metrics are
-// Prometheus's (platform/metrics.ts), logs stay on standard output.
+// Prometheus's (platform/metrics.ts), logs stay on standard output. The tracer provider and its
+// exporters are set up here rather than by the SDK's NodeSDK, which brings every exporter of every
+// signal (about 50 MB installed) for the two this uses (docs/decisions/041-lighter-installs.md).
 
 export interface Tracing {
   /** Registered first in buildApp: a span per request, named by its route's pattern. */
@@ -24,7 +43,9 @@ export interface Tracing {
 }
 
 export interface TracingOptions {
-  /** Instead of the exporter OTEL_* configures (tests: an in-memory exporter). */
+  /** The exporters OTEL_* names (config.tracing). */
+  export?: TracingConfig;
+  /** Instead of those exporters (tests: an in-memory exporter). */
   spanProcessors?: SpanProcessor[];
 }
 
@@ -56,20 +77,47 @@ const noTraceContext: TextMapPropagator = {
 };
 
 /**
- * Starts the SDK (global tracer provider, no propagation: see noTraceContext) and patches `pg`: the
- * server loads `pg` before this can run (bundled ESM imports come first), so its classes are
- * patched in place rather than through a module-load hook.
+ * As the SDK sets them up from OTEL_*: an OTLP exporter in the protocol named (each reads its
+ * endpoint, headers and timeout from OTEL_EXPORTER_OTLP_* itself) behind a batch processor (which
+ * reads OTEL_BSP_*), the console's behind a simple one.
+ */
+function exportingProcessors(config: TracingConfig): SpanProcessor[] {
+  return config.exporters.map((name) =>
+    name === 'console'
+      ? new SimpleSpanProcessor(new ConsoleSpanExporter())
+      : new BatchSpanProcessor(
+          config.protocol === 'http/json'
+            ? new OtlpJsonTraceExporter()
+            : new OtlpProtobufTraceExporter(),
+        ),
+  );
+}
+
+/**
+ * Starts tracing (global tracer provider, no propagation: see noTraceContext) and patches `pg`:
+ * the server loads `pg` before this can run (bundled ESM imports come first), so its classes are
+ * patched in place rather than through a module-load hook. The resource is what the SDK detects by
+ * default (OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES, host, OS, process); the sampler and span
+ * limits come from OTEL_TRACES_SAMPLER and its kin, read by the tracer provider.
  */
 export function startTracing(options: TracingOptions = {}): Tracing {
-  const sdk = new NodeSDK({
-    ...(options.spanProcessors ? { spanProcessors: options.spanProcessors } : {}),
-    // Whatever OTEL_PROPAGATORS says.
-    textMapPropagator: noTraceContext,
-    metricReaders: [],
-    logRecordProcessors: [],
-    instrumentations: [],
+  const provider = new NodeTracerProvider({
+    resource: defaultResource().merge(
+      detectResources({
+        detectors: [
+          hostDetector,
+          osDetector,
+          serviceInstanceIdDetector,
+          processDetector,
+          envDetector,
+        ],
+      }),
+    ),
+    spanProcessors:
+      options.spanProcessors ?? (options.export ? exportingProcessors(options.export) : []),
   });
-  sdk.start();
+  // Whatever OTEL_PROPAGATORS says.
+  provider.register({ propagator: noTraceContext });
 
   const fastify = new FastifyOtelInstrumentation({
     registerOnInitialization: false,
@@ -91,7 +139,7 @@ export function startTracing(options: TracingOptions = {}): Tracing {
     plugin: fastify.plugin(),
     async shutdown() {
       pgInstrumentation.disable();
-      await sdk.shutdown();
+      await provider.shutdown();
     },
   };
 }

@@ -1,4 +1,4 @@
-import UploadIcon from '@mui/icons-material/Upload';
+import UploadIcon from './icons/upload';
 import Alert from '@mui/material/Alert';
 import Avatar from '@mui/material/Avatar';
 import Button from '@mui/material/Button';

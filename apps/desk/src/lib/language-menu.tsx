@@ -1,4 +1,4 @@
-import TranslateIcon from '@mui/icons-material/Translate';
+import TranslateIcon from './icons/translate';
 import Button from '@mui/material/Button';
 import { useTranslation } from 'react-i18next';
 

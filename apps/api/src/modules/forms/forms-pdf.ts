@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import path from 'node:path';
 import { create, type Font } from 'fontkit';
 import PDFDocument from 'pdfkit';
 import { isVisible, type FormField, type FormSchema, type InputData } from '@marpe/shared';
 import { formatZonedLocal, zonedDate } from '../../platform/zoned-time.js';
-import type { FilledForm } from './forms-service.js';
+import type { FilledForm } from './read-form-requests.js';
 import { signatureImage } from '../../platform/signature-image.js';
+import { fontsDir } from '../../paths.js';
 import {
   directionOf,
   htmlToParagraphs,
@@ -17,9 +18,7 @@ import {
 // the clinic's zone, then each step's visible content in order (headings and texts as sections,
 // answered fields as label and answer, signatures as images), right to left unless the form is
 // left to right. Text is laid out line by line in visual order (forms-pdf-text.ts) with Heebo,
-// the web app's font (SIL Open Font License 1.1, from @expo-google-fonts/heebo).
-
-const require = createRequire(import.meta.url);
+// the web app's font (SIL Open Font License 1.1, apps/api/assets/fonts).
 
 interface Fonts {
   regular: Font;
@@ -48,9 +47,8 @@ function visualOrderFont(bytes: Buffer): Font {
  */
 function loadFonts(): Fonts {
   if (!fontFiles) {
-    const file = (style: string) =>
-      readFileSync(require.resolve(`@expo-google-fonts/heebo/${style}/Heebo_${style}.ttf`));
-    fontFiles = { regular: file('400Regular'), bold: file('700Bold') };
+    const file = (name: string) => readFileSync(path.join(fontsDir, name));
+    fontFiles = { regular: file('Heebo-Regular.ttf'), bold: file('Heebo-Bold.ttf') };
   }
   return {
     regular: visualOrderFont(fontFiles.regular),

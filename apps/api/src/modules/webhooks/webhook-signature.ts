@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 
 /**
  * The `Marpe-Signature` header of a webhook request, Stripe-style: `t=<unix seconds>,v1=<hex
@@ -40,7 +41,9 @@ export function standardWebhookKey(secret: string): Buffer {
 /**
  * The `webhook-signature` header of the Standard Webhooks specification
  * (https://www.standardwebhooks.com): `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`,
- * one per secret in force, separated by spaces.
+ * one per secret in force, separated by spaces, signed by the specification's own library. It is
+ * given the key's bytes (`format: 'raw'`) so the key is read as standardWebhookKey says: the
+ * library's raw mode takes a string's UTF-16 code units as bytes, not its UTF-8.
  */
 export function standardWebhookSignature(
   secrets: readonly string[],
@@ -48,10 +51,8 @@ export function standardWebhookSignature(
   timestamp: number,
   body: string,
 ): string {
+  const at = new Date(timestamp * 1000);
   return secrets
-    .map(
-      (secret) =>
-        `v1,${createHmac('sha256', standardWebhookKey(secret)).update(`${id}.${timestamp}.${body}`).digest('base64')}`,
-    )
+    .map((secret) => new Webhook(standardWebhookKey(secret), { format: 'raw' }).sign(id, at, body))
     .join(' ');
 }

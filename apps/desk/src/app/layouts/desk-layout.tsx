@@ -1,5 +1,5 @@
-import LogoutIcon from '@mui/icons-material/Logout';
-import MenuIcon from '@mui/icons-material/Menu';
+import LogoutIcon from '../../lib/icons/logout';
+import MenuIcon from '../../lib/icons/menu';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';

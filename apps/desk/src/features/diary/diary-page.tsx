@@ -1,4 +1,4 @@
-import AddIcon from '@mui/icons-material/Add';
+import AddIcon from '../../lib/icons/add';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import type { IntegrationAppointment } from '@marpe/shared';

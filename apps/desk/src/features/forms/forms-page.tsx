@@ -1,4 +1,4 @@
-import SendIcon from '@mui/icons-material/Send';
+import SendIcon from '../../lib/icons/send';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';

@@ -1,5 +1,5 @@
-import EditIcon from '@mui/icons-material/Edit';
-import KeyIcon from '@mui/icons-material/Key';
+import EditIcon from '../../lib/icons/edit';
+import KeyIcon from '../../lib/icons/key';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';

@@ -1,4 +1,4 @@
-import AddCardIcon from '@mui/icons-material/AddCard';
+import AddCardIcon from '../../lib/icons/add-card';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';

@@ -1,5 +1,5 @@
-import OpenInNewIcon from '@mui/icons-material/OpenInNew';
-import WhatsAppIcon from '@mui/icons-material/WhatsApp';
+import OpenInNewIcon from '../../lib/icons/open-in-new';
+import WhatsAppIcon from '../../lib/icons/whatsapp';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import FormControl from '@mui/material/FormControl';

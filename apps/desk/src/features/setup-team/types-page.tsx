@@ -1,5 +1,5 @@
-import AddIcon from '@mui/icons-material/Add';
-import WarningAmberIcon from '@mui/icons-material/WarningAmber';
+import AddIcon from '../../lib/icons/add';
+import WarningAmberIcon from '../../lib/icons/warning-amber';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';

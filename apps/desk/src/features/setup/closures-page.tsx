@@ -1,5 +1,5 @@
-import EventBusyIcon from '@mui/icons-material/EventBusy';
-import WarningAmberIcon from '@mui/icons-material/WarningAmber';
+import EventBusyIcon from '../../lib/icons/event-busy';
+import WarningAmberIcon from '../../lib/icons/warning-amber';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';

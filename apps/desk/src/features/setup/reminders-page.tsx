@@ -1,5 +1,5 @@
-import AddIcon from '@mui/icons-material/Add';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
+import AddIcon from '../../lib/icons/add';
+import DeleteOutlineIcon from '../../lib/icons/delete-outlined';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import FormControl from '@mui/material/FormControl';

@@ -1,4 +1,4 @@
-import LockIcon from '@mui/icons-material/Lock';
+import LockIcon from '../../lib/icons/lock';
 import Alert from '@mui/material/Alert';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
@@ -67,6 +67,8 @@ function RulesForm({ clinic }: { clinic: IntegrationClinic }) {
     cancel: hoursOf(clinic.settings.cancel_notice_minutes),
   });
   const [acceptNew, setAcceptNew] = useState(clinic.settings.is_accept_new_patients);
+  const allDayId = useId();
+  const [allDayBlocks, setAllDayBlocks] = useState(clinic.settings.calendar_all_day_events_block);
   const [notices, setNotices] = useState(clinic.settings.change_notices);
   // The schema's words name minutes; the form speaks in hours and days, so each field says its range.
   const byField = (errors: FieldErrors): FieldErrors => {
@@ -93,6 +95,7 @@ function RulesForm({ clinic }: { clinic: IntegrationClinic }) {
         max_upcoming_appointments: parseAmount(values.upcoming),
         cancel_notice_minutes: minutes(values.cancel),
         change_notices: notices,
+        calendar_all_day_events_block: allDayBlocks,
       },
       default_marpe_rules: {
         min_notice_minutes: minutes(values.notice),
@@ -130,6 +133,21 @@ function RulesForm({ clinic }: { clinic: IntegrationClinic }) {
           {numberField('notice', t('rules.notice'), t('rules.noticeHelp'), 'decimal')}
           {numberField('horizon', t('rules.horizon'), t('rules.horizonHelp'))}
           {numberField('step', t('rules.step'), t('rules.stepHelp'))}
+          <div>
+            <FormControlLabel
+              control={
+                <Switch
+                  checked={allDayBlocks}
+                  onChange={(e) => setAllDayBlocks(e.target.checked)}
+                  slotProps={{ input: { 'aria-describedby': allDayId } }}
+                />
+              }
+              label={t('rules.allDayBlocks')}
+            />
+            <FormHelperText id={allDayId} sx={{ mt: 0 }}>
+              {t('rules.allDayBlocksHelp')}
+            </FormHelperText>
+          </div>
         </Section>
         <Section title={t('rules.patients')}>
           <div>

@@ -1,4 +1,4 @@
-import TranslateIcon from '@mui/icons-material/Translate';
+import TranslateIcon from '../../lib/icons/translate';
 import IconButton from '@mui/material/IconButton';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';

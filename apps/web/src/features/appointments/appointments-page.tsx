@@ -1,6 +1,6 @@
 import type { Clinic, Patient } from '@marpe/shared';
-import AddIcon from '@mui/icons-material/Add';
-import LogoutIcon from '@mui/icons-material/Logout';
+import AddIcon from '../../lib/icons/add';
+import LogoutIcon from '../../lib/icons/logout';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -115,7 +115,7 @@ function AppointmentList({ patient, clinic, onCancel, headingRef }: AppointmentL
   );
 }
 
-/** SPEC § 2 "My appointments" (route appointments/:clinicId). */
+/** My appointments, route appointments/:clinicId (docs/product/appointments.md). */
 export function AppointmentsPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();

@@ -1,9 +1,9 @@
 import { clinicPagePath } from '@marpe/shared/rules';
-import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlined';
-import DownloadIcon from '@mui/icons-material/Download';
-import EventIcon from '@mui/icons-material/Event';
-import EventNoteOutlinedIcon from '@mui/icons-material/EventNoteOutlined';
-import SmsOutlinedIcon from '@mui/icons-material/SmsOutlined';
+import CheckCircleOutlineIcon from '../../lib/icons/check-circle-outlined';
+import DownloadIcon from '../../lib/icons/download';
+import EventIcon from '../../lib/icons/event';
+import EventNoteOutlinedIcon from '../../lib/icons/event-note-outlined';
+import SmsOutlinedIcon from '../../lib/icons/sms-outlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -22,7 +22,10 @@ import { useBookingStore } from './stores/booking-store';
 
 type SmsResult = 'sent' | 'failed';
 
-/** SPEC § 2 "Confirmation page" (route booking/:clinicId/confirmation). */
+/**
+ * The confirmation page, route booking/:clinicId/confirmation
+ * (docs/product/booking.md#confirmation-page).
+ */
 export function ConfirmationPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -82,7 +85,7 @@ export function ConfirmationPage() {
     setLeaving(true);
     void logout();
     reset();
-    // SPEC § 2: the clinic page with the clinic's id and name.
+    // The clinic page with the clinic's id and name.
     void navigate(clinicPagePath(clinic));
   }
 

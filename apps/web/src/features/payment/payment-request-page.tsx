@@ -1,7 +1,7 @@
 import type { PaymentRequestData } from '@marpe/shared';
 import { buildCardFrameUrl, toAgorot } from '@marpe/shared/rules';
-import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlined';
-import HourglassTopIcon from '@mui/icons-material/HourglassTop';
+import CheckCircleOutlineIcon from '../../lib/icons/check-circle-outlined';
+import HourglassTopIcon from '../../lib/icons/hourglass-top';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
@@ -22,7 +22,7 @@ import { PaymentOnward, PaymentReceipt } from './components/payment-receipt';
 import { PaymentStatus } from './components/payment-status';
 import { SecurePageNote } from './components/secure-page-note';
 
-/** SPEC § 2 "Payment request page" (/p/:token); states as in SPEC § 4 "Payment request". */
+/** The payment request page, /p/:token (docs/product/payments.md); states as in its "States". */
 export function PaymentRequestPage() {
   const { t } = useTranslation();
   const { token = '' } = useParams();

@@ -1,7 +1,7 @@
 import { PAYMENT_SUCCESS_CODE } from '@marpe/shared/rules';
-import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlined';
-import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlined';
-import HourglassTopIcon from '@mui/icons-material/HourglassTop';
+import CheckCircleOutlineIcon from '../../lib/icons/check-circle-outlined';
+import ErrorOutlineIcon from '../../lib/icons/error-outlined';
+import HourglassTopIcon from '../../lib/icons/hourglass-top';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { useQuery } from '@tanstack/react-query';
@@ -23,9 +23,9 @@ const POLL_MS = 2000;
 const MAX_POLLS = 30;
 
 /**
- * SPEC § 2 "Payment result view" (/tranzila/:token?results=…), the provider's success and fail
- * return address. The provider returns inside its frame: the page then moves the whole window
- * to itself and shows the result there.
+ * The payment result view, /tranzila/:token?results=… (docs/product/payments.md#result), the
+ * provider's success and fail return address. The provider returns inside its frame: the page then
+ * moves the whole window to itself and shows the result there.
  */
 export function PaymentResultPage() {
   const { t, i18n } = useTranslation();
@@ -122,8 +122,8 @@ export function PaymentResultPage() {
       </PaymentStatus>
     );
   }
-  // SPEC § 8's line: 'שגיאה בתשלום: ' and the code's description, translated on the English
-  // page ("Payment error: card expired"). An unknown code has no description (SPEC: empty), and
+  // The product's line: 'שגיאה בתשלום: ' and the code's description, translated on the English
+  // page ("Payment error: card expired"). An unknown code has no description (empty), and
   // then the heading stops at the word error, without a colon. Then what to do about it, and
   // what was tried (the sum, what for, when) with the clinic to call.
   const reason = describeResponse(reportedCode(results), t, (key) => i18n.exists(key));

@@ -1,4 +1,4 @@
-import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlined';
+import ErrorOutlineIcon from '../../lib/icons/error-outlined';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
@@ -15,8 +15,9 @@ export const navigation = {
 };
 
 /**
- * SPEC § 2 "Identity-provider callback view" (/shaam-auth?code&state): the Tax Authority returns
- * here; the server finishes the connection and names where the clinic asked to go back to.
+ * The Tax Authority callback, /shaam-auth?code&state
+ * (docs/product/connections.md#tax-authority-callback): the Tax Authority returns here; the server
+ * finishes the connection and names where the clinic asked to go back to.
  */
 export function ShaamAuthPage() {
   const { t } = useTranslation();

@@ -1,4 +1,4 @@
-import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlined';
+import CheckCircleOutlineIcon from '../../lib/icons/check-circle-outlined';
 import { useTranslation } from 'react-i18next';
 import { StatusView } from './status-view';
 

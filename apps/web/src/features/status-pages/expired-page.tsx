@@ -1,5 +1,5 @@
-import EventBusyIcon from '@mui/icons-material/EventBusy';
-import LinkOffIcon from '@mui/icons-material/LinkOff';
+import EventBusyIcon from '../../lib/icons/event-busy';
+import LinkOffIcon from '../../lib/icons/link-off';
 import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';

@@ -1,4 +1,4 @@
-import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlined';
+import CheckCircleOutlineIcon from '../../lib/icons/check-circle-outlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -73,7 +73,10 @@ function useMetaSdk(wanted: boolean): SdkState {
   return state;
 }
 
-/** SPEC § 2 "Messaging-account connection page" (/whatsapp-signup/:clientId?). */
+/**
+ * The WhatsApp sign-up page, /whatsapp-signup/:clientId?
+ * (docs/product/connections.md#whatsapp-sign-up).
+ */
 export function WhatsAppSignupPage() {
   const { t } = useTranslation();
   const { clientId } = useParams();

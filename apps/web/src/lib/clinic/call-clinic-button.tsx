@@ -1,4 +1,4 @@
-import PhoneIcon from '@mui/icons-material/Phone';
+import PhoneIcon from '../icons/phone';
 import Button, { type ButtonProps } from '@mui/material/Button';
 import { useTranslation } from 'react-i18next';
 import { Ltr } from '../text-runs';

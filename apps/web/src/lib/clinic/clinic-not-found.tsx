@@ -1,4 +1,4 @@
-import SearchOffIcon from '@mui/icons-material/SearchOff';
+import SearchOffIcon from '../icons/search-off';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';

@@ -1,6 +1,6 @@
 import type { Clinic } from '@marpe/shared';
-import ArrowBackIcon from '@mui/icons-material/ArrowBack';
-import ArrowForwardIcon from '@mui/icons-material/ArrowForward';
+import ArrowBackIcon from '../icons/arrow-back';
+import ArrowForwardIcon from '../icons/arrow-forward';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -9,7 +9,10 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 
-/** The link back to the clinic page atop the pages that follow it (SPEC § 2). */
+/**
+ * The link back to the clinic page atop the pages that follow it
+ * (docs/product/clinic-page.md#back-link).
+ */
 export function BackToClinic({ clinicId }: { clinicId: number }) {
   const { t } = useTranslation();
   const theme = useTheme();

@@ -1,4 +1,4 @@
-import KeyIcon from '@mui/icons-material/Key';
+import KeyIcon from '../../../lib/icons/key';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';

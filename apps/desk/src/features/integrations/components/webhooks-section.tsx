@@ -1,4 +1,4 @@
-import AddLinkIcon from '@mui/icons-material/AddLink';
+import AddLinkIcon from '../../../lib/icons/add-link';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';

@@ -4,7 +4,7 @@ import {
   staffSignInBodySchema,
   type StaffSession,
 } from '@marpe/shared';
-import KeyIcon from '@mui/icons-material/Key';
+import KeyIcon from '../../../lib/icons/key';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';

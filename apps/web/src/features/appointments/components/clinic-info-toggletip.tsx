@@ -1,5 +1,5 @@
 import type { Clinic } from '@marpe/shared';
-import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
+import InfoOutlinedIcon from '../../../lib/icons/info-outlined';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
@@ -11,9 +11,10 @@ import { telHref } from '../../../lib/clinic/tel-href';
 import { Ltr } from '../../../lib/text-runs';
 
 /**
- * SPEC § 2 calls this an info tooltip. A hover tooltip cannot hold links a keyboard can reach
- * (focus leaving the trigger closes it), so it is a toggletip: a button that opens a popover,
- * which takes focus, holds the links, and closes on Escape with focus back on the button.
+ * docs/product/appointments.md#the-page calls this an info tooltip. A hover tooltip cannot hold
+ * links a keyboard can reach (focus leaving the trigger closes it), so it is a toggletip: a button
+ * that opens a popover, which takes focus, holds the links, and closes on Escape with focus back on
+ * the button.
  */
 export function ClinicInfoToggletip({ clinic }: { clinic: Clinic }) {
   const { t } = useTranslation();

@@ -1,5 +1,5 @@
 import type { Caregiver } from '@marpe/shared';
-import CloseIcon from '@mui/icons-material/Close';
+import CloseIcon from '../../../lib/icons/close';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
@@ -15,7 +15,10 @@ export interface CaregiverStepProps {
   onSelect: (caregiver: Caregiver | null) => void;
 }
 
-/** Step 1 (SPEC § 2): one card per caregiver; the others are disabled while one is chosen. */
+/**
+ * Step 1 (docs/product/booking.md#the-page): one card per caregiver; the others are disabled while
+ * one is chosen.
+ */
 export function CaregiverStep({ caregivers, selected, onSelect }: CaregiverStepProps) {
   const { t } = useTranslation();
   if (caregivers.length === 0) {
@@ -47,7 +50,7 @@ export function CaregiverStep({ caregivers, selected, onSelect }: CaregiverStepP
                 alignItems: 'center',
                 borderColor: isSelected ? 'primary.main' : 'divider',
                 borderWidth: isSelected ? 2 : 1,
-                // Disabled while another is chosen (SPEC § 2): it must look it, not only be it.
+                // Disabled while another is chosen: it must look it, not only be it.
                 ...(isDisabled && {
                   bgcolor: 'action.disabledBackground',
                   borderStyle: 'dashed',

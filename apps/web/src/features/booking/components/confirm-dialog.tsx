@@ -1,5 +1,5 @@
 import type { PatientAppointment } from '@marpe/shared';
-import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
+import ArrowDownwardIcon from '../../../lib/icons/arrow-downward';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -33,7 +33,9 @@ function When({ start, timeZone }: { start: string; timeZone: string }) {
   );
 }
 
-/** SPEC § 2: the summary with cancel and confirm, at most 400 px wide. */
+/**
+ * The summary with cancel and confirm, at most 400 px wide (docs/product/booking.md#confirming).
+ */
 export function ConfirmDialog({
   open,
   busy,

@@ -1,5 +1,5 @@
 import type { Slot } from '@marpe/shared';
-import EventBusyIcon from '@mui/icons-material/EventBusy';
+import EventBusyIcon from '../../../lib/icons/event-busy';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -123,9 +123,9 @@ function moveBetweenDates(event: KeyboardEvent<HTMLElement>) {
 }
 
 /**
- * Step 3 (SPEC § 2): the available dates as toggle buttons under their month's heading, each
- * short to the eye (weekday and day) and named in full for the ear; the day's times as a radio
- * group whose heading names the date.
+ * Step 3 (docs/product/booking.md#the-page): the available dates as toggle buttons under their
+ * month's heading, each short to the eye (weekday and day) and named in full for the ear; the day's
+ * times as a radio group whose heading names the date.
  */
 export function DateTimeStep(props: DateTimeStepProps) {
   const { dates, selectedDate, slots, selectedSlot, loading, slotsFailed, bookedDates } = props;

@@ -1,7 +1,7 @@
 import type { Caregiver } from '@marpe/shared';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CheckIcon from '@mui/icons-material/Check';
+import CheckIcon from '../../../lib/icons/check';
 import Typography from '@mui/material/Typography';
 import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,9 +17,9 @@ export interface FullyBookedListProps {
 }
 
 /**
- * Under step 1: the caregivers step 1 leaves out for having no free time (SPEC § 2 lists only
- * those with a first available slot), each with "notify me": a fully booked caregiver is what a
- * waitlist is for.
+ * Under step 1: the caregivers step 1 leaves out for having no free time
+ * (docs/product/booking.md#the-page lists only those with a first available slot), each with
+ * "notify me": a fully booked caregiver is what a waitlist is for.
  */
 export function FullyBookedList(props: FullyBookedListProps) {
   const { caregivers, onNotify, waiting, myAppointments } = props;

@@ -1,5 +1,5 @@
 import type { AppointmentType } from '@marpe/shared';
-import CloseIcon from '@mui/icons-material/Close';
+import CloseIcon from '../../../lib/icons/close';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +11,10 @@ export interface TypeStepProps {
   onSelect: (type: AppointmentType | null) => void;
 }
 
-/** Step 2 (SPEC § 2): a native select, so every screen reader and keyboard knows it. */
+/**
+ * Step 2 (docs/product/booking.md#the-page): a native select, so every screen reader and keyboard
+ * knows it.
+ */
 export function TypeStep({ types, selected, onSelect }: TypeStepProps) {
   const { t } = useTranslation();
   return (

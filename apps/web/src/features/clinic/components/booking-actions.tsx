@@ -1,7 +1,7 @@
 import type { Caregiver, Clinic } from '@marpe/shared';
-import EventNoteOutlinedIcon from '@mui/icons-material/EventNoteOutlined';
-import EventOutlinedIcon from '@mui/icons-material/EventOutlined';
-import PhoneOutlinedIcon from '@mui/icons-material/PhoneOutlined';
+import EventNoteOutlinedIcon from '../../../lib/icons/event-note-outlined';
+import EventOutlinedIcon from '../../../lib/icons/event-outlined';
+import PhoneOutlinedIcon from '../../../lib/icons/phone-outlined';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';

@@ -1,5 +1,5 @@
 import type { Caregiver } from '@marpe/shared';
-import EventAvailableOutlinedIcon from '@mui/icons-material/EventAvailableOutlined';
+import EventAvailableOutlinedIcon from '../../../lib/icons/event-available-outlined';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import List from '@mui/material/List';

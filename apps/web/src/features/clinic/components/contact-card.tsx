@@ -1,7 +1,7 @@
 import type { Clinic } from '@marpe/shared';
-import EmailOutlinedIcon from '@mui/icons-material/EmailOutlined';
-import PhoneOutlinedIcon from '@mui/icons-material/PhoneOutlined';
-import PlaceOutlinedIcon from '@mui/icons-material/PlaceOutlined';
+import EmailOutlinedIcon from '../../../lib/icons/email-outlined';
+import PhoneOutlinedIcon from '../../../lib/icons/phone-outlined';
+import PlaceOutlinedIcon from '../../../lib/icons/place-outlined';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import type { ReactNode } from 'react';

@@ -1,5 +1,5 @@
-import CloudDoneOutlinedIcon from '@mui/icons-material/CloudDoneOutlined';
-import CloudOffOutlinedIcon from '@mui/icons-material/CloudOffOutlined';
+import CloudDoneOutlinedIcon from '../../../lib/icons/cloud-done-outlined';
+import CloudOffOutlinedIcon from '../../../lib/icons/cloud-off-outlined';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useEffect } from 'react';

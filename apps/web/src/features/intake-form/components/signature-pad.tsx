@@ -1,5 +1,5 @@
-import LockIcon from '@mui/icons-material/Lock';
-import LockOpenIcon from '@mui/icons-material/LockOpen';
+import LockIcon from '../../../lib/icons/lock';
+import LockOpenIcon from '../../../lib/icons/lock-open';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import SignaturePad from 'signature_pad';
@@ -53,9 +53,9 @@ function typedSignature(canvas: HTMLCanvasElement, name: string): string | null 
 }
 
 /**
- * SPEC § 4 "Signature pad" on signature_pad with the § 9 defaults: empty until drawn on, cleared,
- * undone one stroke at a time, locked and unlocked, redrawn on resize. People who cannot draw
- * type their name instead; it is rendered into the pad as the signature image.
+ * docs/product/intake-form.md#signature-pad on signature_pad with its defaults: empty until drawn
+ * on, cleared, undone one stroke at a time, locked and unlocked, redrawn on resize. People who
+ * cannot draw type their name instead; it is rendered into the pad as the signature image.
  */
 export function SignaturePadField({
   labelId,

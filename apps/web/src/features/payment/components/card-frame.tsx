@@ -1,5 +1,5 @@
-import ArrowBackIcon from '@mui/icons-material/ArrowBack';
-import ArrowForwardIcon from '@mui/icons-material/ArrowForward';
+import ArrowBackIcon from '../../../lib/icons/arrow-back';
+import ArrowForwardIcon from '../../../lib/icons/arrow-forward';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { useTheme } from '@mui/material/styles';
@@ -30,7 +30,10 @@ function contentHeight(frame: HTMLIFrameElement): number | null {
   }
 }
 
-/** The provider's card form in a frame, and the way back to the payment details (SPEC § 4). */
+/**
+ * The provider's card form in a frame, and the way back to the payment details
+ * (docs/product/payments.md#states).
+ */
 export function CardFrame({ src, onBack }: { src: string; onBack: () => void }) {
   const { t } = useTranslation();
   const theme = useTheme();

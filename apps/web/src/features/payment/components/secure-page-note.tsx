@@ -1,5 +1,5 @@
 import type { CardProvider } from '@marpe/shared';
-import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
+import LockOutlinedIcon from '../../../lib/icons/lock-outlined';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';

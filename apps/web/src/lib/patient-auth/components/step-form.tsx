@@ -1,5 +1,5 @@
-import ArrowBackIcon from '@mui/icons-material/ArrowBack';
-import ArrowForwardIcon from '@mui/icons-material/ArrowForward';
+import ArrowBackIcon from '../../icons/arrow-back';
+import ArrowForwardIcon from '../../icons/arrow-forward';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -14,8 +14,8 @@ interface StepFormProps {
   title: string;
   submitLabel: string;
   /**
-   * The submit button is enabled only then (SPEC § 2): before, it is `aria-disabled` and looks
-   * disabled, and a tap on it or Enter reports what is missing.
+   * The submit button is enabled only then (docs/product/login.md#steps): before, it is
+   * `aria-disabled` and looks disabled, and a tap on it or Enter reports what is missing.
    */
   canSubmit: boolean;
   busy: boolean;
@@ -40,8 +40,9 @@ interface StepFormProps {
  * buttons. The submit button is never `disabled`: the browser drops a tap on a disabled button
  * without a trace, so a patient who typed before the app had started (the HTML cannot check the
  * fields) would tap it and get nothing, and the waking script could not hold the tap for the app
- * (issue 26: never a dead tap). Until the fields are valid it is `aria-disabled` (announced as
- * unavailable, still focusable) and looks disabled; a tap or Enter then shows the fields' errors.
+ * (never a dead tap: ADR 033, ADR 036). Until the fields are valid it is `aria-disabled` (announced
+ * as unavailable, still focusable) and looks disabled; a tap or Enter then shows the fields'
+ * errors.
  */
 export function StepForm({
   title,
