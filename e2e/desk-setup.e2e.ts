@@ -125,6 +125,10 @@ describe('the desk: the owner’s set-up checklist', () => {
     await page.goto(`${baseUrl}/desk/setup/rules`);
     await h1(page, 'כללי הזמנת תורים');
     await page.getByText('תור אחד ביום לכל מטופל: תמיד פעיל').waitFor();
+    const allDay = page.getByRole('switch', {
+      name: 'ימי חופשה ואירועים של יום שלם ביומן חוסמים תורים',
+    });
+    expect(await allDay.isChecked()).toBe(true);
     await expectNoAxeViolations(page);
     const horizon = page.getByRole('textbox', { name: 'כמה ימים קדימה אפשר לקבוע' });
     const days = await horizon.inputValue();
@@ -188,6 +192,11 @@ describe('the desk: the owner’s set-up checklist', () => {
         .first()
         .waitFor();
       expect(await en.page.evaluate(() => document.documentElement.dir)).toBe('ltr');
+      if (step === 'rules') {
+        await en.page
+          .getByRole('switch', { name: 'All-day calendar events (days off) block bookings' })
+          .waitFor();
+      }
       await expectNoAxeViolations(en.page);
     }
     // An error in English reads in English.

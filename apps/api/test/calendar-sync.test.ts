@@ -638,6 +638,8 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
                 last_error: expect.stringContaining(String(status)),
                 last_synced_at: null,
                 push: false,
+                connection: 'service_account',
+                account_email: null,
               },
             ],
           });

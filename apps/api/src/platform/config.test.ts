@@ -324,19 +324,53 @@ describe('loadConfig', () => {
   });
 
   it('traces only when an OTLP endpoint or a traces exporter is named', () => {
-    expect(loadConfig({}).tracing).toBe(false);
-    expect(loadConfig({ OTEL_SERVICE_NAME: 'marpe' }).tracing).toBe(false);
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).tracing).toBe(true);
+    const otlp = { exporters: ['otlp'], protocol: 'http/protobuf' };
+    expect(loadConfig({}).tracing).toBeNull();
+    expect(loadConfig({ OTEL_SERVICE_NAME: 'marpe' }).tracing).toBeNull();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).tracing).toEqual(
+      otlp,
+    );
     expect(
       loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4318/v1/traces' }).tracing,
-    ).toBe(true);
-    expect(loadConfig({ OTEL_TRACES_EXPORTER: 'console' }).tracing).toBe(true);
+    ).toEqual(otlp);
+    expect(loadConfig({ OTEL_TRACES_EXPORTER: 'console' }).tracing).toEqual({
+      exporters: ['console'],
+      protocol: 'http/protobuf',
+    });
     expect(
       loadConfig({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c' }).tracing,
-    ).toBe(false);
+    ).toBeNull();
     expect(
       loadConfig({ OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c' }).tracing,
-    ).toBe(false);
+    ).toBeNull();
+  });
+
+  it('reads the exporters and the OTLP protocol as the SDK does, refusing what is not installed', () => {
+    expect(
+      loadConfig({
+        OTEL_TRACES_EXPORTER: 'console, otlp',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      }).tracing,
+    ).toEqual({ exporters: ['otlp', 'console'], protocol: 'http/json' });
+    expect(
+      loadConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
+      }).tracing,
+    ).toEqual({ exporters: ['otlp'], protocol: 'http/protobuf' });
+    expect(loadConfig({ OTEL_TRACES_EXPORTER: 'console,none' }).tracing).toEqual({
+      exporters: ['otlp'],
+      protocol: 'http/protobuf',
+    });
+    expect(problemsOf({ OTEL_TRACES_EXPORTER: 'zipkin' })).toEqual([
+      'Invalid configuration: OTEL_TRACES_EXPORTER must be otlp, console or none (a comma-separated list)',
+    ]);
+    expect(
+      problemsOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }),
+    ).toEqual([
+      'Invalid configuration: OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (gRPC is not supported)',
+    ]);
   });
 
   it('keeps done rows 30 days and given-up ones 90 unless told otherwise', () => {

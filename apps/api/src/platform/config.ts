@@ -47,9 +47,10 @@ export interface Config {
   readonly metrics: MetricsConfig;
   /**
    * OpenTelemetry traces: on when an OTLP endpoint or a traces exporter is named by the standard
-   * OTEL_* variables (and OTEL_SDK_DISABLED is not true); the SDK reads the rest of them itself.
+   * OTEL_* variables (and OTEL_SDK_DISABLED is not true), else null; the exporters and the tracer
+   * provider read the rest of them themselves.
    */
-  readonly tracing: boolean;
+  readonly tracing: TracingConfig | null;
   /** Days processed outbox rows, delivered webhooks and expired challenges are kept. */
   readonly retentionDays: number;
   /** Days given-up (failed) outbox rows and webhook deliveries are kept, for inspection. */
@@ -119,7 +120,25 @@ export interface CalendarConfig {
    * demo mode by default).
    */
   readonly serviceAccountClinics: 'all' | readonly number[];
+  /**
+   * GOOGLE_OAUTH_CLIENT_ID and _SECRET: each caregiver connects their own calendar by consent.
+   * Null without a client id: no connection links (in demo mode, the stand-in plays Google).
+   */
+  readonly oauth: GoogleOAuthConfig | null;
 }
+
+/** Marpe's OAuth client at Google (a "Web application" client of the operator's project). */
+export interface GoogleOAuthConfig {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Where the caregiver's browser is sent to consent. */
+  readonly authorizeUrl: string;
+  /** Where a disconnect revokes the caregiver's token. */
+  readonly revokeUrl: string;
+}
+
+export const GOOGLE_AUTHORIZE_URL = 'https://accounts.google.com/o/oauth2/v2/auth';
+export const GOOGLE_REVOKE_URL = 'https://oauth2.googleapis.com/revoke';
 
 export const GOOGLE_CALENDAR_API_BASE_URL = 'https://www.googleapis.com/calendar/v3';
 export const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
@@ -147,6 +166,15 @@ export function parseServiceAccountKey(text: string): ServiceAccountKey | null {
     private_key: key.private_key,
     ...(typeof key.private_key_id === 'string' ? { private_key_id: key.private_key_id } : {}),
   });
+}
+
+export const traceExporters = ['otlp', 'console'] as const;
+export const otlpProtocols = ['http/protobuf', 'http/json'] as const;
+
+/** What OTEL_TRACES_EXPORTER and OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL say (docs/operations.md). */
+export interface TracingConfig {
+  readonly exporters: readonly (typeof traceExporters)[number][];
+  readonly protocol: (typeof otlpProtocols)[number];
 }
 
 export interface MetricsConfig {
@@ -302,6 +330,45 @@ const days = z
   .refine((n) => n >= 1 && n <= 3650, 'must be a whole number of days from 1 to 3650');
 
 /** A whole number from 1 to `max`: the bounds the clinics' columns allow. */
+// The values the SDK takes, but gRPC: its exporter and client (about 10 MB) are not installed, and
+// a collector listens for OTLP over HTTP too. Failing at start beats a server that traces nothing.
+const otlpProtocol = optional(
+  z.enum(otlpProtocols, 'must be http/protobuf or http/json (gRPC is not supported)'),
+);
+
+/** The SDK's list: commas, `none` first turns traces off, `null` is skipped. */
+const traceExporterList = optional(
+  z
+    .string()
+    .transform((v) => [...new Set(v.split(',').map((name) => name.trim()))])
+    .refine(
+      (names) => names.every((n) => ['otlp', 'console', 'none', 'null', ''].includes(n)),
+      'must be otlp, console or none (a comma-separated list)',
+    ),
+);
+
+function tracingOf(e: {
+  OTEL_SDK_DISABLED?: string | undefined;
+  OTEL_TRACES_EXPORTER?: string[] | undefined;
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string | undefined;
+  OTEL_EXPORTER_OTLP_PROTOCOL?: TracingConfig['protocol'] | undefined;
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?: TracingConfig['protocol'] | undefined;
+}): TracingConfig | null {
+  if (e.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return null;
+  const named = (e.OTEL_TRACES_EXPORTER ?? []).filter((n) => n !== '' && n !== 'null');
+  if (named[0] === 'none') return null;
+  if (named.length === 0 && !e.OTEL_EXPORTER_OTLP_ENDPOINT && !e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)
+    return null;
+  // As the SDK does: nothing named, or `none` among others, means OTLP.
+  const exporters = traceExporters.filter((n) => named.includes(n));
+  return {
+    exporters: exporters.length === 0 || named.includes('none') ? ['otlp'] : exporters,
+    protocol:
+      e.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? e.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf',
+  };
+}
+
 const capCeiling = (max: number) =>
   optional(
     z
@@ -407,9 +474,11 @@ const envSchema = z.object({
   RETENTION_DAYS: optional(days),
   RETENTION_DEAD_DAYS: optional(days),
   OTEL_SDK_DISABLED: optional(z.string()),
-  OTEL_TRACES_EXPORTER: optional(z.string()),
+  OTEL_TRACES_EXPORTER: traceExporterList,
   OTEL_EXPORTER_OTLP_ENDPOINT: optional(z.string()),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optional(z.string()),
+  OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol,
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol,
   SMS_PROVIDER: optional(z.enum(smsProviders, `must be one of ${smsProviders.join(', ')}`)),
   SMS_HTTP_URL: optional(
     z.string().refine((v) => parseHttpUrl(v) !== null, 'must be an http:// or https:// URL'),
@@ -492,6 +561,16 @@ const envSchema = z.object({
   ),
   GOOGLE_CALENDAR_API_BASE_URL: baseUrl,
   GOOGLE_OAUTH_TOKEN_URL: baseUrl,
+  GOOGLE_OAUTH_CLIENT_ID: optional(
+    z.string().regex(/^[\x21-\x7e]{1,200}$/, "must be the OAuth client's id (no spaces)"),
+  ),
+  GOOGLE_OAUTH_CLIENT_SECRET: optional(
+    z.string().regex(/^[\x21-\x7e]{1,200}$/, "must be the OAuth client's secret (no spaces)"),
+  ),
+  GOOGLE_OAUTH_AUTHORIZE_URL: optional(
+    z.string().refine((v) => parseHttpUrl(v) !== null, 'must be an http:// or https:// URL'),
+  ),
+  GOOGLE_OAUTH_REVOKE_URL: baseUrl,
   CALENDAR_FREEBUSY_TIMEOUT_MS: optional(
     z
       .string()
@@ -693,6 +772,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       `PUBLIC_ORIGIN is required when SMS_PROVIDER=${smsProvider}: delivery receipts are posted to it`,
     );
   }
+  if (Boolean(e.GOOGLE_OAUTH_CLIENT_ID) !== Boolean(e.GOOGLE_OAUTH_CLIENT_SECRET)) {
+    problems.push(
+      'GOOGLE_OAUTH_CLIENT_ID and GOOGLE_OAUTH_CLIENT_SECRET go together: set both or none',
+    );
+  }
   const metaNames = ['META_APP_ID', 'META_APP_SECRET', 'META_CONFIG_ID'] as const;
   if (metaNames.some((name) => e[name]) && !metaNames.every((name) => e[name])) {
     problems.push(`${metaNames.join(', ')} go together: set all three or none`);
@@ -742,14 +826,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     trustProxy: e.TRUST_PROXY ?? false,
     drainSeconds: e.DRAIN_SECONDS ?? 0,
     metrics: Object.freeze({ port: e.METRICS_PORT ?? null, token: e.METRICS_TOKEN ?? null }),
-    tracing:
-      e.OTEL_SDK_DISABLED?.trim().toLowerCase() !== 'true' &&
-      e.OTEL_TRACES_EXPORTER?.trim() !== 'none' &&
-      Boolean(
-        e.OTEL_TRACES_EXPORTER ??
-        e.OTEL_EXPORTER_OTLP_ENDPOINT ??
-        e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
-      ),
+    tracing: tracingOf(e),
     retentionDays,
     retentionDeadDays,
     messageCapCeilings: Object.freeze({
@@ -793,6 +870,14 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       tokenUrl: e.GOOGLE_OAUTH_TOKEN_URL ?? GOOGLE_TOKEN_URL,
       freeBusyTimeoutMs: e.CALENDAR_FREEBUSY_TIMEOUT_MS ?? 1500,
       serviceAccountClinics: serviceAccountClinicsOf(e.GOOGLE_SERVICE_ACCOUNT_CLINICS, demo),
+      oauth: e.GOOGLE_OAUTH_CLIENT_ID
+        ? Object.freeze({
+            clientId: e.GOOGLE_OAUTH_CLIENT_ID,
+            clientSecret: e.GOOGLE_OAUTH_CLIENT_SECRET ?? '',
+            authorizeUrl: e.GOOGLE_OAUTH_AUTHORIZE_URL ?? GOOGLE_AUTHORIZE_URL,
+            revokeUrl: e.GOOGLE_OAUTH_REVOKE_URL ?? GOOGLE_REVOKE_URL,
+          })
+        : null,
     }),
   });
 }

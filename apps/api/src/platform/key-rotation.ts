@@ -30,6 +30,30 @@ export const sealedColumns = [
   { table: 'form_submissions', column: 'signatures', purpose: 'forms', row: 'request_id' },
   { table: 'outbox', column: 'payload', purpose: 'outbox', row: 'id' },
   { table: 'clinics', column: 'tranzila_secret', purpose: 'payments', row: 'id' },
+  {
+    table: 'calendar_connections',
+    column: 'refresh_token',
+    purpose: 'calendar',
+    row: 'caregiver_id',
+  },
+  {
+    table: 'calendar_connection_links',
+    column: 'code_verifier',
+    purpose: 'calendar',
+    row: 'token_hash',
+  },
+  {
+    table: 'calendar_connection_links',
+    column: 'refresh_token',
+    purpose: 'calendar',
+    row: 'token_hash',
+  },
+  {
+    table: 'calendar_connection_links',
+    column: 'access_token',
+    purpose: 'calendar',
+    row: 'token_hash',
+  },
   // Bound to the provider and its message id (messaging/deliveries.ts): a row id is not known
   // before the insert.
   {

@@ -12,6 +12,9 @@ export const calendarSyncStateSchema = z.enum([
   'error',
 ]);
 
+export const calendarConnectionKindSchema = z.enum(['oauth', 'service_account']);
+export type CalendarConnectionKind = z.infer<typeof calendarConnectionKindSchema>;
+
 export const caregiverCalendarSyncSchema = z.object({
   caregiver_id: z.number().int(),
   /** The caregiver's `google_calendar_sync_calendar_id`. */
@@ -28,6 +31,13 @@ export const caregiverCalendarSyncSchema = z.object({
   last_synced_at: z.string().nullable(),
   /** Whether Google pushes changes (else the 5-minute poll alone keeps it fresh). */
   push: z.boolean(),
+  /**
+   * How Marpe reaches the calendar: `oauth`, the caregiver connected it by consent (a connection
+   * link); `service_account`, the clinic typed its id and shared it with the service account.
+   */
+  connection: calendarConnectionKindSchema,
+  /** The Google account that consented (`oauth`); null for the service account. */
+  account_email: z.string().nullable(),
 });
 
 export const calendarSyncStatusSchema = z.object({
@@ -51,3 +61,28 @@ export type CalendarConflict = z.infer<typeof calendarConflictSchema>;
 export const calendarConflictsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
+
+/** The calendar providers a caregiver can connect by consent. */
+export const calendarProviderSchema = z.enum(['google']);
+export type CalendarProvider = z.infer<typeof calendarProviderSchema>;
+
+export const caregiverCalendarConnectionParamsSchema = z.object({
+  caregiverId: z.coerce.number().int().min(1).max(2_147_483_647),
+});
+
+/** `POST /api/integration/caregivers/:caregiverId/calendar-connection`. */
+export const createCalendarConnectionBodySchema = z.object({
+  provider: calendarProviderSchema,
+});
+export type CreateCalendarConnectionBody = z.infer<typeof createCalendarConnectionBodySchema>;
+
+/**
+ * A one-time link for the caregiver to open on any device: valid 24 hours, used once, and a newer
+ * one voids it. The caregiver consents at Google and picks one of their calendars.
+ */
+export const calendarConnectionLinkSchema = z.object({
+  url: z.string(),
+  /** ISO 8601 UTC. */
+  expires_at: z.string(),
+});
+export type CalendarConnectionLink = z.infer<typeof calendarConnectionLinkSchema>;

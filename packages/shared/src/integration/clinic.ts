@@ -126,6 +126,12 @@ export const integrationClinicSchema = clinicSchema.extend({
      * patient, the clinic by key or desk): booked (default off), moved and cancelled (default on).
      */
     change_notices: changeNoticesSchema,
+    /**
+     * Whether all-day events of the caregivers' synced calendars block their days even when
+     * marked "Free" (Google's default for all-day; default true). False: an all-day event blocks
+     * only when marked "Busy", like a timed one (docs/calendar-sync.md, "What blocks a slot").
+     */
+    calendar_all_day_events_block: z.boolean(),
   }),
   /** What a caregiver's rule set to null stands for. */
   default_marpe_rules: z.object(bookingRuleSchemas),
@@ -171,6 +177,7 @@ export const updateClinicBodySchema = z.strictObject({
         .partial(),
       waitlist_offers_per_entry_per_day: z.number().int().min(1).max(10),
       change_notices: z.strictObject(changeNoticesSchema.shape).partial(),
+      calendar_all_day_events_block: z.boolean(),
     })
     .partial()
     .optional(),

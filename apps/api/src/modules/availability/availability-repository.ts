@@ -107,15 +107,18 @@ export function mergeBusy(sources: readonly (readonly BusyRow[])[]): Map<number,
 
 /**
  * The mirrored calendar events that block these caregivers in [from, to): busy ones, never
- * Marpe's own (their appointments already count).
+ * Marpe's own (their appointments already count). An all-day event marked "Free" blocks only
+ * while its clinic's `calendar_all_day_events_block` is on (docs/calendar-sync.md, "What blocks a
+ * slot"): asked here, at read time, so a change of the setting holds at once.
  */
-const mirrorBusy = (caregiverIds: number[], from: Date, to: Date) =>
+export const mirrorBusy = (caregiverIds: number[], from: Date, to: Date) =>
   and(
     inArray(calendarEvents.caregiverId, caregiverIds),
     eq(calendarEvents.busy, true),
     isNull(calendarEvents.appointmentId),
     gt(calendarEvents.endAt, from),
     lt(calendarEvents.startAt, to),
+    sql`(NOT ${calendarEvents.allDayFree} OR EXISTS (SELECT 1 FROM ${caregivers} JOIN ${clinics} ON ${clinics.id} = ${caregivers.clinicId} WHERE ${caregivers.id} = ${calendarEvents.caregiverId} AND ${clinics.calendarAllDayEventsBlock}))`,
   );
 
 export function createAvailabilityRepository(db: Database) {

@@ -13,6 +13,12 @@ export interface MirrorRow {
   appointmentId: number | null;
   /** Blocks slots (for Marpe's own events: still in the calendar). */
   busy: boolean;
+  /**
+   * An all-day event marked "Free": busy, but it blocks only while the clinic's
+   * `calendar_all_day_events_block` is on (decided when slots are read, so a change of the
+   * setting holds for what is already mirrored).
+   */
+  allDayFree: boolean;
 }
 
 /**
@@ -50,11 +56,12 @@ const NEVER_BUSY_EVENT_TYPES = new Set(['workingLocation', 'birthday']);
 /**
  * How one event (instance) from the calendar changes the mirror: the row to keep, or null to drop
  * it. Busy unless free (`transparent`), cancelled, declined by the calendar's owner (the attendee
- * marked `self`), a working location or a birthday. An all-day event is busy even when free:
- * Google Calendar makes every all-day event "Free" unless its maker changes it, and a caregiver's
- * day off or congress is all-day (docs/calendar-sync.md, "What blocks a slot"). Marpe's own events
- * are kept, busy or not, to notice the caregiver deleting one; they never block (the appointment
- * does).
+ * marked `self`), a working location or a birthday. An all-day event is busy even when free, and
+ * then marked `allDayFree`: Google Calendar makes every all-day event "Free" unless its maker
+ * changes it, and a caregiver's day off or congress is all-day, so it blocks unless the clinic
+ * turned `calendar_all_day_events_block` off (docs/calendar-sync.md, "What blocks a slot").
+ * Marpe's own events are kept, busy or not, to notice the caregiver deleting one; they never block
+ * (the appointment does).
  */
 export function mirrorRowOf(event: GoogleEvent, clinicZone: string): MirrorRow | null {
   const appointmentId = appointmentIdOf(event);
@@ -63,9 +70,12 @@ export function mirrorRowOf(event: GoogleEvent, clinicZone: string): MirrorRow |
     (a) => a.self === true && a.responseStatus === 'declined',
   );
   const allDay = event.start?.dateTime === undefined && event.start?.date !== undefined;
-  const free = event.transparency === 'transparent' && !allDay;
+  const transparent = event.transparency === 'transparent';
   const busy =
-    !cancelled && !declined && !free && !NEVER_BUSY_EVENT_TYPES.has(event.eventType ?? 'default');
+    !cancelled &&
+    !declined &&
+    !(transparent && !allDay) &&
+    !NEVER_BUSY_EVENT_TYPES.has(event.eventType ?? 'default');
   const start = instantOf(event.start, clinicZone);
   const end = instantOf(event.end, clinicZone);
   if (start === null || end === null || end <= start) {
@@ -73,5 +83,12 @@ export function mirrorRowOf(event: GoogleEvent, clinicZone: string): MirrorRow |
     return null;
   }
   if (!busy && appointmentId === null) return null;
-  return { eventId: event.id, startAt: new Date(start), endAt: new Date(end), appointmentId, busy };
+  return {
+    eventId: event.id,
+    startAt: new Date(start),
+    endAt: new Date(end),
+    appointmentId,
+    busy,
+    allDayFree: busy && allDay && transparent,
+  };
 }

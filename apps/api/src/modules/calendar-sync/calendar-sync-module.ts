@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Config, ServiceAccountKey } from '../../platform/config.js';
 import type { Database } from '../../platform/db/client.js';
@@ -16,6 +16,18 @@ import {
 } from './calendar-sync-service.js';
 import { createGoogleCalendarApi, type GoogleTransport } from './google-calendar-api.js';
 import { createGoogleStandIn, type GoogleStandIn } from './google-standin.js';
+import { sealingKey } from '../../platform/crypto.js';
+import { GOOGLE_CALENDAR_API_BASE_URL } from '../../platform/config.js';
+import { createCalendarConnectionsRepository } from './calendar-connections-repository.js';
+import { CALLBACK_PATH, createCalendarConnections } from './calendar-connections.js';
+import { routingCalendarApi } from './routing-calendar-api.js';
+import {
+  calendarConnectionIntegrationRoutes,
+  registerCalendarConnectPages,
+} from './calendar-connect-routes.js';
+import { DEMO_GOOGLE_ACCOUNT, registerDemoConsentPage } from './demo-consent-page.js';
+import { createGoogleOAuth, type GoogleOAuth } from './google-oauth.js';
+import { createStandInOAuth, type StandInOAuth } from './google-standin-oauth.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -55,8 +67,9 @@ function standInTransport(standIn: GoogleStandIn): GoogleTransport {
 }
 
 /**
- * Google Calendar sync (issue 24): the push-notification route, the clinic's status routes, the
- * write-back's outbox topic (so before `ready()`), and the worker from `ready` to `close`.
+ * Google Calendar sync (docs/calendar-sync.md, ADR 031): the push-notification route, the clinic's
+ * status routes, the write-back's outbox topic (so before `ready()`), and the worker from `ready`
+ * to `close`.
  */
 export async function registerCalendarSync(
   app: FastifyInstance,
@@ -74,28 +87,88 @@ export async function registerCalendarSync(
   const { config } = deps;
   const { serviceAccountKey, apiBaseUrl, tokenUrl, freeBusyTimeoutMs } = config.calendar;
   let standIn: GoogleStandIn | null = null;
-  let api = null;
+  let standInOAuth: StandInOAuth | null = null;
+  let serviceAccount = null;
+  let oauth: GoogleOAuth | null = null;
+  const redirectUri = `${config.publicOrigin}${CALLBACK_PATH}`;
+  if (config.calendar.oauth) {
+    oauth = createGoogleOAuth({
+      ...config.calendar.oauth,
+      tokenUrl,
+      apiBaseUrl: apiBaseUrl ?? GOOGLE_CALENDAR_API_BASE_URL,
+    });
+  }
   if (serviceAccountKey && apiBaseUrl) {
-    api = createGoogleCalendarApi({ key: serviceAccountKey, apiBaseUrl, tokenUrl });
+    serviceAccount = createGoogleCalendarApi({ key: serviceAccountKey, apiBaseUrl, tokenUrl });
   } else if (config.demo && apiBaseUrl === null) {
     const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const key: ServiceAccountKey = {
       client_email: DEMO_SERVICE_ACCOUNT_EMAIL,
       private_key: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     };
+    // The stand-in plays Google's OAuth too: a caregiver connects the demo account's calendars.
+    standInOAuth = createStandInOAuth({
+      clientId: 'marpe-demo.apps.googleusercontent.com',
+      clientSecret: randomBytes(16).toString('base64url'),
+      redirectUri,
+    });
+    standInOAuth.addAccount({
+      email: DEMO_GOOGLE_ACCOUNT,
+      calendars: [
+        {
+          id: 'clinic-shifts@group.demo-google.example',
+          summary: 'משמרות במרפאה',
+          accessRole: 'writer',
+        },
+        {
+          id: 'he.jewish#holiday@group.v.calendar.google.com',
+          summary: 'חגים בישראל',
+          accessRole: 'reader',
+        },
+      ],
+    });
     standIn = createGoogleStandIn({
       clientEmail: key.client_email,
       publicKey: pair.publicKey,
       autoCreate: true,
+      oauth: standInOAuth,
     });
-    api = createGoogleCalendarApi({
+    const transport = standInTransport(standIn);
+    serviceAccount = createGoogleCalendarApi({
       key,
       apiBaseUrl: `${STANDIN_ORIGIN}/calendar/v3`,
       tokenUrl: `${STANDIN_ORIGIN}/token`,
-      transport: standInTransport(standIn),
+      transport,
+    });
+    oauth ??= createGoogleOAuth({
+      clientId: standInOAuth.clientId,
+      clientSecret: standInOAuth.clientSecret,
+      authorizeUrl: `${config.publicOrigin}/demo/google/consent`,
+      tokenUrl: `${STANDIN_ORIGIN}/token`,
+      revokeUrl: `${STANDIN_ORIGIN}/revoke`,
+      apiBaseUrl: `${STANDIN_ORIGIN}/calendar/v3`,
+      transport,
     });
   }
-  const calendarSync = createCalendarSync({
+  let calendarSync: CalendarSync | null = null;
+  const connections = createCalendarConnections({
+    repository: createCalendarConnectionsRepository(deps.db),
+    oauth,
+    sealKey: sealingKey(app.dataKeys, 'calendar'),
+    clock: deps.clock,
+    publicOrigin: config.publicOrigin,
+    apiBaseUrl: standIn
+      ? `${STANDIN_ORIGIN}/calendar/v3`
+      : (apiBaseUrl ?? GOOGLE_CALENDAR_API_BASE_URL),
+    ...(standIn ? { transport: standInTransport(standIn) } : {}),
+    log: app.log,
+    changed: (clinicId) => {
+      deps.cache.invalidate(clinicId);
+      calendarSync?.kick();
+    },
+  });
+  const api = serviceAccount || oauth ? routingCalendarApi(serviceAccount, connections) : null;
+  calendarSync = createCalendarSync({
     repository: createCalendarSyncRepository(deps.db),
     api,
     clock: deps.clock,
@@ -110,8 +183,9 @@ export async function registerCalendarSync(
     onServerFault: () => app.metrics?.observeCalendarServerFault(),
     allowedClinics: config.calendar.serviceAccountClinics,
   });
+  const sync = calendarSync;
   const opened = config.calendar.serviceAccountClinics;
-  if (api && !standIn && opened !== 'all' && opened.length === 0) {
+  if (serviceAccount && !standIn && opened !== 'all' && opened.length === 0) {
     app.log.warn(
       'GOOGLE_SERVICE_ACCOUNT_KEY is set but GOOGLE_SERVICE_ACCOUNT_CLINICS names no clinic: no calendar can be connected',
     );
@@ -135,13 +209,26 @@ export async function registerCalendarSync(
   }
   deps.outbox.handle(CALENDAR_WRITE_TOPIC, async (payload) => {
     const { appointmentId } = payload as { appointmentId: number };
-    await calendarSync.write(appointmentId);
+    await sync.write(appointmentId);
   });
-  app.decorate('calendarSync', calendarSync);
+  app.decorate('calendarSync', sync);
   app.decorate('googleStandIn', standIn);
-  app.addHook('onReady', async () => calendarSync.start());
-  app.addHook('onClose', async () => calendarSync.stop());
-  await app.register(calendarNotifyRoutes, { prefix: '/api', calendarSync });
-  await registerIntegrationRoutes(app, calendarSyncIntegrationRoutes, { calendarSync });
-  return calendarSync;
+  app.addHook('onReady', async () => sync.start());
+  app.addHook('onClose', async () => sync.stop());
+  await app.register(calendarNotifyRoutes, { prefix: '/api', calendarSync: sync });
+  await registerIntegrationRoutes(app, calendarSyncIntegrationRoutes, { calendarSync: sync });
+  // Links are made by the clinic's owners (a key may do everything).
+  await registerIntegrationRoutes(
+    app,
+    calendarConnectionIntegrationRoutes,
+    { connections, serviceAccount },
+    'owner-writes',
+  );
+  await registerCalendarConnectPages(app, {
+    connections,
+    authorizeOrigin: oauth ? new URL(oauth.authorizeUrl).origin : "'self'",
+    secureCookie: config.publicOrigin.startsWith('https:'),
+  });
+  if (standInOAuth) await registerDemoConsentPage(app, standInOAuth);
+  return sync;
 }

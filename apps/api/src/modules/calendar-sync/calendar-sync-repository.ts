@@ -4,6 +4,7 @@ import {
   appointments,
   appointmentTypes,
   calendarConflicts,
+  calendarConnections,
   calendarEventLinks,
   calendarEvents,
   calendarSyncs,
@@ -22,8 +23,9 @@ export function createCalendarSyncRepository(db: Database) {
 
     /**
      * Brings `calendar_syncs` in step with the caregivers' calendar ids: a new or changed id
-     * starts over (full sync due now), a removed one goes with its mirror. Only the clinics the
-     * operator opened the service account to sync, and a calendar syncs for one caregiver only
+     * starts over (full sync due now), a removed one goes with its mirror. Only calendars
+     * connected by consent and those of the clinics the operator opened the service account to
+     * sync, and a calendar syncs for one caregiver only
      * (the first to name it: the API refuses a second, this holds even if two raced). Returns the
      * push channels of the rows that went, to be stopped with Google.
      */
@@ -34,8 +36,16 @@ export function createCalendarSyncRepository(db: Database) {
             caregiverId: caregivers.id,
             clinicId: caregivers.clinicId,
             calendarId: caregivers.googleCalendarSyncCalendarId,
+            connected: calendarConnections.caregiverId,
           })
           .from(caregivers)
+          .leftJoin(
+            calendarConnections,
+            and(
+              eq(calendarConnections.caregiverId, caregivers.id),
+              eq(calendarConnections.calendarId, caregivers.googleCalendarSyncCalendarId),
+            ),
+          )
           .where(
             and(isNotNull(caregivers.googleCalendarSyncCalendarId), eq(caregivers.isActive, true)),
           )
@@ -48,7 +58,11 @@ export function createCalendarSyncRepository(db: Database) {
         for (const w of wanted) {
           const calendarId = (w.calendarId ?? '').trim();
           if (calendarId === '') continue;
-          if (allowedClinics !== 'all' && !allowedClinics.includes(w.clinicId)) continue;
+          // A calendar connected by consent syncs with its own token; the service account only
+          // for the clinics the operator named.
+          const allowed =
+            w.connected !== null || allowedClinics === 'all' || allowedClinics.includes(w.clinicId);
+          if (!allowed) continue;
           if (claimed.has(calendarId.toLowerCase())) continue;
           claimed.add(calendarId.toLowerCase());
           keep.add(w.caregiverId);
@@ -106,7 +120,7 @@ export function createCalendarSyncRepository(db: Database) {
     async claimDue(
       now: Date,
       leaseMs: number,
-    ): Promise<(CalendarSyncRow & { timezone: string }) | null> {
+    ): Promise<(CalendarSyncRow & { timezone: string; allDayEventsBlock: boolean }) | null> {
       const [row] = await db
         .update(calendarSyncs)
         .set({ leaseUntil: new Date(now.getTime() + leaseMs) })
@@ -121,10 +135,17 @@ export function createCalendarSyncRepository(db: Database) {
         .returning();
       if (!row) return null;
       const [clinic] = await db
-        .select({ timezone: clinics.timezone })
+        .select({
+          timezone: clinics.timezone,
+          allDayEventsBlock: clinics.calendarAllDayEventsBlock,
+        })
         .from(clinics)
         .where(eq(clinics.id, row.clinicId));
-      return { ...row, timezone: clinic?.timezone ?? 'Asia/Jerusalem' };
+      return {
+        ...row,
+        timezone: clinic?.timezone ?? 'Asia/Jerusalem',
+        allDayEventsBlock: clinic?.allDayEventsBlock ?? true,
+      };
     },
 
     async release(
@@ -214,9 +235,17 @@ export function createCalendarSyncRepository(db: Database) {
           lastError: calendarSyncs.lastError,
           lastSyncedAt: calendarSyncs.lastSyncedAt,
           channelExpiresAt: calendarSyncs.channelExpiresAt,
+          accountEmail: calendarConnections.accountEmail,
         })
         .from(caregivers)
         .leftJoin(calendarSyncs, eq(calendarSyncs.caregiverId, caregivers.id))
+        .leftJoin(
+          calendarConnections,
+          and(
+            eq(calendarConnections.caregiverId, caregivers.id),
+            eq(calendarConnections.calendarId, caregivers.googleCalendarSyncCalendarId),
+          ),
+        )
         .where(
           and(
             eq(caregivers.clinicId, clinicId),
@@ -247,6 +276,7 @@ export function createCalendarSyncRepository(db: Database) {
             endAt: row.endAt,
             appointmentId: row.appointmentId,
             busy: row.busy,
+            allDayFree: row.allDayFree,
           },
         });
     },

@@ -4,7 +4,7 @@ import { randomToken, safeEqual, sha256Hex } from '../../platform/crypto.js';
 import type { Executor } from '../../platform/db/client.js';
 import type { CalendarSyncState } from '../../platform/db/schema.js';
 import { formatZonedIso } from '../../platform/zoned-time.js';
-import { calendarEventText } from '../appointments/calendar-event-text.js';
+import { calendarEventText } from './calendar-event-text.js';
 import type { Webhooks } from '../webhooks/webhooks-service.js';
 import { MARPE_APPOINTMENT_PROPERTY, mirrorRowOf, type MirrorRow } from './calendar-events.js';
 import type { CalendarSyncRepository, CalendarSyncRow } from './calendar-sync-repository.js';
@@ -18,7 +18,7 @@ import {
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
-/** The poll that catches what push notifications missed (issue 24: every 5 minutes). */
+/** The poll that catches what push notifications missed: every 5 minutes (ADR 031). */
 const CALENDAR_POLL_MS = 5 * MINUTE;
 /** A pass holds its calendar this long at most (pages of events, then one transaction). */
 const LEASE_MS = 2 * MINUTE;
@@ -174,18 +174,34 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
     });
     if (!saved) {
       // The caregiver's calendar changed meanwhile: this channel watches one nobody syncs.
-      await stopChannel({ channelId: channel.id, resourceId: answer.resourceId });
+      await stopChannel({
+        channelId: channel.id,
+        resourceId: answer.resourceId,
+        calendarId: row.calendarId,
+      });
       return;
     }
     if (row.channelId && row.channelResourceId) {
-      await stopChannel({ channelId: row.channelId, resourceId: row.channelResourceId });
+      await stopChannel({
+        channelId: row.channelId,
+        resourceId: row.channelResourceId,
+        calendarId: row.calendarId,
+      });
     }
   }
 
-  async function stopChannel(channel: { channelId: string; resourceId: string }) {
+  async function stopChannel(channel: {
+    channelId: string;
+    resourceId: string;
+    calendarId: string;
+  }) {
     if (!api) return;
     try {
-      await api.stopChannel({ id: channel.channelId, resourceId: channel.resourceId });
+      await api.stopChannel({
+        id: channel.channelId,
+        resourceId: channel.resourceId,
+        calendarId: channel.calendarId,
+      });
     } catch (error) {
       // It expires by itself within a week; its notifications are refused meanwhile.
       log.warn({ error: describe(error) }, 'calendar push channel not stopped');
@@ -234,7 +250,7 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
    */
   async function apply(
     tx: Executor,
-    row: CalendarSyncRow & { timezone: string },
+    row: CalendarSyncRow & { timezone: string; allDayEventsBlock: boolean },
     pass: { full: boolean; items: GoogleEvent[] },
     now: number,
   ) {
@@ -279,7 +295,9 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
           }
         }
       }
-      if (mirror && mirror.busy && mirror.appointmentId === null) {
+      // A "Free" all-day event over a booking clashes only while such events block.
+      const blocks = mirror?.busy === true && (!mirror.allDayFree || row.allDayEventsBlock);
+      if (mirror && blocks && mirror.appointmentId === null) {
         const start = mirror.startAt.getTime();
         const end = mirror.endAt.getTime();
         for (const b of await bookedNow()) {
@@ -327,7 +345,9 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
   }
 
   /** One pass over one claimed calendar; never throws (the state records what went wrong). */
-  async function syncOne(row: CalendarSyncRow & { timezone: string }): Promise<void> {
+  async function syncOne(
+    row: CalendarSyncRow & { timezone: string; allDayEventsBlock: boolean },
+  ): Promise<void> {
     const started = clock();
     let reported = false;
     try {
@@ -677,6 +697,8 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
             row.channelExpiresAt !== null &&
             row.channelExpiresAt !== undefined &&
             row.channelExpiresAt.getTime() > clock(),
+          connection: row.accountEmail ? ('oauth' as const) : ('service_account' as const),
+          account_email: row.accountEmail ?? null,
         })),
       };
     },

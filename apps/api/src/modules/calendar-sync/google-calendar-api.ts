@@ -2,7 +2,7 @@ import { Gaxios } from 'gaxios';
 import { JWT } from 'google-auth-library';
 import { GOOGLE_TOKEN_URL, type ServiceAccountKey } from '../../platform/config.js';
 
-// Google Calendar API v3, the calls the sync needs, as typed requests over `fetch` (issue 24).
+// Google Calendar API v3, the calls the sync needs, as typed requests over `fetch` (ADR 031).
 // The token comes from google-auth-library's service-account JWT flow; both the API and the token
 // endpoint are reached through one transport, so tests point them at a loopback fake and the demo
 // at its in-process stand-in (demo-google-calendar.ts).
@@ -90,7 +90,13 @@ export class GoogleApiError extends Error {
 export type GoogleTransport = (url: string, init: RequestInit) => Promise<Response>;
 
 export interface GoogleCalendarApiOptions {
-  key: ServiceAccountKey;
+  /** The service account's key; or, for a calendar connected by consent, `accessToken`. */
+  key?: ServiceAccountKey;
+  /**
+   * The connection's access token (`fresh`: the last one was refused with 401, get a new one).
+   * Its failures are thrown as they come (a GoogleApiError).
+   */
+  accessToken?: (fresh: boolean) => Promise<string>;
   /** No trailing slash. */
   apiBaseUrl: string;
   /** Where the signed assertion is exchanged for a token (Google's, a fake's, the demo's). */
@@ -102,7 +108,8 @@ export interface GoogleCalendarApiOptions {
 }
 
 export interface GoogleCalendarApi {
-  readonly serviceAccountEmail: string;
+  /** Null for a calendar connected by consent. */
+  readonly serviceAccountEmail: string | null;
   listEvents(
     calendarId: string,
     page: { syncToken?: string | null; pageToken?: string },
@@ -111,7 +118,8 @@ export interface GoogleCalendarApi {
     calendarId: string,
     channel: { id: string; token: string; address: string; expiration: number },
   ): Promise<{ resourceId: string; expiration: number }>;
-  stopChannel(channel: { id: string; resourceId: string }): Promise<void>;
+  /** `calendarId`: the calendar it watches (whose credentials opened it). */
+  stopChannel(channel: { id: string; resourceId: string; calendarId?: string }): Promise<void>;
   /** Busy intervals of one calendar in [from, to) (epoch ms). */
   freeBusy(
     calendarId: string,
@@ -142,32 +150,31 @@ const errorOf = async (response: Response): Promise<GoogleApiError> => {
 
 export function createGoogleCalendarApi(options: GoogleCalendarApiOptions): GoogleCalendarApi {
   const { key, apiBaseUrl, tokenUrl } = options;
+  // Either the service account's JWT flow, or a connection's own token.
   const transport = options.transport ?? fetch;
   const timeoutMs = options.timeoutMs ?? 10_000;
   // google-auth-library signs the assertion for Google's own token endpoint (its `aud`); the
   // exchange is sent wherever the configuration says, through the same transport.
-  const auth = new JWT({
-    email: key.client_email,
-    key: key.private_key,
-    ...(key.private_key_id ? { keyId: key.private_key_id } : {}),
-    scopes: [...GOOGLE_CALENDAR_SCOPES],
-    transporter: new Gaxios({
-      fetchImplementation: ((input: string | URL | Request, init?: RequestInit) => {
-        const url = String(input instanceof Request ? input.url : input);
-        return transport(url === GOOGLE_TOKEN_URL ? tokenUrl : url, init ?? {});
-      }) as typeof fetch,
-    }),
-  });
+  const auth = key
+    ? new JWT({
+        email: key.client_email,
+        key: key.private_key,
+        ...(key.private_key_id ? { keyId: key.private_key_id } : {}),
+        scopes: [...GOOGLE_CALENDAR_SCOPES],
+        transporter: new Gaxios({
+          fetchImplementation: ((input: string | URL | Request, init?: RequestInit) => {
+            const url = String(input instanceof Request ? input.url : input);
+            return transport(url === GOOGLE_TOKEN_URL ? tokenUrl : url, init ?? {});
+          }) as typeof fetch,
+        }),
+      })
+    : null;
+  const userToken = options.accessToken;
+  if (!auth && !userToken) throw new Error('a Google Calendar API needs a key or an access token');
 
-  async function call(
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-    path: string,
-    body?: object,
-    signal?: AbortSignal,
-  ): Promise<Response> {
-    let token: string | null | undefined;
+  async function serviceAccountToken(jwt: JWT): Promise<string | null | undefined> {
     try {
-      token = (await auth.getAccessToken()).token;
+      return (await jwt.getAccessToken()).token;
     } catch (error) {
       const status = (error as { status?: unknown; response?: { status?: unknown } }).response
         ?.status;
@@ -178,6 +185,36 @@ export function createGoogleCalendarApi(options: GoogleCalendarApiOptions): Goog
         true,
       );
     }
+  }
+
+  async function call(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    body?: object,
+    signal?: AbortSignal,
+  ): Promise<Response> {
+    const first = await send(method, path, body, signal, false);
+    // A connection's access token expired or was revoked early: one more try with a fresh one.
+    if (first.status !== 401 || !userToken) return checked(first);
+    await first.body?.cancel();
+    return checked(await send(method, path, body, signal, true));
+  }
+
+  async function checked(response: Response): Promise<Response> {
+    if (!response.ok) throw await errorOf(response);
+    return response;
+  }
+
+  async function send(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    body: object | undefined,
+    signal: AbortSignal | undefined,
+    fresh: boolean,
+  ): Promise<Response> {
+    let token: string | null | undefined;
+    if (userToken) token = await userToken(fresh);
+    else token = await serviceAccountToken(auth as JWT);
     if (!token) throw new GoogleApiError(0, 'Google gave no access token', null, true);
     let response: Response;
     try {
@@ -194,9 +231,6 @@ export function createGoogleCalendarApi(options: GoogleCalendarApiOptions): Goog
     } catch (error) {
       throw new GoogleApiError(0, `Google Calendar unreachable (${(error as Error).name})`);
     }
-    if (!response.ok) {
-      throw await errorOf(response);
-    }
     return response;
   }
 
@@ -205,7 +239,7 @@ export function createGoogleCalendarApi(options: GoogleCalendarApiOptions): Goog
     `${calendarPath(calendarId)}/events/${encodeURIComponent(eventId)}`;
 
   return {
-    serviceAccountEmail: key.client_email,
+    serviceAccountEmail: key?.client_email ?? null,
 
     async listEvents(calendarId, page) {
       const query = new URLSearchParams({

@@ -6,6 +6,7 @@ import {
 } from '../../platform/zoned-time.js';
 import { GOOGLE_TOKEN_URL } from '../../platform/config.js';
 import { GOOGLE_CALENDAR_SCOPES, type GoogleEvent } from './google-calendar-api.js';
+import type { StandInAccount, StandInOAuth } from './google-standin-oauth.js';
 
 // An in-memory stand-in for the part of Google's token endpoint and Calendar API v3 that Marpe
 // calls: events.list (singleEvents, showDeleted, syncToken, pageToken), events.watch,
@@ -69,6 +70,8 @@ export interface GoogleStandInOptions {
    * calendar id set through the integration API syncs at once.
    */
   autoCreate?: boolean;
+  /** Users' consent (google-standin-oauth.ts): their tokens reach the calendars of their list. */
+  oauth?: StandInOAuth;
 }
 
 const error = (status: number, message: string, reason = 'error'): StandInAnswer => ({
@@ -235,8 +238,12 @@ export function createGoogleStandIn(options: GoogleStandInOptions) {
     return event;
   };
 
-  function list(calendar: Calendar, query: Record<string, string>): StandInAnswer {
-    const accessRole = calendar.shared === 'reader' ? 'reader' : 'writer';
+  function list(
+    calendar: Calendar,
+    query: Record<string, string>,
+    access: Calendar['shared'],
+  ): StandInAnswer {
+    const accessRole = access === 'reader' ? 'reader' : 'writer';
     let since = -1;
     if (query.syncToken !== undefined) {
       const match = /^sync_(\d+)$/.exec(query.syncToken);
@@ -270,7 +277,17 @@ export function createGoogleStandIn(options: GoogleStandInOptions) {
     };
   }
 
-  function freeBusy(body: Record<string, unknown>): StandInAnswer {
+  /** How a caller reaches a calendar: the service account by its share, a user by their list. */
+  function accessOf(user: StandInAccount | null, id: string): Calendar['shared'] {
+    if (!user) return calendars.get(id)?.shared ?? false;
+    const role = options.oauth?.roleOf(user, id) ?? null;
+    if (role !== null && !calendars.has(id)) {
+      calendars.set(id, { shared: false, timeZone: 'Asia/Jerusalem', events: new Map() });
+    }
+    return role === null ? false : role === 'reader' ? 'reader' : true;
+  }
+
+  function freeBusy(body: Record<string, unknown>, user: StandInAccount | null): StandInAnswer {
     const from = Date.parse(String(body.timeMin));
     const to = Date.parse(String(body.timeMax));
     if (!Number.isFinite(from) || !Number.isFinite(to) || to <= from) {
@@ -284,7 +301,7 @@ export function createGoogleStandIn(options: GoogleStandInOptions) {
         calendars.set(id, { shared: true, timeZone: 'Asia/Jerusalem', events: new Map() });
       }
       const calendar = calendars.get(id);
-      if (!calendar?.shared) {
+      if (!calendar || !accessOf(user, id)) {
         result[id] = { errors: [{ domain: 'global', reason: 'notFound' }], busy: [] };
         continue;
       }
@@ -320,8 +337,20 @@ export function createGoogleStandIn(options: GoogleStandInOptions) {
   }
 
   function handle(request: StandInRequest): StandInAnswer {
+    const oauth = options.oauth;
+    if (request.path === '/revoke' && oauth && request.method === 'POST') {
+      return oauth.revoke(new URLSearchParams(request.body));
+    }
     if (request.path === '/token') {
       const form = new URLSearchParams(request.body);
+      const grant = form.get('grant_type');
+      if (
+        oauth &&
+        request.method === 'POST' &&
+        (grant === 'authorization_code' || grant === 'refresh_token')
+      ) {
+        return oauth.token(form);
+      }
       if (
         request.method !== 'POST' ||
         form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer'
@@ -341,13 +370,29 @@ export function createGoogleStandIn(options: GoogleStandInOptions) {
       return { status: 200, body: { access_token: token, expires_in: 3599, token_type: 'Bearer' } };
     }
     const bearer = /^Bearer (.+)$/.exec(header(request.headers, 'authorization'))?.[1] ?? '';
-    if (!tokens.has(bearer))
+    const user = tokens.has(bearer) ? null : (oauth?.accountOf(bearer) ?? null);
+    if (!tokens.has(bearer) && !user)
       return error(401, 'Request had invalid authentication credentials.', 'authError');
     const path = request.path.replace(/^\/calendar\/v3/, '');
     const body = request.method === 'GET' || request.method === 'DELETE' ? {} : parseBody(request);
     if (!body) return error(400, 'Parse Error', 'parseError');
 
-    if (request.method === 'POST' && path === '/freeBusy') return freeBusy(body);
+    if (request.method === 'GET' && path === '/users/me/calendarList') {
+      if (!user) return error(403, 'The service account has no calendar list here', 'forbidden');
+      return {
+        status: 200,
+        body: {
+          kind: 'calendar#calendarList',
+          items: user.calendars.map((c) => ({
+            id: c.id,
+            summary: c.summary,
+            accessRole: c.accessRole,
+            ...(c.id === user.email ? { primary: true } : {}),
+          })),
+        },
+      };
+    }
+    if (request.method === 'POST' && path === '/freeBusy') return freeBusy(body, user);
     if (request.method === 'POST' && path === '/channels/stop') {
       const channel = channels.get(String(body.id));
       if (!channel || channel.resourceId !== body.resourceId)
@@ -359,14 +404,16 @@ export function createGoogleStandIn(options: GoogleStandInOptions) {
     if (!match) return error(404, 'Not Found', 'notFound');
     const calendarId = decodeURIComponent(match[1] ?? '');
     const eventId = match[2] === undefined ? undefined : decodeURIComponent(match[2]);
-    if (options.autoCreate && !calendars.has(calendarId)) {
+    if (options.autoCreate && !user && !calendars.has(calendarId)) {
       calendars.set(calendarId, { shared: true, timeZone: 'Asia/Jerusalem', events: new Map() });
     }
+    const access = accessOf(user, calendarId);
     const calendar = calendars.get(calendarId);
-    if (!calendar) return error(404, 'Not Found', 'notFound');
-    if (!calendar.shared) return error(403, 'Forbidden', 'forbidden');
+    // A user is told "not found" of a calendar outside their list, as Google does.
+    if (!calendar || (user && !access)) return error(404, 'Not Found', 'notFound');
+    if (!access) return error(403, 'Forbidden', 'forbidden');
     const writes = request.method !== 'GET' && eventId !== 'watch';
-    if (writes && calendar.shared === 'reader') {
+    if (writes && access === 'reader') {
       return error(403, 'You need to have writer access to this calendar.', 'requiredAccessLevel');
     }
 
@@ -399,7 +446,7 @@ export function createGoogleStandIn(options: GoogleStandInOptions) {
       };
     }
     if (eventId === undefined) {
-      if (request.method === 'GET') return list(calendar, request.query);
+      if (request.method === 'GET') return list(calendar, request.query, access);
       if (request.method === 'POST') {
         const id = String(body.id ?? randomBytes(10).toString('hex'));
         if (!/^[a-v0-9]{5,1024}$/.test(id))

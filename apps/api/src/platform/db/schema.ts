@@ -86,18 +86,18 @@ export const clinics = pgTable(
     /** The card provider's terminal its payment requests use unless a request names another. */
     cardTerminal: text('card_terminal'),
     /**
-     * The card provider's API credentials (issue 13): the app key, and the secret sealed
+     * The card provider's API credentials (ADR 017): the app key, and the secret sealed
      * (`sealedAt('clinics', 'tranzila_secret', id)`). Without them, charges stay unverified.
      */
     tranzilaAppKey: text('tranzila_app_key'),
     tranzilaSecret: text('tranzila_secret'),
     /** How patients get appointment details and links: 'sms', or 'whatsapp' once connected. */
     messagingChannel: text('messaging_channel').$type<MessagingChannel>().notNull().default('sms'),
-    /** Booked, not yet ended appointments one patient may hold at once (issue 13). */
+    /** Booked, not yet ended appointments one patient may hold at once (ADR 020). */
     maxUpcomingAppointments: integer('max_upcoming_appointments').notNull().default(3),
     /**
      * What an appointment shows in the caregiver's own calendar (the iCalendar feed, and the
-     * Google write-back): 'full', 'initials' or 'minimal' (issue 24; calendar-event-text.ts).
+     * Google write-back): 'full', 'initials' or 'minimal' (ADR 031; calendar-event-text.ts).
      */
     calendarEventDetail: text('calendar_event_detail')
       .$type<CalendarEventDetail>()
@@ -105,12 +105,12 @@ export const clinics = pgTable(
       .default('full'),
     /**
      * Caps on the messages the integration API sends for the clinic (form links, payment links,
-     * clinic bookings; issue 25): per recipient per rolling hour and day, and in all per day.
+     * clinic bookings; ADR 027): per recipient per rolling hour and day, and in all per day.
      */
     messageCapPerRecipientHour: integer('message_cap_per_recipient_hour').notNull().default(3),
     messageCapPerRecipientDay: integer('message_cap_per_recipient_day').notNull().default(10),
     messageCapPerClinicDay: integer('message_cap_per_clinic_day').notNull().default(500),
-    /** Waitlist offers one entry gets per clinic day at most (issue 25). */
+    /** Waitlist offers one entry gets per clinic day at most (ADR 027). */
     waitlistOffersPerEntryPerDay: integer('waitlist_offers_per_entry_per_day').notNull().default(1),
     /**
      * Whether the patient is told of each change to an appointment, whoever made it
@@ -119,6 +119,11 @@ export const clinics = pgTable(
     notifyBooked: boolean('notify_booked').notNull().default(false),
     notifyMoved: boolean('notify_moved').notNull().default(true),
     notifyCancelled: boolean('notify_cancelled').notNull().default(true),
+    /**
+     * Whether all-day events of the caregivers' synced calendars block their days even when
+     * "Free" (Google's default for all-day); off, only a Busy one does (docs/calendar-sync.md).
+     */
+    calendarAllDayEventsBlock: boolean('calendar_all_day_events_block').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -229,10 +234,11 @@ export const patients = pgTable(
   },
   (t) => [
     unique('patients_clinic_id_number_unique').on(t.clinicId, t.idNumber),
-    // The identities a phone signs in at a clinic, and their upcoming appointments (issue 25).
+    // The identities a phone signs in at a clinic, and their upcoming appointments (ADR 027).
     index('patients_clinic_phone_idx').on(t.clinicId, t.phone),
-    // The desk's patient search (issue 37): prefixes of names, ID numbers and phones, whatever the
-    // database's collation (text_pattern_ops serves LIKE 'x%'); names compared lower-cased.
+    // The desk's patient search (docs/integration.md "Patients"): prefixes of names, ID numbers and
+    // phones, whatever the database's collation (text_pattern_ops serves LIKE 'x%'); names compared
+    // lower-cased.
     index('patients_search_first_name_idx').on(
       t.clinicId,
       sql`lower(${t.firstName}) text_pattern_ops`,
@@ -302,7 +308,7 @@ export const appointments = pgTable(
 
 /**
  * Times a caregiver is busy in the clinic's own diary (a practice-management system), pushed
- * through `PUT /api/integration/caregivers/:id/busy-times` a window at a time (issue 24). They
+ * through `PUT /api/integration/caregivers/:id/busy-times` a window at a time (ADR 028). They
  * block slots like booked appointments; `external_id` is the clinic's own id of the item.
  */
 export const caregiverBusyTimes = pgTable(
@@ -328,8 +334,8 @@ export const caregiverBusyTimes = pgTable(
 );
 
 /**
- * A caregiver's secret iCalendar feed (issue 24): one live URL per caregiver; only the token's
- * SHA-256 is kept. A new one replaces the row (rotation); deleting it revokes the URL.
+ * A caregiver's secret iCalendar feed (docs/calendar-feed.md): one live URL per caregiver; only the
+ * token's SHA-256 is kept. A new one replaces the row (rotation); deleting it revokes the URL.
  */
 export const calendarFeeds = pgTable(
   'calendar_feeds',
@@ -345,7 +351,7 @@ export const calendarFeeds = pgTable(
 );
 
 /**
- * A clinic's reminder settings (issue 16); a clinic without a row has the defaults of
+ * A clinic's reminder settings (ADR 022); a clinic without a row has the defaults of
  * `defaultReminderSettings` (packages/shared): reminders off.
  */
 export const reminderSettings = pgTable(
@@ -566,7 +572,7 @@ export const authFailures = pgTable(
 );
 
 /**
- * Counted actions for the per-subject limits of issue 13: a phone hint disclosed (subject
+ * Counted actions for the per-subject limits of ADR 020: a phone hint disclosed (subject
  * `<clinic>:<ID number>`), a booking, a cancellation, a details message (subject: the patient's
  * id). Rows older than the longest window are deleted.
  */
@@ -916,7 +922,7 @@ export const paymentTransactions = pgTable(
     /** Why a callback was not accepted (terminal_mismatch, sum_mismatch, …); null when accepted. */
     rejectionReason: text('rejection_reason'),
     /**
-     * What the provider's API said of this index when asked (issue 13): 'confirmed' (exists,
+     * What the provider's API said of this index when asked (ADR 017): 'confirmed' (exists,
      * approved, matching), 'refused' (missing, declined or not matching), 'unverifiable' (no
      * credentials); null until asked. `providerAnswer` keeps its answer, minus card data.
      */
@@ -1276,6 +1282,80 @@ export const calendarSyncs = pgTable(
   ],
 );
 
+/** The calendar providers a caregiver connects by consent. */
+export const calendarProviders = ['google'] as const;
+export type CalendarProviderName = (typeof calendarProviders)[number];
+
+/**
+ * A caregiver's own calendar, connected by consent (OAuth 2.0 code + PKCE; docs/calendar-sync.md,
+ * "Connecting by consent"): the Google account that consented, the calendar it chose, and its
+ * refresh token sealed with DATA_KEY (bound to the caregiver's row). One connection per calendar
+ * across every clinic (a unique index on lower(calendar_id), in the migration).
+ */
+export const calendarConnections = pgTable(
+  'calendar_connections',
+  {
+    caregiverId: integer('caregiver_id')
+      .primaryKey()
+      .references(() => caregivers.id, { onDelete: 'cascade' }),
+    clinicId: integer('clinic_id')
+      .notNull()
+      .references(() => clinics.id, { onDelete: 'cascade' }),
+    provider: text('provider').$type<CalendarProviderName>().notNull(),
+    accountEmail: text('account_email').notNull(),
+    calendarId: text('calendar_id').notNull(),
+    /** Sealed (`encryptText`, purpose 'calendar'). */
+    refreshToken: text('refresh_token').notNull(),
+    scope: text('scope').notNull(),
+    connectedAt: instant('connected_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('calendar_connections_calendar_unique').on(sql`lower(${t.calendarId})`),
+    check('calendar_connections_provider_check', sql`${t.provider} IN ('google')`),
+  ],
+);
+
+/**
+ * A one-time connection link: its token kept as SHA-256 only, valid 24 hours, used once, voided
+ * by a newer one. Opening it and pressing "continue" stores the PKCE verifier (sealed) and the
+ * OAuth `state` (hashed) with it, and gives that browser the link in a cookie (Google's answer
+ * must come back to it); Google's answer leaves the account and its tokens here (sealed)
+ * until the caregiver chooses a calendar, which uses the link.
+ */
+export const calendarConnectionLinks = pgTable(
+  'calendar_connection_links',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    caregiverId: integer('caregiver_id')
+      .notNull()
+      .references(() => caregivers.id, { onDelete: 'cascade' }),
+    clinicId: integer('clinic_id')
+      .notNull()
+      .references(() => clinics.id, { onDelete: 'cascade' }),
+    provider: text('provider').$type<CalendarProviderName>().notNull(),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: instant('created_at').notNull(),
+    expiresAt: instant('expires_at').notNull(),
+    usedAt: instant('used_at'),
+    stateHash: text('state_hash'),
+    /** Sealed. */
+    codeVerifier: text('code_verifier'),
+    accountEmail: text('account_email'),
+    /** Sealed. */
+    refreshToken: text('refresh_token'),
+    /** Sealed. */
+    accessToken: text('access_token'),
+    accessExpiresAt: instant('access_expires_at'),
+    scope: text('scope'),
+  },
+  (t) => [
+    unique('calendar_connection_links_token_unique').on(t.tokenHash),
+    unique('calendar_connection_links_state_unique').on(t.stateHash),
+    index('calendar_connection_links_caregiver_idx').on(t.caregiverId),
+    check('calendar_connection_links_provider_check', sql`${t.provider} IN ('google')`),
+  ],
+);
+
 /**
  * The mirror of a synced calendar: its events that matter to availability, one row per event
  * instance (recurring events arrive expanded). Busy events (not free, not cancelled, not declined
@@ -1295,6 +1375,11 @@ export const calendarEvents = pgTable(
     appointmentId: integer('appointment_id'),
     /** false for Marpe's own events that are no longer busy (deleted in the calendar). */
     busy: boolean('busy').notNull(),
+    /**
+     * An all-day event marked "Free": it blocks only while its clinic's
+     * `calendar_all_day_events_block` is on, decided when slots are read.
+     */
+    allDayFree: boolean('all_day_free').notNull().default(false),
   },
   (t) => [
     primaryKey({ name: 'calendar_events_pkey', columns: [t.caregiverId, t.eventId] }),

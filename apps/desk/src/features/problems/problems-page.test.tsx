@@ -109,6 +109,8 @@ describe('the problems page', { timeout: 30_000 }, () => {
               last_error: 'Forbidden',
               last_synced_at: null,
               push: false,
+              connection: 'service_account',
+              account_email: null,
             },
           ],
         },

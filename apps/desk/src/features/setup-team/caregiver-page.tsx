@@ -10,7 +10,6 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import {
   createCaregiverBodySchema,
   updateCaregiverBodySchema,
@@ -53,6 +52,7 @@ import {
   scheduleFormOf,
 } from './caregiver-schedule';
 import { BookingRulesFields, ruleNames, type RulesForm } from './components/booking-rules-fields';
+import { CalendarSection, useCalendarIdField } from './components/calendar-section';
 import { ExceptionsEditor } from './components/exceptions-editor';
 import { LeaveGuard } from './components/leave-guard';
 import { Section } from '../../lib/section';
@@ -243,7 +243,7 @@ function CaregiverForm({
   );
   const [schedule, setSchedule] = useState(() => scheduleFormOf(caregiver?.marpe_rules ?? null));
   const [rules, setRules] = useState<RulesForm>(() => ruleFormOf(caregiver));
-  const [calendarId, setCalendarId] = useState(caregiver?.google_calendar_sync_calendar_id ?? '');
+  const calendarId = useCalendarIdField(caregiver);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [shown, setShown] = useState(0);
   const today = clinicToday(clinic.timezone);
@@ -256,7 +256,7 @@ function CaregiverForm({
     typeIds,
     schedule,
     rules,
-    calendarId,
+    calendarId.body,
   ]);
   const [initial] = useState(snapshot);
   const leaving = useRef(false);
@@ -287,7 +287,7 @@ function CaregiverForm({
       name,
       license_number: license,
       image,
-      google_calendar_sync_calendar_id: calendarId.trim() === '' ? null : calendarId.trim(),
+      ...calendarId.body,
       appointment_type_ids: typeIds,
       marpe_rules: {
         slot_step_minutes: ruleValueOf(rules.slot_step_minutes),
@@ -441,19 +441,12 @@ function CaregiverForm({
           />
         </Section>
 
-        <Section title={t('calendar.title')}>
-          <Typography sx={{ mb: 2 }}>{t('calendar.intro')}</Typography>
-          <TextField
-            label={t('calendar.id')}
-            value={calendarId}
-            onChange={(event) => setCalendarId(event.target.value)}
-            error={errors.google_calendar_sync_calendar_id !== undefined}
-            helperText={errors.google_calendar_sync_calendar_id ?? t('calendar.help')}
-            autoComplete="off"
-            sx={{ maxWidth: 560 }}
-            slotProps={{ htmlInput: { dir: 'ltr' } }}
-          />
-        </Section>
+        <CalendarSection
+          caregiver={caregiver}
+          timeZone={clinic.timezone}
+          calendarId={{ ...calendarId.field, error: errors.google_calendar_sync_calendar_id }}
+          onDisconnected={calendarId.reset}
+        />
 
         {hasErrors ? <Alert severity="error">{t('common:errors.validation_failed')}</Alert> : null}
         {otherFailure ? <Alert severity="error">{errorText(t, save.error)}</Alert> : null}

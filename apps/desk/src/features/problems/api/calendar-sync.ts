@@ -1,4 +1,4 @@
-import type { CalendarConflict, CalendarSyncStatus, IntegrationCaregiver } from '@marpe/shared';
+import type { CalendarConflict, IntegrationCaregiver } from '@marpe/shared';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { PROBLEMS_REFRESH_MS } from './message-failures';
@@ -7,18 +7,9 @@ import { PROBLEMS_REFRESH_MS } from './message-failures';
 export const CONFLICTS_SHOWN = 50;
 
 export const problemsKeys = {
-  calendarSync: ['problems', 'calendar-sync'] as const,
   conflicts: ['problems', 'calendar-conflicts'] as const,
   caregivers: ['problems', 'caregivers'] as const,
 };
-
-/** Each synced caregiver calendar's state. */
-export const useCalendarSync = () =>
-  useQuery({
-    queryKey: problemsKeys.calendarSync,
-    queryFn: ({ signal }) => api<CalendarSyncStatus>('/api/integration/calendar-sync', { signal }),
-    refetchInterval: PROBLEMS_REFRESH_MS,
-  });
 
 /** Clashes between caregivers' calendars and the clinic's bookings, newest first. */
 export const useCalendarConflicts = () =>

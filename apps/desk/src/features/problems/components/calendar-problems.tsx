@@ -10,11 +10,13 @@ import Typography from '@mui/material/Typography';
 import type { IntegrationCaregiver } from '@marpe/shared';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCalendarSync } from '../../../lib/calendar-sync';
 import { errorText } from '../../../lib/field-errors';
 import { formatInstant } from '../../../lib/format';
 import { PageLoading } from '../../../lib/page-loading';
 import { Section } from '../../../lib/section';
-import { useCalendarConflicts, useCalendarSync } from '../api/calendar-sync';
+import { useCalendarConflicts } from '../api/calendar-sync';
+import { PROBLEMS_REFRESH_MS } from '../api/message-failures';
 
 /** States that need someone to act (share the calendar, fix its id); the rest sort themselves. */
 const troubled = new Set(['read_only', 'no_access', 'not_found', 'error']);
@@ -35,7 +37,7 @@ export function CalendarSyncState({
 }) {
   const { t, i18n } = useTranslation('problems');
   const id = useId();
-  const sync = useCalendarSync();
+  const sync = useCalendarSync(PROBLEMS_REFRESH_MS);
   const nameOf = useCaregiverName(caregivers);
   const calendars = sync.data?.caregivers ?? [];
   const email = sync.data?.service_account_email ?? null;

@@ -1,0 +1,413 @@
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  decryptText,
+  encryptText,
+  randomToken,
+  safeEqual,
+  sealedAt,
+  sha256Hex,
+  type SealingKey,
+} from '../../platform/crypto.js';
+import { AppError } from '../../platform/errors.js';
+import type {
+  CalendarConnectionsRepository,
+  ConnectionLinkRow,
+  StaleChannel,
+} from './calendar-connections-repository.js';
+import {
+  createGoogleCalendarApi,
+  GoogleApiError,
+  type GoogleCalendarApi,
+  type GoogleTransport,
+} from './google-calendar-api.js';
+import {
+  canWrite,
+  GoogleOAuthError,
+  pkcePair,
+  type CalendarListEntry,
+  type GoogleOAuth,
+} from './google-oauth.js';
+
+// Each caregiver connects their own Google Calendar by consent (docs/calendar-sync.md,
+// "Connecting by consent"; ADR 042): a one-time link, Google's consent with PKCE, a calendar
+// chosen from the account's own list. Consent proves the calendar is theirs to give.
+
+const HOUR = 3_600_000;
+/** How long a connection link may be opened. */
+export const LINK_LIFETIME_MS = 24 * HOUR;
+/** Where Google sends the caregiver's browser back. */
+export const CALLBACK_PATH = '/calendar/oauth/callback';
+/** An access token is renewed this long before Google says it ends. */
+const RENEW_BEFORE_MS = 60_000;
+
+/** What the clinic reads when the caregiver took Marpe's access back at Google. */
+export const REVOKED_MESSAGE =
+  "Google no longer accepts this calendar's connection (the caregiver removed Marpe's access or changed their password): send the caregiver a new connection link.";
+
+/** Why a link's page cannot go on: each has its own page. */
+export type LinkProblem =
+  'unknown' | 'expired' | 'used' | 'state_mismatch' | 'denied' | 'google_failed' | 'not_configured';
+
+export class LinkRefused extends Error {
+  constructor(readonly problem: LinkProblem) {
+    super(problem);
+  }
+}
+
+export interface CalendarConnectionsDeps {
+  repository: CalendarConnectionsRepository;
+  /** Null when the server has no OAuth client (GOOGLE_OAUTH_CLIENT_ID): no links. */
+  oauth: GoogleOAuth | null;
+  sealKey: SealingKey;
+  clock: () => number;
+  publicOrigin: string;
+  apiBaseUrl: string;
+  transport?: GoogleTransport;
+  log: FastifyBaseLogger;
+  /** A calendar was connected or disconnected: reconcile and sync at once, refresh the slots. */
+  changed: (clinicId: number) => void;
+}
+
+/** A link's page: whose, and how far it went. */
+export interface LinkView {
+  link: ConnectionLinkRow;
+  clinicName: string;
+  caregiverName: string;
+}
+
+const linkSealedAt = (column: string, tokenHash: string) =>
+  sealedAt('calendar_connection_links', column, tokenHash);
+const connectionSealedAt = (caregiverId: number) =>
+  sealedAt('calendar_connections', 'refresh_token', caregiverId);
+
+export function createCalendarConnections(deps: CalendarConnectionsDeps) {
+  const { repository, oauth, sealKey, clock, log } = deps;
+  const redirectUri = `${deps.publicOrigin}${CALLBACK_PATH}`;
+  /** Access tokens of connections, until they end (per process; a refresh is cheap). */
+  const accessTokens = new Map<number, { token: string; until: number }>();
+  const refreshing = new Map<number, Promise<string>>();
+
+  const seal = (plain: string, at: string) => encryptText(sealKey, plain, at);
+  const open = (sealed: string, at: string) => decryptText(sealKey, sealed, at);
+
+  /** The link of this token, usable now, or the reason it is not. */
+  async function usableLink(token: string, browser?: string): Promise<LinkView> {
+    const found = await repository.findLink({ tokenHash: sha256Hex(token) });
+    if (!found) throw new LinkRefused('unknown');
+    if (found.link.usedAt) throw new LinkRefused('used');
+    if (found.link.expiresAt.getTime() <= clock()) throw new LinkRefused('expired');
+    if (browser !== undefined && !safeEqual(browser, token)) {
+      throw new LinkRefused('state_mismatch');
+    }
+    return found;
+  }
+
+  /** The browser that pressed "continue" holds the link's token in a cookie. */
+  const sameBrowser = (link: ConnectionLinkRow, browser: string) =>
+    browser !== '' && safeEqual(sha256Hex(browser), link.tokenHash);
+
+  /** A fresh access token for a connection (refreshed once at a time per caregiver). */
+  async function accessTokenOf(caregiverId: number, fresh: boolean): Promise<string> {
+    const cached = accessTokens.get(caregiverId);
+    if (!fresh && cached && cached.until > clock()) return cached.token;
+    const pending = refreshing.get(caregiverId);
+    if (pending) return pending;
+    const next = (async () => {
+      const connection = await repository.findConnection(caregiverId);
+      if (!connection || !oauth) {
+        throw new GoogleApiError(401, 'The calendar is no longer connected', 'notConnected');
+      }
+      let tokens;
+      try {
+        tokens = await oauth.refresh(
+          open(connection.refreshToken, connectionSealedAt(caregiverId)),
+        );
+      } catch (error) {
+        accessTokens.delete(caregiverId);
+        if (error instanceof GoogleOAuthError && error.error === 'invalid_grant') {
+          throw new GoogleApiError(401, REVOKED_MESSAGE, 'invalid_grant');
+        }
+        const status = error instanceof GoogleOAuthError ? error.status : 0;
+        throw new GoogleApiError(
+          status,
+          `Google token refresh failed (${(error as Error).message})`,
+        );
+      }
+      if (tokens.refreshToken) {
+        await repository.updateRefreshToken(
+          caregiverId,
+          seal(tokens.refreshToken, connectionSealedAt(caregiverId)),
+        );
+      }
+      accessTokens.set(caregiverId, {
+        token: tokens.accessToken,
+        until: clock() + tokens.expiresIn * 1000 - RENEW_BEFORE_MS,
+      });
+      return tokens.accessToken;
+    })();
+    refreshing.set(caregiverId, next);
+    try {
+      return await next;
+    } finally {
+      refreshing.delete(caregiverId);
+    }
+  }
+
+  /** Calendar API clients of connections, one per caregiver (each with its own token). */
+  const apis = new Map<number, GoogleCalendarApi>();
+  const apiOfCaregiver = (caregiverId: number) => {
+    let api = apis.get(caregiverId);
+    if (!api) {
+      api = createGoogleCalendarApi({
+        apiBaseUrl: deps.apiBaseUrl,
+        tokenUrl: '',
+        accessToken: (fresh) => accessTokenOf(caregiverId, fresh),
+        ...(deps.transport ? { transport: deps.transport } : {}),
+      });
+      apis.set(caregiverId, api);
+    }
+    return api;
+  };
+
+  /** The account's calendars, with the link's access token (refreshed when it ran out). */
+  async function calendarsOf(view: LinkView): Promise<CalendarListEntry[]> {
+    const { link } = view;
+    if (!oauth || !link.refreshToken || !link.accessToken) throw new LinkRefused('unknown');
+    let token = open(link.accessToken, linkSealedAt('access_token', link.tokenHash));
+    if ((link.accessExpiresAt?.getTime() ?? 0) <= clock()) {
+      const fresh = await oauth.refresh(
+        open(link.refreshToken, linkSealedAt('refresh_token', link.tokenHash)),
+      );
+      token = fresh.accessToken;
+      await repository.updateLink(link.id, {
+        accessToken: seal(token, linkSealedAt('access_token', link.tokenHash)),
+        accessExpiresAt: new Date(clock() + fresh.expiresIn * 1000 - RENEW_BEFORE_MS),
+      });
+    }
+    return oauth.calendarList(token);
+  }
+
+  return {
+    enabled: oauth !== null,
+
+    /** The Calendar API for a calendar connected by consent; null when none holds it. */
+    async apiFor(calendarId: string): Promise<GoogleCalendarApi | null> {
+      const connection = await repository.findConnectionByCalendar(calendarId);
+      return connection ? apiOfCaregiver(connection.caregiverId) : null;
+    },
+
+    /** `POST /api/integration/caregivers/:id/calendar-connection`. */
+    async createLink(clinicId: number, caregiverId: number) {
+      const caregiver = await repository.findCaregiver(clinicId, caregiverId);
+      if (!caregiver) throw new AppError('not_found', 404, `No caregiver ${caregiverId}`);
+      if (!oauth) {
+        throw new AppError(
+          'service_unavailable',
+          503,
+          'This server has no Google OAuth client (GOOGLE_OAUTH_CLIENT_ID): ask whoever runs Marpe',
+        );
+      }
+      const token = randomToken(32);
+      const now = clock();
+      const expiresAt = new Date(now + LINK_LIFETIME_MS);
+      await repository.createLink({
+        caregiverId,
+        clinicId,
+        provider: 'google',
+        tokenHash: sha256Hex(token),
+        createdAt: new Date(now),
+        expiresAt,
+      });
+      return {
+        url: `${deps.publicOrigin}/calendar/connect/${token}`,
+        expires_at: expiresAt.toISOString(),
+      };
+    },
+
+    /** The link's first page: whose it is. */
+    view: (token: string) => usableLink(token),
+
+    /**
+     * "Continue to Google": a PKCE verifier and a `state`, kept with the link (the verifier
+     * sealed, the state hashed); the address to send the browser to. The routes give the browser
+     * the link's token in a cookie: Google's answer must come back to the browser that asked.
+     */
+    async startAuthorization(token: string): Promise<{ location: string }> {
+      if (!oauth) throw new LinkRefused('not_configured');
+      const view = await usableLink(token);
+      const { verifier, challenge } = pkcePair();
+      const state = randomToken(32);
+      await repository.updateLink(view.link.id, {
+        stateHash: sha256Hex(state),
+        codeVerifier: seal(verifier, linkSealedAt('code_verifier', view.link.tokenHash)),
+      });
+      return { location: oauth.authorizationUrl({ redirectUri, state, codeChallenge: challenge }) };
+    },
+
+    /**
+     * Google's answer (`browser`: the cookie, the link's token): the code exchanged with the
+     * link's verifier (once: the state goes), the tokens kept sealed with the link until a
+     * calendar is chosen, at the link's own address.
+     */
+    async callback(query: {
+      code?: string;
+      state?: string;
+      error?: string;
+      browser: string;
+    }): Promise<LinkView> {
+      if (!oauth) throw new LinkRefused('not_configured');
+      const found = query.state
+        ? await repository.findLink({ stateHash: sha256Hex(query.state) })
+        : null;
+      if (!found || !sameBrowser(found.link, query.browser)) {
+        throw new LinkRefused('state_mismatch');
+      }
+      const { link } = found;
+      if (link.usedAt) throw new LinkRefused('used');
+      if (link.expiresAt.getTime() <= clock()) throw new LinkRefused('expired');
+      const verifier = link.codeVerifier;
+      // The state answers once, whatever Google said.
+      await repository.updateLink(link.id, { stateHash: null, codeVerifier: null });
+      if (query.error || !query.code || !verifier) throw new LinkRefused('denied');
+      let tokens;
+      try {
+        tokens = await oauth.exchangeCode({
+          code: query.code,
+          codeVerifier: open(verifier, linkSealedAt('code_verifier', link.tokenHash)),
+          redirectUri,
+        });
+      } catch (error) {
+        log.warn({ error: (error as Error).message }, 'calendar connection: code not exchanged');
+        throw new LinkRefused('google_failed');
+      }
+      if (!tokens.refreshToken) throw new LinkRefused('google_failed');
+      let calendars: CalendarListEntry[];
+      try {
+        calendars = await oauth.calendarList(tokens.accessToken);
+      } catch (error) {
+        log.warn({ error: (error as Error).message }, 'calendar connection: calendar list failed');
+        throw new LinkRefused('google_failed');
+      }
+      // The primary calendar's id is the account's address: no profile scope needed for it.
+      const account = calendars.find((c) => c.primary)?.id ?? '';
+      const values = {
+        accountEmail: account,
+        refreshToken: seal(tokens.refreshToken, linkSealedAt('refresh_token', link.tokenHash)),
+        accessToken: seal(tokens.accessToken, linkSealedAt('access_token', link.tokenHash)),
+        accessExpiresAt: new Date(clock() + tokens.expiresIn * 1000 - RENEW_BEFORE_MS),
+        scope: tokens.scope,
+      };
+      await repository.updateLink(link.id, values);
+      return { ...found, link: { ...link, ...values, stateHash: null, codeVerifier: null } };
+    },
+
+    /** The calendars the consenting account can choose from (after the callback). */
+    async choices(token: string, browser: string) {
+      const view = await usableLink(token, browser);
+      if (!view.link.refreshToken) throw new LinkRefused('state_mismatch');
+      try {
+        return { view, calendars: await calendarsOf(view) };
+      } catch (error) {
+        if (error instanceof LinkRefused) throw error;
+        log.warn({ error: (error as Error).message }, 'calendar connection: calendar list failed');
+        throw new LinkRefused('google_failed');
+      }
+    },
+
+    /**
+     * The caregiver's choice: one the account owns or may write, and that no other caregiver (of
+     * any clinic) holds. 'held' and 'read_only' are said on the page; done, the sync starts.
+     */
+    async choose(
+      token: string,
+      browser: string,
+      calendarId: string,
+    ): Promise<
+      { outcome: 'connected'; summary: string } | { outcome: 'held' | 'read_only' | 'not_listed' }
+    > {
+      const { view, calendars } = await this.choices(token, browser);
+      const entry = calendars.find((c) => c.id === calendarId);
+      if (!entry) return { outcome: 'not_listed' };
+      if (!canWrite(entry)) return { outcome: 'read_only' };
+      const { link } = view;
+      const caregiverId = link.caregiverId;
+      const refreshToken = open(
+        link.refreshToken ?? '',
+        linkSealedAt('refresh_token', link.tokenHash),
+      );
+      let result: { outcome: 'connected' | 'held' | 'used'; stale: StaleChannel | null };
+      try {
+        result = await repository.connect(link, {
+          caregiverId,
+          clinicId: link.clinicId,
+          provider: 'google',
+          accountEmail: link.accountEmail ?? '',
+          calendarId: entry.id,
+          refreshToken: seal(refreshToken, connectionSealedAt(caregiverId)),
+          scope: link.scope ?? '',
+          connectedAt: new Date(clock()),
+        });
+      } catch (error) {
+        // Two consents for one calendar raced: the unique index let one through.
+        if ((error as { code?: string }).code === '23505') return { outcome: 'held' };
+        throw error;
+      }
+      if (result.outcome === 'used') throw new LinkRefused('used');
+      if (result.outcome === 'held') return { outcome: 'held' };
+      accessTokens.delete(caregiverId);
+      if (result.stale) await stopChannel(apiOfCaregiver(caregiverId), result.stale);
+      deps.changed(link.clinicId);
+      return { outcome: 'connected', summary: entry.summary };
+    },
+
+    /**
+     * `DELETE …/calendar-connection`: the push channel stopped (with the connection's own token,
+     * while it still works), the token revoked at Google, then everything forgotten.
+     */
+    async disconnect(
+      clinicId: number,
+      caregiverId: number,
+      serviceAccount: GoogleCalendarApi | null,
+    ) {
+      const caregiver = await repository.findCaregiver(clinicId, caregiverId);
+      if (!caregiver) throw new AppError('not_found', 404, `No caregiver ${caregiverId}`);
+      const connection = await repository.findConnection(caregiverId);
+      const sync = await repository.findSync(caregiverId);
+      const api = connection ? apiOfCaregiver(caregiverId) : serviceAccount;
+      if (sync?.channelId && sync.channelResourceId && api) {
+        await stopChannel(api, {
+          channelId: sync.channelId,
+          resourceId: sync.channelResourceId,
+          calendarId: sync.calendarId,
+        });
+      }
+      if (connection && oauth) {
+        try {
+          await oauth.revoke(open(connection.refreshToken, connectionSealedAt(caregiverId)));
+        } catch (error) {
+          // Forgotten here all the same; the caregiver can remove Marpe in their Google account.
+          log.warn({ error: (error as Error).message }, 'calendar connection: revoke failed');
+        }
+      }
+      await repository.disconnect(caregiverId);
+      accessTokens.delete(caregiverId);
+      apis.delete(caregiverId);
+      deps.changed(clinicId);
+    },
+  };
+
+  async function stopChannel(api: GoogleCalendarApi, channel: StaleChannel) {
+    try {
+      await api.stopChannel({
+        id: channel.channelId,
+        resourceId: channel.resourceId,
+        calendarId: channel.calendarId,
+      });
+    } catch (error) {
+      // It ends by itself within a week; its notifications are refused meanwhile.
+      log.warn({ error: (error as Error).message }, 'calendar push channel not stopped');
+    }
+  }
+}
+
+export type CalendarConnections = ReturnType<typeof createCalendarConnections>;
