@@ -9,10 +9,8 @@ import {
   type Slot,
 } from '@marpe/shared';
 import type { App } from '../src/app.js';
-import {
-  bookingConflictOf,
-  createAppointmentsRepository,
-} from '../src/modules/appointments/appointments-repository.js';
+import { createAppointmentsRepository } from '../src/modules/appointments/appointments-repository.js';
+import { bookingConflictOf } from '../src/modules/appointments/booking-conflicts.js';
 import { formatZonedIso, zonedToEpoch } from '../src/platform/zoned-time.js';
 import type { Database } from '../src/platform/db/client.js';
 import {

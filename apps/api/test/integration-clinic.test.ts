@@ -14,7 +14,7 @@ import type {
 import type { App } from '../src/app.js';
 import { formatZonedIso, zonedToEpoch } from '../src/platform/zoned-time.js';
 import { createClinicRepository } from '../src/modules/clinics/setup-repository.js';
-import { createClinic } from '../src/modules/clinics/setup-service.js';
+import { createClinic } from '../src/modules/clinics/create-clinic.js';
 import type { Database } from '../src/platform/db/client.js';
 import {
   appointments,

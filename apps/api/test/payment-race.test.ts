@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { App } from '../src/app.js';
 import { migrationsDir } from '../src/paths.js';
 import { createPaymentsRepository } from '../src/modules/payments/payments-repository.js';
-import type { PaymentLink } from '../src/modules/payments/payments-service.js';
+import type { PaymentLink } from '../src/modules/payments/create-payment-link.js';
 import {
   openDatabase,
   type Database,

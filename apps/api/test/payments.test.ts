@@ -13,7 +13,7 @@ import {
   ensureDemoProviderCredentials,
 } from '../src/demo/demo-payment.js';
 import { seedDemoClinic } from '../src/demo/seed-demo-clinic.js';
-import type { CreatePaymentLinkInput } from '../src/modules/payments/payments-service.js';
+import type { CreatePaymentLinkInput } from '../src/modules/payments/create-payment-link.js';
 import { sha256Hex } from '../src/platform/crypto.js';
 import type { Database } from '../src/platform/db/client.js';
 import {
@@ -53,7 +53,7 @@ const approved = (index = '1001'): Record<string, string> => ({
   remarks: 'דנה לוי',
 });
 
-/** ₪1,250.50 in 3 payments: 416.84 then 2 × 416.83 (SPEC § 9). */
+/** ₪1,250.50 in 3 payments: 416.84 then 2 × 416.83 (docs/product/payments.md#instalments). */
 const inThree = (index = '2001') => ({
   ...approved(index),
   cred_type: '8',

@@ -16,7 +16,7 @@ import {
   WEBHOOK_BREAKER_THRESHOLD,
   WEBHOOK_BUSY_RETRY_MS,
   WEBHOOK_ENDPOINT_CONCURRENCY,
-} from '../src/modules/webhooks/webhooks-service.js';
+} from '../src/modules/webhooks/deliver-webhook.js';
 import type { Database } from '../src/platform/db/client.js';
 import {
   clinics,

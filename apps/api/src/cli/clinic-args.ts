@@ -6,6 +6,7 @@ import {
   phoneSchema,
 } from '@marpe/shared';
 import type { z } from 'zod';
+import type { NewClinicInput } from '../modules/clinics/create-clinic.js';
 import { isValidTimeZone } from '../platform/zoned-time.js';
 import { positiveInteger, readArgs, UsageError } from './args.js';
 
@@ -58,13 +59,7 @@ function checked(flag: string, value: string, schema: z.ZodType<string>): string
   return parsed.data;
 }
 
-export interface CreateClinicArgs {
-  name: string;
-  phone: string;
-  street: string;
-  homeNumber: string;
-  city: string;
-  timezone?: string;
+export interface CreateClinicArgs extends NewClinicInput {
   /** The first owner, invited to the desk. */
   owner?: { phone: string; name: string };
 }

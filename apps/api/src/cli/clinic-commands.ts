@@ -1,10 +1,8 @@
 import { createApiKeys } from '../modules/integration/api-keys.js';
 import { createClinicRepository } from '../modules/clinics/setup-repository.js';
-import { createClinic } from '../modules/clinics/setup-service.js';
+import { createClinic } from '../modules/clinics/create-clinic.js';
 import { createStaffMembers } from '../modules/staff/staff-members.js';
 import { createStaffRepository } from '../modules/staff/staff-repository.js';
-import type { Config } from '../platform/config.js';
-import type { DatabaseHandle } from '../platform/db/client.js';
 import {
   CREATE_CLINIC_USAGE,
   CREATE_KEY_USAGE,
@@ -13,6 +11,7 @@ import {
   parseRevokeKeyArgs,
   REVOKE_KEY_USAGE,
 } from './clinic-args.js';
+import type { WithDatabase } from './open-database.js';
 
 export const CLINIC_COMMANDS_USAGE = [CREATE_CLINIC_USAGE, CREATE_KEY_USAGE, REVOKE_KEY_USAGE].join(
   '\n',
@@ -20,11 +19,6 @@ export const CLINIC_COMMANDS_USAGE = [CREATE_CLINIC_USAGE, CREATE_KEY_USAGE, REV
 
 /** The audit actor of everything the operator's CLI writes. */
 const ACTOR = 'cli';
-
-/** Runs work on the configured database (marpe.ts: migrated, DATA_DIR locked when embedded). */
-type WithDatabase = (
-  work: (database: DatabaseHandle, config: Config) => Promise<void>,
-) => Promise<void>;
 
 /**
  * `create-clinic`, `create-key` and `revoke-key`. The running server sees their changes through

@@ -1,13 +1,17 @@
-import { initDataSchema, type InitData } from '@marpe/shared';
-import { DEFAULT_LINK_DAYS, MAX_LINK_DAYS } from '../modules/forms/forms-service.js';
+import { initDataSchema } from '@marpe/shared';
+import {
+  DEFAULT_LINK_DAYS,
+  MAX_LINK_DAYS,
+  type CreateFormLinkInput,
+} from '../modules/forms/form-links.js';
 import { positiveInteger, readArgs, UsageError } from './args.js';
 
 export { UsageError };
 
-export interface FormLinkArgs {
-  clinicId: number;
-  templateId: number;
-  initData: InitData;
+/** The service's input with the defaults the command fills in: `days` is `expiresInDays`. */
+export interface FormLinkArgs extends Required<
+  Pick<CreateFormLinkInput, 'clinicId' | 'templateId' | 'initData'>
+> {
   days: number;
 }
 

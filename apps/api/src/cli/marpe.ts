@@ -12,24 +12,21 @@ import {
 } from './webhook-deliveries.js';
 import { CLINIC_COMMANDS_USAGE, clinicCommands } from './clinic-commands.js';
 import { createFormsRepository } from '../modules/forms/forms-repository.js';
-import {
-  createFormsService,
-  DEFAULT_LINK_DAYS,
-  MAX_LINK_DAYS,
-} from '../modules/forms/forms-service.js';
+import { DEFAULT_LINK_DAYS, MAX_LINK_DAYS } from '../modules/forms/form-links.js';
+import { createFormsService } from '../modules/forms/forms-service.js';
 import { createPaymentsRepository } from '../modules/payments/payments-repository.js';
 import {
-  createPaymentsService,
   DEFAULT_PAYMENT_LINK_DAYS,
   MAX_PAYMENT_LINK_DAYS,
-} from '../modules/payments/payments-service.js';
-import { ConfigError, loadConfig, type Config } from '../platform/config.js';
+} from '../modules/payments/create-payment-link.js';
+import { createPaymentsService } from '../modules/payments/payments-service.js';
+import { ConfigError } from '../platform/config.js';
 import { deriveKey, loadDataKey, sealingKey } from '../platform/crypto.js';
-import { acquireDataDirLock, DataDirLockedError } from '../platform/data-dir-lock.js';
-import { openDatabase, type DatabaseHandle } from '../platform/db/client.js';
+import { DataDirLockedError } from '../platform/data-dir-lock.js';
 import { isStoredId } from '../platform/db/schema.js';
 import { isAppError } from '../platform/errors.js';
-import { claimDataKeys, rotateDataKey } from '../platform/key-rotation.js';
+import { rotateDataKey } from '../platform/key-rotation.js';
+import { withDatabase } from './open-database.js';
 
 const USAGE = `Usage: npm run marpe -- <command> [options]
 
@@ -54,34 +51,6 @@ Commands:
 ${WEBHOOK_DELIVERIES_USAGE}
 ${CLINIC_COMMANDS_USAGE}`;
 
-/** Runs `work` on the configured database, migrated, holding DATA_DIR's lock when embedded. */
-async function withDatabase<T>(
-  work: (database: DatabaseHandle, config: Config) => Promise<T>,
-): Promise<T> {
-  const config = loadConfig();
-  // Same rule as the server: one process at a time on an embedded database.
-  const lock = config.databaseUrl ? null : await acquireDataDirLock(config.dataDir);
-  try {
-    const database = await openDatabase({
-      databaseUrl: config.databaseUrl,
-      dataDir: config.dataDir,
-    });
-    try {
-      await database.migrate();
-      // As the server does: a command must not seal with a key the servers cannot read.
-      await claimDataKeys(database.db, {
-        current: await loadDataKey(config),
-        previous: config.previousDataKeys,
-      });
-      return await work(database, config);
-    } finally {
-      await database.close();
-    }
-  } finally {
-    lock?.release();
-  }
-}
-
 async function formLink(args: readonly string[]): Promise<void> {
   const options = parseFormLinkArgs(args);
   await withDatabase(async (database, config) => {
@@ -97,12 +66,8 @@ async function formLink(args: readonly string[]): Promise<void> {
       throw new UsageError('no such clinic or template');
     }
     try {
-      const link = await forms.createLink({
-        clinicId: options.clinicId,
-        templateId: options.templateId,
-        initData: options.initData,
-        expiresInDays: options.days,
-      });
+      const { days, ...input } = options;
+      const link = await forms.createLink({ ...input, expiresInDays: days });
       console.log(link.url);
       console.error(`Valid until ${link.expiresAt.toISOString()}; it works for one submit.`);
     } catch (error) {
@@ -126,18 +91,8 @@ async function paymentLink(args: readonly string[]): Promise<void> {
       requireProviderCredentials: !config.demo,
     });
     try {
-      const link = await payments.createLink({
-        clinicId: options.clinicId,
-        amountAgorot: options.amountAgorot,
-        maxPayments: options.maxPayments,
-        terminal: options.terminal,
-        patientIdNumber: options.patientIdNumber,
-        patientNameRemarks: options.patientNameRemarks,
-        patientEmail: options.patientEmail,
-        description: options.description,
-        purpose: options.purpose,
-        expiresInDays: options.days,
-      });
+      const { days, ...input } = options;
+      const link = await payments.createLink({ ...input, expiresInDays: days });
       console.log(link.url);
       console.error(`Valid until ${link.expiresAt.toISOString()}, or until paid.`);
     } catch (error) {

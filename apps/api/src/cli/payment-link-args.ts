@@ -2,19 +2,16 @@ import { MAX_AMOUNT_AGOROT, MAX_PAYMENTS } from '@marpe/shared';
 import {
   DEFAULT_PAYMENT_LINK_DAYS,
   MAX_PAYMENT_LINK_DAYS,
-} from '../modules/payments/payments-service.js';
+  type CreatePaymentLinkInput,
+} from '../modules/payments/create-payment-link.js';
 import { positiveInteger, readArgs, UsageError } from './args.js';
 
-export interface PaymentLinkArgs {
-  clinicId: number;
-  amountAgorot: number;
+/** The service's input with the defaults the command fills in: `days` is `expiresInDays`. */
+export interface PaymentLinkArgs extends Omit<
+  CreatePaymentLinkInput,
+  'maxPayments' | 'expiresInDays'
+> {
   maxPayments: number;
-  terminal?: string;
-  patientIdNumber?: string;
-  patientNameRemarks?: string;
-  patientEmail?: string;
-  description?: string;
-  purpose?: string;
   days: number;
 }
 

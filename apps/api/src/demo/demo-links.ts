@@ -1,6 +1,8 @@
-import type { FormLink, FormsService } from '../modules/forms/forms-service.js';
+import type { FormLink } from '../modules/forms/form-links.js';
+import type { FormsService } from '../modules/forms/forms-service.js';
 import { AppError } from '../platform/errors.js';
-import type { PaymentLink, PaymentsService } from '../modules/payments/payments-service.js';
+import type { PaymentLink } from '../modules/payments/create-payment-link.js';
+import type { PaymentsService } from '../modules/payments/payments-service.js';
 import { DEMO_CLINIC_ID } from './demo-clinic.js';
 import { DEMO_FORM_NAME, demoFormInitData } from './demo-form.js';
 import { demoPaymentRequest } from './demo-payment.js';

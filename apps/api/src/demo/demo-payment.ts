@@ -1,10 +1,8 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../platform/db/client.js';
 import { clinics } from '../platform/db/schema.js';
-import type {
-  CreatePaymentLinkInput,
-  PaymentsService,
-} from '../modules/payments/payments-service.js';
+import type { CreatePaymentLinkInput } from '../modules/payments/create-payment-link.js';
+import type { PaymentsService } from '../modules/payments/payments-service.js';
 import { DEMO_CARD_TERMINAL, DEMO_CLINIC_ID, demoClinic } from './demo-clinic.js';
 
 /** The demo payment link: ₪1,250.50 in up to 3 payments, for demo patient דנה לוי. */

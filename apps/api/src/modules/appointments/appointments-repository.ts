@@ -2,10 +2,10 @@ import { and, asc, count, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../platform/db/client.js';
 import type { MessageLanguage } from '../../platform/http/message-language.js';
 import { lockCaregiverDiary } from '../availability/availability-repository.js';
+import { createBookingSubjects } from '../availability/booking-subject.js';
 import {
   appointments,
   appointmentTypes,
-  caregiverAppointmentTypes,
   caregivers,
   clinics,
   isStoredId,
@@ -24,24 +24,6 @@ export interface AppointmentDetails {
   typeName: string;
 }
 
-/** The clinic, caregiver and type a booking names; each null when not found in that clinic. */
-export interface BookingSubject {
-  clinic: {
-    id: number;
-    name: string;
-    street: string;
-    homeNumber: string;
-    city: string;
-    timezone: string;
-    isAutoSmsEnabled: boolean;
-    maxUpcomingAppointments: number;
-  };
-  caregiver: { id: number; name: string; isActive: boolean } | null;
-  type: { id: number; name: string; durationMinutes: number } | null;
-  /** The caregiver offers the type (caregiver_appointment_types). */
-  offersType: boolean;
-}
-
 export type NewAppointment = Pick<
   typeof appointments.$inferInsert,
   | 'clinicId'
@@ -55,46 +37,6 @@ export type NewAppointment = Pick<
   | 'language'
   | 'source'
 >;
-
-// drizzle/0001_booking-constraints.sql
-const NO_OVERLAP_CONSTRAINT = 'appointments_no_overlap';
-const ONE_PER_DATE_INDEX = 'appointments_one_per_patient_date';
-
-/** The driver's error under drizzle's wrapper: SQLSTATE and constraint name. */
-function sqlErrorOf(error: unknown): { code: string; constraint?: string } | null {
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-    const { code, constraint } = e as { code?: unknown; constraint?: unknown };
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
-      return { code, constraint: typeof constraint === 'string' ? constraint : undefined };
-    }
-  }
-  return null;
-}
-
-/**
- * Which booking rule the database refused: the caregiver's EXCLUDE constraint (the interval
- * overlaps a booked one) or the patient's one-booking-per-date index. null for anything else.
- */
-export function bookingConflictOf(error: unknown): 'slot_taken' | 'existingAppointment' | null {
-  const sqlError = sqlErrorOf(error);
-  if (sqlError?.code === '23P01' && sqlError.constraint === NO_OVERLAP_CONSTRAINT) {
-    return 'slot_taken';
-  }
-  if (sqlError?.code === '23505' && sqlError.constraint === ONE_PER_DATE_INDEX) {
-    return 'existingAppointment';
-  }
-  return null;
-}
-
-/**
- * A deadlock (40P01) or serialization failure (40001): the transaction was chosen to give way and
- * may simply be run again. Exclusion constraints can deadlock two concurrent inserters that each
- * wait for the other's conflicting row (PostgreSQL's execIndexing.c says so).
- */
-export function isRetryableConflict(error: unknown): boolean {
-  const code = sqlErrorOf(error)?.code;
-  return code === '40P01' || code === '40001';
-}
 
 const detailsColumns = {
   clinicName: clinics.name,
@@ -132,85 +74,8 @@ export function createAppointmentsRepository(db: Database) {
   return {
     db,
 
-    /** One query; null when the clinic does not exist. */
-    async findBookingSubject(
-      clinicId: number,
-      caregiverId: number,
-      appointmentTypeId: number,
-    ): Promise<BookingSubject | null> {
-      if (!isStoredId(clinicId)) return null;
-      const [row] = await db
-        .select({
-          id: clinics.id,
-          name: clinics.name,
-          street: clinics.street,
-          homeNumber: clinics.homeNumber,
-          city: clinics.city,
-          timezone: clinics.timezone,
-          isAutoSmsEnabled: clinics.isAutoSmsEnabled,
-          maxUpcomingAppointments: clinics.maxUpcomingAppointments,
-          caregiverId: caregivers.id,
-          caregiverName: caregivers.name,
-          caregiverActive: caregivers.isActive,
-          typeId: appointmentTypes.id,
-          typeName: appointmentTypes.name,
-          durationMinutes: appointmentTypes.durationMinutes,
-          offeredBy: caregiverAppointmentTypes.caregiverId,
-        })
-        .from(clinics)
-        .leftJoin(
-          caregivers,
-          and(
-            eq(caregivers.clinicId, clinics.id),
-            eq(caregivers.id, isStoredId(caregiverId) ? caregiverId : 0),
-          ),
-        )
-        .leftJoin(
-          appointmentTypes,
-          and(
-            eq(appointmentTypes.clinicId, clinics.id),
-            eq(appointmentTypes.id, isStoredId(appointmentTypeId) ? appointmentTypeId : 0),
-          ),
-        )
-        .leftJoin(
-          caregiverAppointmentTypes,
-          and(
-            eq(caregiverAppointmentTypes.caregiverId, caregivers.id),
-            eq(caregiverAppointmentTypes.appointmentTypeId, appointmentTypes.id),
-          ),
-        )
-        .where(eq(clinics.id, clinicId));
-      if (!row) return null;
-      return {
-        clinic: {
-          id: row.id,
-          name: row.name,
-          street: row.street,
-          homeNumber: row.homeNumber,
-          city: row.city,
-          timezone: row.timezone,
-          isAutoSmsEnabled: row.isAutoSmsEnabled,
-          maxUpcomingAppointments: row.maxUpcomingAppointments,
-        },
-        caregiver:
-          row.caregiverId === null
-            ? null
-            : {
-                id: row.caregiverId,
-                name: row.caregiverName ?? '',
-                isActive: row.caregiverActive ?? false,
-              },
-        type:
-          row.typeId === null
-            ? null
-            : {
-                id: row.typeId,
-                name: row.typeName ?? '',
-                durationMinutes: row.durationMinutes ?? 0,
-              },
-        offersType: row.offeredBy !== null,
-      };
-    },
+    /** Who may book whom for what: asked the same way as the waitlist asks it. */
+    findBookingSubject: createBookingSubjects(db).findBookingSubject,
 
     /** How many booked appointments of the patient have not ended. */
     async countUpcoming(ex: Executor, patientId: number, now: Date): Promise<number> {
@@ -229,7 +94,7 @@ export function createAppointmentsRepository(db: Database) {
 
     /**
      * Booked, not yet ended appointments of every patient of the clinic with this phone, after
-     * taking a lock that serialises their bookings (issue 25: the cap holds per phone too).
+     * taking a lock that serialises their bookings (the cap holds per phone too: ADR 027).
      */
     async lockAndCountUpcomingOfPhone(
       tx: Executor,
@@ -274,9 +139,9 @@ export function createAppointmentsRepository(db: Database) {
     /**
      * Queues the bookings of one caregiver until the transaction ends. Without it, concurrent
      * inserts of overlapping intervals wait on each other inside the EXCLUDE check and deadlock
-     * in chains that PostgreSQL breaks one per deadlock_timeout (1 s): ten requests for one slot
-     * took over 30 s. Queued, each later booking sees the earlier one committed and is refused
-     * at once. The constraint still guards every other path into the table.
+     * in chains that PostgreSQL breaks one per deadlock_timeout (figures in docs/booking.md
+     * "Booking"). Queued, each later booking sees the earlier one committed and is refused at
+     * once. The constraint still guards every other path into the table.
      */
     async lockCaregiverBookings(tx: Executor, caregiverId: number) {
       // The diary's lock: busy-times writes take it too (availability-repository).

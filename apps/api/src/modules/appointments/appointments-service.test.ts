@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Transaction } from '../../platform/db/client.js';
 import { AppError } from '../../platform/errors.js';
-import type { AppointmentsRepository, BookingSubject } from './appointments-repository.js';
-import { createAppointmentsService, isCancellable } from './appointments-service.js';
+import type { BookingSubject } from '../availability/booking-subject.js';
+import type { AppointmentsRepository } from './appointments-repository.js';
+import { isCancellable } from './appointment-rules.js';
+import { createAppointmentsService } from './appointments-service.js';
 
 const MINUTE = 60_000;
 const NOW = Date.parse('2027-03-24T10:00:00+02:00');

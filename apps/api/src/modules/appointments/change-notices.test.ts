@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { noticeSendAt, NOTICE_URGENT_WITHIN_MS } from './change-notices.js';
+import { NOTICE_URGENT_WITHIN_MS } from '../messaging/quiet-hours-at-send.js';
+import { noticeSendAt } from './change-notices.js';
 
 const quiet = {
   start: '21:00',

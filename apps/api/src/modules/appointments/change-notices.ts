@@ -2,18 +2,12 @@ import { defaultReminderSettings } from '@marpe/shared';
 import type { Executor } from '../../platform/db/client.js';
 import { takeMessageCap } from '../integration/message-caps.js';
 import type { Messaging } from '../messaging/messaging.js';
+import { NOTICE_URGENT_WITHIN_MS } from '../messaging/quiet-hours-at-send.js';
 import { nextAllowedAt, type ReminderPolicy } from '../reminders/reminder-schedule.js';
 import { changeNoticeMessage } from './appointment-sms.js';
 import type { AppointmentsRepository } from './appointments-repository.js';
 
 const MINUTE = 60_000;
-
-/**
- * A notice that the clinic's quiet hours would hold until less than this before the appointment
- * it concerns goes at once instead: a patient told of a cancelled 08:00 appointment at 08:00 has
- * already left home. Three hours covers getting ready and the way to the clinic.
- */
-export const NOTICE_URGENT_WITHIN_MS = 3 * 60 * MINUTE;
 
 /** How long a notice about a time that has already begun stays worth sending. */
 const LATE_NOTICE_VALIDITY_MS = 60 * MINUTE;

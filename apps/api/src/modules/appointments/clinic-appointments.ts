@@ -17,7 +17,7 @@ import {
 import { AppError } from '../../platform/errors.js';
 import { addDaysToLocalDate, startOfZonedDay } from '../../platform/zoned-time.js';
 import type { Writer } from '../integration/integration-auth.js';
-import { selectAppointmentViews, toAppointmentView } from './appointment-view.js';
+import { selectAppointmentViews, toAppointmentView } from '../webhooks/appointment-view.js';
 import type { AppointmentsService } from './appointments-service.js';
 
 /** How many of one patient's appointments a list answers unless `limit` says. */

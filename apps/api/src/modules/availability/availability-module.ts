@@ -1,18 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../platform/db/client.js';
-import type { ClinicDataCache } from '../clinics/clinic-data-cache.js';
 import { registerIntegrationRoutes } from '../integration/integration-auth.js';
-import type { WaitlistService } from '../waitlist/waitlist-service.js';
 import {
   createAvailabilityRepository,
   type AvailabilityRepository,
 } from './availability-repository.js';
 import { availabilityRoutes } from './availability-routes.js';
 import { createAvailabilityService, type AvailabilityService } from './availability-service.js';
-import { createBusyTimes } from './busy-times.js';
+import { createBusyTimes, type BusyTimesDeps } from './busy-times.js';
 import { busyTimesRoutes } from './clinic-routes.js';
 
-/** The free times of a caregiver (SPEC § 5): `GET /api/availability/...`. */
+/** The free times of a caregiver (docs/availability.md): `GET /api/availability/...`. */
 export async function registerAvailability(
   app: FastifyInstance,
   deps: { db: Database; clock: () => number },
@@ -31,14 +29,6 @@ export async function registerAvailability(
  * The clinic's busy times (`/api/integration/caregivers/:id/busy-times`), after registerClinics
  * and registerWaitlist: a change drops the clinic page's cache and offers freed times.
  */
-export async function registerBusyTimes(
-  app: FastifyInstance,
-  deps: {
-    db: Database;
-    clock: () => number;
-    waitlist: Pick<WaitlistService, 'queueOffers' | 'kick'>;
-    cache: Pick<ClinicDataCache, 'invalidate'>;
-  },
-): Promise<void> {
+export async function registerBusyTimes(app: FastifyInstance, deps: BusyTimesDeps): Promise<void> {
   await registerIntegrationRoutes(app, busyTimesRoutes, { service: createBusyTimes(deps) });
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import type {
   BusyTimesBody,
   BusyTimesQuery,
@@ -8,20 +8,19 @@ import type {
   ClinicBusyTimesQuery,
 } from '@marpe/shared';
 import { audit } from '../../platform/audit.js';
-import type { Database, Executor } from '../../platform/db/client.js';
+import { requireClinicCaregiver } from '../../platform/clinic-caregiver.js';
+import type { Database } from '../../platform/db/client.js';
 import {
   calendarEvents,
   caregiverBusyTimes,
   caregivers,
   clinics,
-  isStoredId,
 } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/errors.js';
 import { formatZonedIso } from '../../platform/zoned-time.js';
 import type { Writer } from '../integration/integration-auth.js';
-import type { ClinicDataCache } from '../clinics/clinic-data-cache.js';
-import type { WaitlistService } from '../waitlist/waitlist-service.js';
-import { lockCaregiverDiary } from './availability-repository.js';
+import { lockCaregiverDiary, mirrorBusy } from './availability-repository.js';
+import type { FreedTimeOffers } from './freed-time.js';
 
 /** Rows per INSERT: 5 parameters a row stays far below PostgreSQL's 65,535. */
 const WRITE_CHUNK = 1000;
@@ -29,14 +28,11 @@ const WRITE_CHUNK = 1000;
 export interface BusyTimesDeps {
   db: Database;
   /** Removed or moved busy times may free slots that waiting patients are offered. */
-  waitlist: Pick<WaitlistService, 'queueOffers' | 'kick'>;
-  /** The clinic page's first available slots change with them. */
-  cache: Pick<ClinicDataCache, 'invalidate'>;
+  waitlist: FreedTimeOffers;
+  /** The clinic page's first available slots change with them (clinics/clinic-data-cache.ts). */
+  cache: { invalidate(clinicId: number): void };
   clock: () => number;
 }
-
-const caregiverNotFound = (id: number) =>
-  new AppError('caregiver_not_found', 404, `No caregiver ${id} in this clinic`);
 
 function chunks<T>(list: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -45,22 +41,11 @@ function chunks<T>(list: readonly T[], size: number): T[][] {
 }
 
 /**
- * The clinic's own busy times per caregiver (issue 24), written a window at a time by its
+ * The clinic's own busy times per caregiver (ADR 028), written a window at a time by its
  * practice-management system. They block slots through `listBusy` and bookings through
  * `overlapsExternalBusy` (availability-repository).
  */
 export function createBusyTimes({ db, waitlist, cache, clock }: BusyTimesDeps) {
-  /** The caregiver of the clinic and the clinic's zone; null when not the clinic's. */
-  async function findCaregiver(ex: Executor, clinicId: number, caregiverId: number) {
-    if (!isStoredId(caregiverId)) return null;
-    const [row] = await ex
-      .select({ id: caregivers.id, timezone: clinics.timezone })
-      .from(caregivers)
-      .innerJoin(clinics, eq(clinics.id, caregivers.clinicId))
-      .where(and(eq(caregivers.id, caregiverId), eq(caregivers.clinicId, clinicId)));
-    return row ?? null;
-  }
-
   const overlapping = (caregiverId: number, from: Date, to: Date) =>
     and(
       eq(caregiverBusyTimes.caregiverId, caregiverId),
@@ -89,8 +74,7 @@ export function createBusyTimes({ db, waitlist, cache, clock }: BusyTimesDeps) {
       }));
 
       const result = await db.transaction(async (tx) => {
-        const caregiver = await findCaregiver(tx, writer.clinicId, caregiverId);
-        if (!caregiver) throw caregiverNotFound(caregiverId);
+        const caregiver = await requireClinicCaregiver(tx, writer.clinicId, caregiverId);
         await lockCaregiverDiary(tx, caregiver.id);
 
         const externalIds = items.map((item) => item.externalId);
@@ -213,8 +197,7 @@ export function createBusyTimes({ db, waitlist, cache, clock }: BusyTimesDeps) {
       if (!clinic) throw new AppError('clinic_not_found', 404, `No clinic ${clinicId}`);
       let ids: number[];
       if (query.caregiver_id !== undefined) {
-        const caregiver = await findCaregiver(db, clinicId, query.caregiver_id);
-        if (!caregiver) throw caregiverNotFound(query.caregiver_id);
+        const caregiver = await requireClinicCaregiver(db, clinicId, query.caregiver_id);
         ids = [caregiver.id];
       } else {
         const rows = await db
@@ -249,15 +232,7 @@ export function createBusyTimes({ db, waitlist, cache, clock }: BusyTimesDeps) {
             endAt: calendarEvents.endAt,
           })
           .from(calendarEvents)
-          .where(
-            and(
-              inArray(calendarEvents.caregiverId, ids),
-              eq(calendarEvents.busy, true),
-              isNull(calendarEvents.appointmentId),
-              gt(calendarEvents.endAt, from),
-              lt(calendarEvents.startAt, to),
-            ),
-          ),
+          .where(mirrorBusy(ids, from, to)),
       ]);
       const items = [
         ...pushed.map((row) => ({ ...row, source: 'api' as const })),
@@ -283,8 +258,7 @@ export function createBusyTimes({ db, waitlist, cache, clock }: BusyTimesDeps) {
       caregiverId: number,
       query: BusyTimesQuery,
     ): Promise<BusyTimeView[]> {
-      const caregiver = await findCaregiver(db, clinicId, caregiverId);
-      if (!caregiver) throw caregiverNotFound(caregiverId);
+      const caregiver = await requireClinicCaregiver(db, clinicId, caregiverId);
       const rows = await db
         .select({
           externalId: caregiverBusyTimes.externalId,

@@ -6,8 +6,8 @@ import { calendarFeedClinicRoutes } from './clinic-routes.js';
 import { calendarFeedRoutes } from './feed-routes.js';
 
 /**
- * The caregivers' secret iCalendar feeds (issue 24): made and revoked through the integration API,
- * read by calendar apps at `/api/calendar-feed/:token.ics`.
+ * The caregivers' secret iCalendar feeds (docs/calendar-feed.md): made and revoked through the
+ * integration API, read by calendar apps at `/api/calendar-feed/:token.ics`.
  */
 export async function registerCalendarFeed(
   app: FastifyInstance,

@@ -2,19 +2,19 @@ import { and, asc, eq, gt } from 'drizzle-orm';
 import ical, { ICalCalendarMethod } from 'ical-generator';
 import type { CalendarFeedCreated, CalendarFeedState } from '@marpe/shared';
 import { audit } from '../../platform/audit.js';
+import { requireClinicCaregiver } from '../../platform/clinic-caregiver.js';
 import { randomToken, sha256Hex } from '../../platform/crypto.js';
-import type { Database, Executor } from '../../platform/db/client.js';
+import type { Database } from '../../platform/db/client.js';
 import {
   appointments,
   appointmentTypes,
   calendarFeeds,
   caregivers,
   clinics,
-  isStoredId,
   patients,
 } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/errors.js';
-import { calendarEventText } from '../appointments/calendar-event-text.js';
+import { calendarEventText } from '../calendar-sync/calendar-event-text.js';
 import type { Writer } from '../integration/integration-auth.js';
 
 const DAY = 86_400_000;
@@ -36,26 +36,15 @@ export interface CalendarFeedDeps {
   publicOrigin: string;
 }
 
-const caregiverNotFound = (id: number) =>
-  new AppError('caregiver_not_found', 404, `No caregiver ${id} in this clinic`);
-
 const feedNotFound = () => new AppError('not_found', 404, 'No such calendar feed');
 
 /**
- * Each caregiver's secret iCalendar feed (issue 24): a URL with a 256-bit token, stored as its
- * SHA-256, made and replaced through the integration API; calendar apps subscribe to it.
+ * Each caregiver's secret iCalendar feed (docs/calendar-feed.md): a URL with a 256-bit token,
+ * stored as its SHA-256, made and replaced through the integration API; calendar apps subscribe to
+ * it.
  */
 export function createCalendarFeeds({ db, clock, publicOrigin }: CalendarFeedDeps) {
   const host = new URL(publicOrigin).host;
-
-  async function findCaregiver(ex: Executor, clinicId: number, caregiverId: number) {
-    if (!isStoredId(caregiverId)) return null;
-    const [row] = await ex
-      .select({ id: caregivers.id })
-      .from(caregivers)
-      .where(and(eq(caregivers.id, caregiverId), eq(caregivers.clinicId, clinicId)));
-    return row ?? null;
-  }
 
   return {
     /** A new URL for the caregiver's feed, replacing any earlier one (which stops working). */
@@ -63,8 +52,7 @@ export function createCalendarFeeds({ db, clock, publicOrigin }: CalendarFeedDep
       const token = randomToken();
       const now = new Date(clock());
       await db.transaction(async (tx) => {
-        const caregiver = await findCaregiver(tx, writer.clinicId, caregiverId);
-        if (!caregiver) throw caregiverNotFound(caregiverId);
+        const caregiver = await requireClinicCaregiver(tx, writer.clinicId, caregiverId);
         const [earlier] = await tx
           .delete(calendarFeeds)
           .where(eq(calendarFeeds.caregiverId, caregiver.id))
@@ -91,8 +79,7 @@ export function createCalendarFeeds({ db, clock, publicOrigin }: CalendarFeedDep
 
     /** Whether the caregiver has a live feed; never its URL (it is shown once). */
     async state(clinicId: number, caregiverId: number): Promise<CalendarFeedState> {
-      const caregiver = await findCaregiver(db, clinicId, caregiverId);
-      if (!caregiver) throw caregiverNotFound(caregiverId);
+      const caregiver = await requireClinicCaregiver(db, clinicId, caregiverId);
       const [row] = await db
         .select({ createdAt: calendarFeeds.createdAt })
         .from(calendarFeeds)
@@ -107,8 +94,7 @@ export function createCalendarFeeds({ db, clock, publicOrigin }: CalendarFeedDep
     /** Revokes the caregiver's feed URL (its subscribers get 404 from now on). */
     async revoke(writer: Writer, caregiverId: number): Promise<void> {
       await db.transaction(async (tx) => {
-        const caregiver = await findCaregiver(tx, writer.clinicId, caregiverId);
-        if (!caregiver) throw caregiverNotFound(caregiverId);
+        const caregiver = await requireClinicCaregiver(tx, writer.clinicId, caregiverId);
         const removed = await tx
           .delete(calendarFeeds)
           .where(eq(calendarFeeds.caregiverId, caregiver.id))

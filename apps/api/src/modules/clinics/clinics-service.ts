@@ -15,11 +15,12 @@ import type { ClinicsRepository } from './clinics-repository.js';
 const MINUTE = 60_000;
 
 /**
- * The calendar sync id the clinic page publishes. SPEC § 5 has the booking page refuse to fetch
- * availability without one, yet Marpe keeps every caregiver's calendar itself and a clinic need
- * not sync an external one (ADR 016). The real id of a synced Google Calendar is often a person's
- * email address, so the page only ever gets this opaque stand-in, stable per caregiver; the server
- * maps it back (the caregiver's id) and reads the synced calendar through its mirror (ADR 031).
+ * The calendar sync id the clinic page publishes. docs/product/booking.md#availability has the
+ * booking page refuse to fetch availability without one, yet Marpe keeps every caregiver's calendar
+ * itself and a clinic need not sync an external one (ADR 016). The real id of a synced Google
+ * Calendar is often a person's email address, so the page only ever gets this opaque stand-in,
+ * stable per caregiver; the server maps it back (the caregiver's id) and reads the synced calendar
+ * through its mirror (ADR 031).
  */
 function calendarIdOf(row: { id: number }): string {
   return `marpe:caregiver:${row.id}`;

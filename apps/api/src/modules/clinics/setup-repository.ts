@@ -226,15 +226,6 @@ export function createClinicRepository(db: Database) {
       return row !== undefined;
     },
 
-    async findCaregiver(ex: Executor, clinicId: number, caregiverId: number) {
-      if (!isStoredId(caregiverId)) return null;
-      const [row] = await ex
-        .select({ id: caregivers.id, isActive: caregivers.isActive })
-        .from(caregivers)
-        .where(and(eq(caregivers.id, caregiverId), eq(caregivers.clinicId, clinicId)));
-      return row ?? null;
-    },
-
     async insertCaregiver(
       tx: Executor,
       clinicId: number,

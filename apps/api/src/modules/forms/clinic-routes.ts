@@ -20,7 +20,7 @@ import {
 } from '@marpe/shared';
 import { privateAnswer } from '../../platform/http/private-answer.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { ClinicFormRequest } from './forms-service.js';
+import type { ClinicFormRequest } from './read-form-requests.js';
 import type { CreatedFormRequestLink, FormRequests } from './form-requests.js';
 import type { FormTemplateRow, FormTemplates } from './form-templates.js';
 import { actorOf, callerOf } from '../integration/integration-auth.js';
@@ -133,53 +133,44 @@ export const formsIntegrationRoutes: FastifyPluginAsyncZod<FormsIntegrationRoute
       templateOf(await templates.get(callerOf(request).clinicId, request.params.id)),
   );
 
-  app.put(
-    '/form-templates/:id',
+  // PUT gives the name and the schema, PATCH either or both: one update answers both.
+  const templateUpdates = [
     {
+      method: 'PUT',
+      summary:
+        'Replaces the name and the schema. Links already sent keep the form they were made with',
+      body: createFormTemplateBodySchema,
+    },
+    {
+      method: 'PATCH',
+      summary:
+        'Replaces the name, the schema or both. Links already sent keep the form they were made with',
+      body: updateFormTemplateBodySchema,
+    },
+  ] as const;
+  for (const { method, summary, body } of templateUpdates) {
+    app.route({
+      method,
+      url: '/form-templates/:id',
       schema: {
         tags,
-        summary:
-          'Replaces the name and the schema. Links already sent keep the form they were made with',
+        summary,
         params: integrationIdParamsSchema,
-        body: createFormTemplateBodySchema,
+        body,
         response: { 200: formTemplateSchema, ...errors, 409: errorBodySchema },
       },
-    },
-    async (request) => {
-      const caller = callerOf(request);
-      const row = await templates.update(
-        caller.clinicId,
-        request.params.id,
-        request.body,
-        actorOf(caller),
-      );
-      return templateOf(row);
-    },
-  );
-
-  app.patch(
-    '/form-templates/:id',
-    {
-      schema: {
-        tags,
-        summary:
-          'Replaces the name, the schema or both. Links already sent keep the form they were made with',
-        params: integrationIdParamsSchema,
-        body: updateFormTemplateBodySchema,
-        response: { 200: formTemplateSchema, ...errors, 409: errorBodySchema },
+      handler: async (request) => {
+        const caller = callerOf(request);
+        const row = await templates.update(
+          caller.clinicId,
+          request.params.id,
+          request.body,
+          actorOf(caller),
+        );
+        return templateOf(row);
       },
-    },
-    async (request) => {
-      const caller = callerOf(request);
-      const row = await templates.update(
-        caller.clinicId,
-        request.params.id,
-        request.body,
-        actorOf(caller),
-      );
-      return templateOf(row);
-    },
-  );
+    });
+  }
 
   app.delete(
     '/form-templates/:id',

@@ -7,10 +7,13 @@ import {
   type ResendFormRequestBody,
 } from '@marpe/shared';
 import { audit } from '../../platform/audit.js';
+import { cancelLinkRequest } from '../../platform/cancel-link-request.js';
 import type { Database, Executor } from '../../platform/db/client.js';
 import { clinics } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/errors.js';
-import type { ClinicFormRequest, FilledForm, FormLink, FormsService } from './forms-service.js';
+import type { FormLink } from './form-links.js';
+import type { FormsService } from './forms-service.js';
+import type { ClinicFormRequest, FilledForm } from './read-form-requests.js';
 import {
   messageCapError,
   takeMessageCap,
@@ -264,23 +267,17 @@ export function createFormRequests(deps: FormRequestsDeps) {
      * request changes nothing; a submitted one cannot be cancelled (409).
      */
     async cancel(clinicId: number, id: number, actor: string): Promise<ClinicFormRequest> {
-      return db.transaction(async (tx) => {
-        if (await forms.cancelRequest(tx, clinicId, id)) {
-          await audit(tx, {
-            clinicId,
-            actor,
-            action: 'form_request.cancel',
-            targetType: 'form_request',
-            targetId: id,
-            at: new Date(clock()),
-          });
-        }
-        const request = await forms.findRequest(clinicId, id, tx);
-        if (!request) throw requestNotFound(id);
-        if (request.status === 'submitted') {
-          throw new AppError('conflict', 409, `Form request ${id} is already submitted`);
-        }
-        return request;
+      return cancelLinkRequest(db, {
+        clinicId,
+        id,
+        actor,
+        at: () => new Date(clock()),
+        target: 'form_request',
+        cancel: (tx) => forms.cancelRequest(tx, clinicId, id),
+        find: (tx) => forms.findRequest(clinicId, id, tx),
+        notFound: requestNotFound(id),
+        finished: { status: 'submitted', message: `Form request ${id} is already submitted` },
+        view: (request) => request,
       });
     },
 

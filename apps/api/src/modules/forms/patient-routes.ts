@@ -18,7 +18,10 @@ export interface FormsRoutesOptions {
 /** Room for a few signatures (each up to signatureMaxBytes) and the text answers. */
 const SUBMIT_BODY_LIMIT = 4 * 1024 * 1024;
 
-/** SPEC § 7 `POST /get-form` and `POST /submit`: no login, the link token is the access. */
+/**
+ * `POST /get-form` and `POST /submit` (docs/product/intake-form.md#calls): no login, the link token
+ * is the access.
+ */
 export const formsRoutes: FastifyPluginAsyncZod<FormsRoutesOptions> = async (app, { service }) => {
   app.post(
     '/get-form',

@@ -51,47 +51,34 @@ export function demoMessageBox(
   return [`╔${rule}`, ...lines.map((line) => `║ ${line}`), `╚${rule}`].join('\n');
 }
 
+interface LogProviderDeps {
+  messages: Pick<DevMessageLog, 'record'>;
+  clock: () => number;
+  print?: (text: string) => void;
+}
+
+/** Records what the demo "sent" on `channel` and prints it: the same for SMS and WhatsApp. */
+function logSend(
+  channel: 'sms' | 'whatsapp',
+  { messages, clock, print = (text) => console.log(text) }: LogProviderDeps,
+) {
+  const label = channel === 'sms' ? 'SMS' : 'WhatsApp';
+  return async ({ to, body }: { to: string; body: string }): Promise<undefined> => {
+    messages.record({ to, body, channel, created_at: new Date(clock()).toISOString() });
+    print(demoMessageBox({ channel: label, to, body }));
+  };
+}
+
 /**
  * The demo provider: sends nothing, records the message and prints it on stdout, which is how
  * someone trying the demo reads a code. Config refuses it outside demo mode. It prints with
  * console.log on purpose: the pino logger must never carry message bodies.
  */
-export function createLogSmsProvider({
-  messages,
-  clock,
-  print = (text) => console.log(text),
-}: {
-  messages: Pick<DevMessageLog, 'record'>;
-  clock: () => number;
-  print?: (text: string) => void;
-}): SmsProvider {
-  return {
-    async send({ to, body }) {
-      messages.record({ to, body, channel: 'sms', created_at: new Date(clock()).toISOString() });
-      print(demoMessageBox({ channel: 'SMS', to, body }));
-    },
-  };
+export function createLogSmsProvider(deps: LogProviderDeps): SmsProvider {
+  return { send: logSend('sms', deps) };
 }
 
 /** The demo stand-in for the WhatsApp Cloud API: like the SMS one, records and prints. */
-export function createLogWhatsAppProvider({
-  messages,
-  clock,
-  print = (text) => console.log(text),
-}: {
-  messages: Pick<DevMessageLog, 'record'>;
-  clock: () => number;
-  print?: (text: string) => void;
-}): WhatsAppProvider {
-  return {
-    async send({ to, body }) {
-      messages.record({
-        to,
-        body,
-        channel: 'whatsapp',
-        created_at: new Date(clock()).toISOString(),
-      });
-      print(demoMessageBox({ channel: 'WhatsApp', to, body }));
-    },
-  };
+export function createLogWhatsAppProvider(deps: LogProviderDeps): WhatsAppProvider {
+  return { send: logSend('whatsapp', deps) };
 }

@@ -4,8 +4,14 @@ import { z } from 'zod';
 import type { Executor } from '../../platform/db/client.js';
 import { clinics, reminderSettings } from '../../platform/db/schema.js';
 import type { OutboxHandler } from '../../platform/outbox/outbox.js';
-import { NOTICE_URGENT_WITHIN_MS } from '../appointments/change-notices.js';
 import { nextAllowedAt, type ReminderPolicy } from '../reminders/reminder-schedule.js';
+
+/**
+ * A notice that the clinic's quiet hours would hold until less than this before the appointment
+ * it concerns goes at once instead: a patient told of a cancelled 08:00 appointment at 08:00 has
+ * already left home. Three hours covers getting ready and the way to the clinic.
+ */
+export const NOTICE_URGENT_WITHIN_MS = 3 * 3_600_000;
 
 /**
  * Messages a clinic sends by itself, not because someone asked at that moment: they keep the

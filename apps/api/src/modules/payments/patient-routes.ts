@@ -55,7 +55,10 @@ function redirectToResult(reply: FastifyReply, token: string, input: unknown): v
     .send();
 }
 
-/** SPEC § 7 get-payment-request, and the card provider's notify and return addresses. */
+/**
+ * get-payment-request (docs/product/payments.md#calls), and the card provider's notify and return
+ * addresses.
+ */
 export const paymentsRoutes: FastifyPluginAsyncZod<PaymentsRoutesOptions> = async (
   app,
   { service },
@@ -149,10 +152,10 @@ export const paymentsRoutes: FastifyPluginAsyncZod<PaymentsRoutesOptions> = asyn
 };
 
 /**
- * The SPA's payment result route (`/tranzila/:token`, SPEC § 2). The provider's frame is sent
- * there (through /api/payment-return), so unlike every other page our own page may frame it.
- * Answered by the navigation fallback, which renders it with the link's request (ADR 025):
- * privately, and limited like the link's API route.
+ * The SPA's payment result route (`/tranzila/:token`, docs/product/payments.md#result). The
+ * provider's frame is sent there (through /api/payment-return), so unlike every other page our own
+ * page may frame it. Answered by the navigation fallback, which renders it with the link's request
+ * (ADR 025): privately, and limited like the link's API route.
  */
 export function registerPaymentResultPage(
   app: FastifyInstance,

@@ -18,6 +18,7 @@ import {
   type PaymentProviderBody,
 } from '@marpe/shared';
 import { audit } from '../../platform/audit.js';
+import { cancelLinkRequest } from '../../platform/cancel-link-request.js';
 import type { Database, Executor } from '../../platform/db/client.js';
 import { clinics } from '../../platform/db/schema.js';
 import { AppError, invalidField } from '../../platform/errors.js';
@@ -32,11 +33,8 @@ import {
   type PaymentAttempt,
   type PaymentTransactionRow,
 } from './payments-repository.js';
-import type {
-  CreatePaymentLinkInput,
-  PaymentRequestSummary,
-  PaymentsService,
-} from './payments-service.js';
+import type { CreatePaymentLinkInput } from './create-payment-link.js';
+import type { PaymentRequestSummary, PaymentsService } from './payments-service.js';
 
 export interface PaymentRequestsDeps {
   db: Database;
@@ -309,23 +307,17 @@ export function createPaymentRequests(deps: PaymentRequestsDeps) {
      * a paid one cannot be cancelled (409).
      */
     async cancel(clinicId: number, id: number, actor: string): Promise<PaymentRequest> {
-      return db.transaction(async (tx) => {
-        if (await payments.cancelRequest(tx, clinicId, id)) {
-          await audit(tx, {
-            clinicId,
-            actor,
-            action: 'payment_request.cancel',
-            targetType: 'payment_request',
-            targetId: id,
-            at: new Date(clock()),
-          });
-        }
-        const request = await payments.findRequest(clinicId, id, tx);
-        if (!request) throw requestNotFound(id);
-        if (request.status === 'paid') {
-          throw new AppError('conflict', 409, `Payment request ${id} is already paid`);
-        }
-        return shown(request, tx);
+      return cancelLinkRequest(db, {
+        clinicId,
+        id,
+        actor,
+        at: () => new Date(clock()),
+        target: 'payment_request',
+        cancel: (tx) => payments.cancelRequest(tx, clinicId, id),
+        find: (tx) => payments.findRequest(clinicId, id, tx),
+        notFound: requestNotFound(id),
+        finished: { status: 'paid', message: `Payment request ${id} is already paid` },
+        view: (request, tx) => shown(request, tx),
       });
     },
 

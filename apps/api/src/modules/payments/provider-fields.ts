@@ -77,8 +77,8 @@ export function cardLast4(fields: ProviderFields): string | null {
 }
 
 /**
- * The result page's `results` (SPEC § 2): the return's fields minus card data, `Response`
- * first, as one URL-encoded `key=value&…` string.
+ * The result page's `results` (docs/product/payments.md#result): the return's fields minus card
+ * data, `Response` first, as one URL-encoded `key=value&…` string.
  */
 export function resultsQueryOf(fields: ProviderFields): string {
   const kept = withoutCardData(fields);
@@ -141,9 +141,9 @@ export interface CallbackVerdict {
 /**
  * The checks an unsigned callback must pass to count (docs/payments.md): the request's terminal
  * (`supplier`), its sum to the agora, shekels (`currency` 1 or absent), and for instalments
- * (`cred_type` 8) at most the request's number of payments, split as SPEC § 9 says (so
- * `fpay + npay × spay` is the sum exactly). A single payment (`cred_type` 1 or absent) has no
- * later payments.
+ * (`cred_type` 8) at most the request's number of payments, split as
+ * docs/product/payments.md#instalments says (so `fpay + npay × spay` is the sum exactly). A single
+ * payment (`cred_type` 1 or absent) has no later payments.
  */
 export function checkCallback(request: CallbackRequest, fields: ProviderFields): CallbackVerdict {
   const reasons: RejectionReason[] = [];
@@ -179,7 +179,7 @@ export function checkCallback(request: CallbackRequest, fields: ProviderFields):
     } else {
       payments = npay + 1;
       if (payments > request.maxPayments) reasons.push('too_many_payments');
-      // Our frame always asks for SPEC § 9's split; any other one, even adding up, was altered
+      // Our frame always asks for the product's split; any other one, even adding up, was altered
       // on the way (the frame's address is in the patient's hands).
       const split =
         payments <= request.amountAgorot ? splitInstalments(request.amountAgorot, payments) : null;

@@ -9,14 +9,18 @@ import {
   PAYMENT_SUCCESS_CODE,
 } from '@marpe/shared';
 import { escapeHtmlAttribute as escapeHtml } from '../../platform/http/web-app.js';
-import { TERMINAL_PATTERN } from './payments-service.js';
+import { TERMINAL_PATTERN } from './create-payment-link.js';
 import type { ProviderFields } from './provider-fields.js';
 
 // The demo's stand-in for the card provider's frame (`/api/sandbox/:terminal/iframenew.php`):
-// it takes the frame's parameters (SPEC § 7), shows what would be charged, offers test cards,
-// and then calls our notify address as the provider would. Demo mode only; no card data at all.
+// it takes the frame's parameters (docs/product/payments.md#card-frame), shows what would be
+// charged, offers test cards, and then calls our notify address as the provider would. Demo mode
+// only; no card data at all.
 
-/** The frame parameters the page carries from its address to its form (SPEC § 7). */
+/**
+ * The frame parameters the page carries from its address to its form
+ * (docs/product/payments.md#card-frame).
+ */
 export const frameParameterNames = [
   'sum',
   'currency',
@@ -46,8 +50,9 @@ export interface SandboxCard {
 }
 
 /**
- * Test cards: one approves, the others fail with the provider's codes (SPEC § 8). No card number
- * holds a response code, so a label is found by its code alone ("(033)", or /033/).
+ * Test cards: one approves, the others fail with the provider's codes
+ * (docs/product/payments.md#response-codes). No card number holds a response code, so a label is
+ * found by its code alone ("(033)", or /033/).
  */
 export const sandboxCards: readonly SandboxCard[] = [
   { number: '4580 1111 1111 1111', response: PAYMENT_SUCCESS_CODE },

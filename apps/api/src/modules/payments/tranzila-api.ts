@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { CHARGE_REF_FIELD, toAgorot } from '@marpe/shared';
 
-// The card provider's server API (issue 13): a callback or a browser return is only a hint; a
+// The card provider's server API (ADR 017): a callback or a browser return is only a hint; a
 // charge counts once this API, asked server to server with the clinic's own credentials, says the
 // transaction exists, is approved and matches. The demo sandbox answers the same calls
 // (sandbox-routes.ts), and tests run it against a loopback fake that checks every header.

@@ -1,18 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../platform/db/client.js';
-import { createAppointmentsRepository } from '../appointments/appointments-repository.js';
 import type { AvailabilityService } from '../availability/availability-service.js';
+import { createBookingSubjects } from '../availability/booking-subject.js';
 import { registerIntegrationRoutes } from '../integration/integration-auth.js';
 import type { AppOutbox, Messaging } from '../messaging/messaging.js';
 import { waitlistIntegrationRoutes } from './clinic-routes.js';
 import { waitlistRoutes } from './patient-routes.js';
+import { WAITLIST_HAND_OFFER_TOPIC, WAITLIST_OFFER_TOPIC } from './offer-rules.js';
 import { createWaitlistRepository } from './waitlist-repository.js';
-import {
-  createWaitlistService,
-  WAITLIST_HAND_OFFER_TOPIC,
-  WAITLIST_OFFER_TOPIC,
-  type WaitlistService,
-} from './waitlist-service.js';
+import { createWaitlistService, type WaitlistService } from './waitlist-service.js';
 
 /**
  * The waitlist (ADR 023): its offers' outbox topic (so before `ready()`), the patient's entries
@@ -32,7 +28,7 @@ export async function registerWaitlist(
   const waitlist = createWaitlistService({
     repository: createWaitlistRepository(deps.db),
     // Who may book is the booking's question: the waitlist asks it the same way, read-only.
-    subjects: createAppointmentsRepository(deps.db),
+    subjects: createBookingSubjects(deps.db),
     availability: deps.availability,
     messaging: deps.messaging,
     outbox: deps.outbox,

@@ -191,7 +191,7 @@ export function createWaitlistRepository(db: Database) {
      * offers per entry per day, and the quiet time of its reminders (null: never set, the
      * reminders' defaults apply); null when unknown.
      */
-    async findCaregiver(caregiverId: number) {
+    async findOfferCaregiver(caregiverId: number) {
       const [row] = await db
         .select({
           clinicId: clinics.id,
@@ -386,16 +386,6 @@ export function createWaitlistRepository(db: Database) {
         .innerJoin(patients, eq(patients.id, waitlistEntries.patientId))
         .where(and(eq(waitlistEntries.id, entryId), eq(waitlistEntries.clinicId, clinicId)));
       return row ?? null;
-    },
-
-    /** Whether the caregiver is the clinic's. */
-    async isClinicCaregiver(clinicId: number, caregiverId: number): Promise<boolean> {
-      if (!isStoredId(caregiverId)) return false;
-      const [row] = await db
-        .select({ id: caregivers.id })
-        .from(caregivers)
-        .where(and(eq(caregivers.id, caregiverId), eq(caregivers.clinicId, clinicId)));
-      return row !== undefined;
     },
   };
 }

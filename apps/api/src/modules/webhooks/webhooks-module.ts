@@ -1,12 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { registerIntegrationRoutes } from '../integration/integration-auth.js';
 import { webhooksRoutes } from './clinic-routes.js';
-import {
-  createWebhooks,
-  WEBHOOK_TOPIC,
-  type Webhooks,
-  type WebhooksDeps,
-} from './webhooks-service.js';
+import { WEBHOOK_TOPIC, type WebhooksDeps } from './webhooks-deps.js';
+import { createWebhooks, type Webhooks } from './webhooks-service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

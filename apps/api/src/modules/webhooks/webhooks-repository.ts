@@ -2,7 +2,7 @@ import type { WebhookDeliveryStatus, WebhookEventType } from '@marpe/shared';
 import { and, desc, eq, lt, lte, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../platform/db/client.js';
 import { appointments, webhookDeliveries, webhookEndpoints } from '../../platform/db/schema.js';
-import { selectAppointmentViews } from '../appointments/appointment-view.js';
+import { selectAppointmentViews } from './appointment-view.js';
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
