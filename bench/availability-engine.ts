@@ -93,7 +93,7 @@ function appointmentsOnFile(seed: number): Interval[] {
 }
 
 /**
- * 2,000 events of a synced calendar per caregiver (issue 24), as the mirror holds them: mostly
+ * 2,000 events of a synced calendar per caregiver (ADR 031), as the mirror holds them: mostly
  * 15 minutes to 2 hours on working days, some all-day (a day in the clinic's zone), between a
  * month ago and a year ahead, overlapping each other and the appointments as real diaries do.
  */

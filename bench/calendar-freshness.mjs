@@ -1,7 +1,7 @@
-// Calendar freshness (issue 24): from an event added to a caregiver's Google Calendar to its slot
-// gone from available-slots, against the production build in demo mode, whose in-process stand-in
-// of Google's API pushes the change to Marpe as Google does (a notification to the notify route,
-// then an incremental sync). Alone (after `npm run build -w @marpe/api`):
+// Calendar freshness (docs/calendar-sync.md, ADR 031): from an event added to a caregiver's Google
+// Calendar to its slot gone from available-slots, against the production build in demo mode, whose
+// in-process stand-in of Google's API pushes the change to Marpe as Google does (a notification to
+// the notify route, then an incremental sync). Alone (after `npm run build -w @marpe/api`):
 // `node bench/calendar-freshness.mjs`. Figures are printed, never asserted.
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';

@@ -1,4 +1,4 @@
-// The desk (issue 34): its JavaScript, and the diary's week view of a busy clinic — 10 caregivers
+// The desk (ADR 037): its JavaScript, and the diary's week view of a busy clinic — 10 caregivers
 // side by side and 300 appointments in the week — from the navigation to every appointment painted,
 // under Lighthouse's desktop conditions (40 ms latency, 10 Mbit/s, CPU not slowed), cold (a new
 // browser profile) and warm (the same page loaded again, its code cached). Median of 3. The clinic

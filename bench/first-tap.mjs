@@ -1,14 +1,15 @@
-// The patient's first tap on a phone over a slow mobile connection (issue 26): Lighthouse's mobile
-// conditions applied for real with DevTools throttling (562.5 ms request latency, 1,474.56 kbit/s
-// down, 607.5 kbit/s up, CPU 4× slower), 390×844 with touch. The patient opens the page, reads for
-// 3 s, then taps; the figure is the time from the finger's touch until its answer is painted,
-// both read in the page: the touch's own event time, and the frame after the answer entered the
-// document. Nothing of Playwright's runs in the page meanwhile (its locators poll in the page's
-// main thread, which the CPU throttling slows 4× as much as the app, and they would be timed with
-// it): the tap is a raw touch at the element's centre, and the page reports its answer itself.
-// Cold: the page as opened (the app not yet running); warm: the same tap once the app runs.
+// The patient's first tap on a phone over a slow mobile connection (ADR 033, ADR 034): Lighthouse's
+// mobile conditions applied for real with DevTools throttling (562.5 ms request latency, 1,474.56
+// kbit/s down, 607.5 kbit/s up, CPU 4× slower), 390×844 with touch. The patient opens the page,
+// reads for 3 s, then taps; the figure is the time from the finger's touch until its answer is
+// painted, both read in the page: the touch's own event time, and the frame after the answer
+// entered the document. Nothing of Playwright's runs in the page meanwhile (its locators poll in
+// the page's main thread, which the CPU throttling slows 4× as much as the app, and they would be
+// timed with it): the tap is a raw touch at the element's centre, and the page reports its answer
+// itself. Cold: the page as opened (the app not yet running); warm: the same tap once the app runs.
 // A tap may be a keystroke (the code's last digit), timed from the key's own event time; a dialog
-// or menu counts as shown once it is fully opaque (its fade-in is part of the wait). Median of 3. `npm run bench` prints it beside Lighthouse; `npm run bench:first-tap -w
+// or menu counts as shown once it is fully opaque (its fade-in is part of the wait). Median of 3.
+// `npm run bench` prints it beside Lighthouse; `npm run bench:first-tap -w
 // @marpe/bench` alone (after `npm run build`; FIRST_TAPS=code,language for only those taps).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -132,7 +133,7 @@ async function patientWithAppointment(baseUrl) {
 }
 
 /**
- * The taps of issues 26 and 38: where the patient starts, what they do before the tap (typing,
+ * The taps timed: where the patient starts, what they do before the tap (typing,
  * which a real patient does too and which wakes nothing but the fields), the tap (a touch, or
  * `key`: a keystroke into the focused field), and its answer: the first element matching
  * `selector` whose text holds `text` (`visible`: and fully opaque). `setup` runs once per table

@@ -6,7 +6,7 @@ import { bundleSizes } from './bundle-size.mjs';
 import { lighthouseTable } from './lighthouse.mjs';
 import { startMarpe } from './servers.mjs';
 
-/** Rows Lighthouse measures too: the pages of issue 14's goal. */
+/** Rows Lighthouse measures too: the patient pages painted from HTML (ADR 021, ADR 025). */
 const scored = [
   '/',
   '/privacy',

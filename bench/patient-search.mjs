@@ -1,4 +1,5 @@
-// The desk's patient search (issue 37) on a clinic of 20,000 patients: `GET /api/integration/patients`
+// The desk's patient search (docs/integration.md "Patients") on a clinic of 20,000 patients:
+// `GET /api/integration/patients`
 // as the front desk types (a name's first letters, a whole name, first and last name, an ID
 // number's prefix or whole, a phone's prefix or whole) and as the patients page opens and pages
 // (nothing typed), through the production build (apps/api/dist) on PGlite and, with

@@ -148,7 +148,7 @@ describe('my appointments (appointments/:clinicId)', () => {
     expect(await page.title()).toBe('התורים שלי');
     await page.getByText(`שלום, ${newPatient.firstName}`).waitFor();
     await page.getByText('אין לך תורים קרובים').waitFor();
-    // The page's book button, and the empty list's own way on (issue 27).
+    // The page's book button, and the empty list's own way on.
     const bookLinks = page.getByRole('link', { name: 'קביעת תור' });
     expect(await bookLinks.count()).toBe(2);
     for (const link of await bookLinks.all()) {
@@ -246,7 +246,7 @@ describe('my appointments (appointments/:clinicId)', () => {
     await page.waitForURL(/\/booking\/1\?.*reschedule=\d+/);
     await page.getByRole('heading', { level: 1, name: 'שינוי מועד התור' }).waitFor();
     await page.getByText('בחרו מועד חדש. התור הנוכחי נשמר עד שתאשרו את השינוי.').waitFor();
-    // The appointment being moved is shown (issue 27), on the clinic's clock.
+    // The appointment being moved is shown, on the clinic's clock.
     const [bookedDate = '', bookedTime = ''] = booked.start.split('T');
     const oldWhen = `${bookedDate.split('-').reverse().join('.')} ${bookedTime.slice(0, 5)}`;
     const current = page.getByRole('region', { name: 'התור הנוכחי' });
@@ -309,7 +309,7 @@ describe('my appointments (appointments/:clinicId)', () => {
     expect(list).toHaveLength(1);
     expect(list[0]?.start_date).not.toBe(booked.start);
 
-    // Logged in, the clinic page leads to my appointments (issue 27), axe-clean in both languages.
+    // Logged in, the clinic page leads to my appointments, axe-clean in both languages.
     await page.goto(`${baseUrl}/clinic/1`);
     const mine = page.getByRole('link', { name: 'התורים שלי' });
     await mine.waitFor();

@@ -130,7 +130,7 @@ describe('booking (booking/:clinicId and its confirmation)', () => {
     await tabTo(page, firstCaregiver);
     await page.keyboard.press('Enter');
     const dates = page.getByRole('group', { name: 'תאריכים פנויים' }).getByRole('button');
-    // The first date holds the first booking: marked, and passed over for the next (issue 27).
+    // The first date holds the first booking: marked, and passed over for the next.
     await dates.first().filter({ hasText: 'יש לכם תור' }).waitFor();
     await dates.nth(1).and(page.locator('[aria-pressed="true"]')).waitFor();
     const secondDate = dates.nth(3);
@@ -164,7 +164,7 @@ describe('booking (booking/:clinicId and its confirmation)', () => {
     expect(await mobileConfirm.isDisabled()).toBe(true);
     await expectNoAxeViolations(mobile.page);
 
-    // Issue 27, on the phone. The other caregivers' cards look disabled once one is chosen.
+    // On the phone: the other caregivers' cards look disabled once one is chosen.
     await mobile.page.getByRole('combobox', { name: 'סוג התור' }).selectOption({ index: 1 });
     const mobileCaregivers = mobile.page.getByRole('region', { name: 'בחירת מטפל' });
     await mobileCaregivers.getByRole('button', { pressed: false }).first().click();

@@ -114,7 +114,7 @@ describe('clinic page', () => {
     expect(cohenSaid).not.toMatch(/\d{2}\.\d{2}\.\d{4}/);
     const peretz = caregivers.filter({ hasText: 'ד"ר נועה פרץ' });
     expect(await peretz.innerText()).toContain('אין כרגע תורים פנויים');
-    // Issue 27: the licence number never breaks; a photo-less avatar shows the name's initial,
+    // The licence number never breaks; a photo-less avatar shows the name's initial,
     // not the title's ("ד" of ד"ר), as on the booking page.
     for (const licence of await caregivers.getByText(/^\d-\d+$/).all()) {
       expect(await licence.evaluate((el) => getComputedStyle(el).whiteSpace)).toBe('nowrap');
@@ -175,7 +175,7 @@ describe('clinic page', () => {
       'Appointment types',
       'Caregivers',
       'Contact details',
-      // The clinic's title for its hours is the default heading's Hebrew: translated (issue 27).
+      // The clinic's title for its hours is the default heading's Hebrew: translated.
       'Opening hours',
     ]);
     expect(await page.getByRole('link', { name: 'Book an appointment' }).getAttribute('href')).toBe(

@@ -7,7 +7,10 @@ import { withCheckDigit } from './support/patients';
 const baseUrl = inject('baseUrl');
 const browser = useBrowser();
 
-/** The pages issue 37 added, with their titles; owners' pages signed in as an owner. */
+/**
+ * The front desk's pages (docs/desk.md "6. The front desk's day"), with their titles; owners' pages
+ * signed in as an owner.
+ */
 const pages = [
   { path: '/patients', he: 'מטופלים', en: 'Patients', owner: false },
   { path: `/patients/${withCheckDigit('03984512')}`, he: 'דנה לוי', en: 'דנה לוי', owner: false },

@@ -13,9 +13,9 @@ import {
   type RunningServer,
 } from './support/server';
 
-// Issue 34's journey: a clinic created with one CLI command is set up in the desk by its owner
-// alone, a front-desk member joins, and the first patient books on the clinic's public page; no
-// curl, no code. Its own server, because the operator's CLI writes to the database before the
+// The desk's journey (ADR 037): a clinic created with one CLI command is set up in the desk by its
+// owner alone, a front-desk member joins, and the first patient books on the clinic's public page;
+// no curl, no code. Its own server, because the operator's CLI writes to the database before the
 // server opens it. It counts the person's acts (a click, a field typed, a file chosen) and keeps
 // the screenshots docs/desk.md shows (e2e/output/screenshots/desk-journey-*.png).
 

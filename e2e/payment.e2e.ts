@@ -103,7 +103,7 @@ describe('payment request (/p/:token) and result (/tranzila/:token)', () => {
     await axeBothLanguages(page, requestHeading);
 
     await page.getByRole('combobox', { name: 'מספר תשלומים' }).selectOption('3');
-    // The split before the frame opens, as SPEC § 9 splits it.
+    // The split before the frame opens (docs/product/payments.md#instalments).
     await page.getByText('3 תשלומים: הראשון ₪416.84, ואחריו 2 × ₪416.83').waitFor();
     await page.getByRole('textbox', { name: 'דוא״ל לקבלה' }).fill('dana@example.com');
     await page.getByRole('button', { name: 'המשך לתשלום' }).click();
@@ -202,7 +202,8 @@ describe('payment request (/p/:token) and result (/tranzila/:token)', () => {
 
     await payWith(frame, '033');
     await waitForResult(page);
-    // SPEC § 8's line, then what to do; the description translated on the English page.
+    // The failure line of docs/product/payments.md#result, then what to do; the description
+    // translated on the English page.
     const failure = { he: 'שגיאה בתשלום: כרטיס פגום', en: 'Payment error: faulty card' };
     await heading(page, failure.he);
     await page.getByText('בדקו את פרטי הכרטיס ונסו שוב, או נסו כרטיס אחר.').waitFor();

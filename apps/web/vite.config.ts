@@ -47,17 +47,14 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     rolldownOptions: {
       output: {
         codeSplitting: {
-          // Everything main.tsx imports statically goes into the entry chunk. Left to itself,
-          // Rolldown puts the modules that lazy pages import too (i18next, MUI's styling, emotion,
-          // Box, Button, react-query…) into 13 shared chunks that every page loads at start-up
-          // anyway: 15 requests instead of 2 (the other is Rolldown's runtime), and 10.5 KiB
-          // brotli more (the imports and exports between them, each file compressed apart).
+          // Everything main.tsx imports statically goes into the entry chunk, rather than into
+          // the many shared chunks Rolldown would make that every page loads at start-up anyway.
           // `$initial` is only what the entry imports statically: no page's own code joins it.
           //
           // The pages' own code goes in one file per flow rather than one per page and shared
-          // piece (issue 26): a page painted from HTML fetches its app while the patient reads,
-          // and on a slow mobile connection each file costs a round trip (about 0.6 s) more than
-          // its bytes do, so 30–45 small files took longer to arrive than a patient reads.
+          // piece: a page painted from HTML fetches its app while the patient reads, and on a
+          // slow mobile connection each file costs a round trip more than its bytes do (the
+          // figures: ADR 033).
           groups: [
             { name: 'index', tags: ['$initial'], priority: 30 },
             {

@@ -299,7 +299,7 @@ describe.each(engines)('availability calls (%s)', (engine) => {
       ]);
     });
 
-    it('means today in clinic time when no dates are given (SPEC § 5)', async () => {
+    it('means today in clinic time when no dates are given', async () => {
       now = Date.parse('2027-03-25T17:10:00+02:00');
       const noDates = await call('available-slots', {
         clinicId: f.clinicId,

@@ -122,7 +122,7 @@ describe.each(engines)('GET /api/clinic/:id (%s)', (engine) => {
   };
 
   describe('the answer', () => {
-    it('has every field of SPEC § 3, exactly, for demo clinic 1', async () => {
+    it('has every field of docs/product/clinic-page.md, exactly, for demo clinic 1', async () => {
       const response = await get();
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
       const data = response.json<ClinicData>();

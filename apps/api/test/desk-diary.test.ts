@@ -809,7 +809,7 @@ describe.each(engines)("the desk's diary: the clinic API it calls (%s)", (engine
     });
 
     it('answers 400 naming the field', async () => {
-      // No q (or a blank one) is no error: every patient, by name (issue 37).
+      // No q (or a blank one) is no error: every patient, by name.
       for (const url of ['/patients', '/patients?q=%20']) {
         const all = await call(frontDesk, 'GET', url);
         expect(all.statusCode, all.body).toBe(200);

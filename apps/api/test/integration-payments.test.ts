@@ -52,7 +52,7 @@ const approved = (index: string): Record<string, string> => ({
   cardnum: '4580123412341234',
 });
 
-/** ₪1,250.50 in 3 payments: 416.84 then 2 × 416.83 (SPEC § 9). */
+/** ₪1,250.50 in 3 payments: 416.84 then 2 × 416.83 (docs/product/payments.md#instalments). */
 const inThree = (index: string) => ({
   ...approved(index),
   cred_type: '8',

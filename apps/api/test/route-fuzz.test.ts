@@ -230,7 +230,7 @@ describe.each(engines)('every public route, malformed input (%s)', (engine) => {
     for (const path of [
       '/api/integration/caregivers',
       '/api/integration/clinic',
-      // Issue 24: the clinic's diary (a 4 MiB body limit on busy-times), and a public feed whose
+      // The clinic's diary (a 4 MiB body limit on busy-times, ADR 028), and a public feed whose
       // token sits before a suffix.
       '/api/integration/caregivers/{id}/busy-times',
       '/api/integration/appointments',

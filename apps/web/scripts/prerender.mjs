@@ -39,7 +39,7 @@ const {
   prerender,
   placeholders,
   lazyRoutes,
-  appCodeElementId,
+  pageCodeManifestElementId,
   clinicPath,
   loginPath,
   bookingPath,
@@ -115,7 +115,7 @@ function routeChunks(pattern) {
 
 /**
  * The ids of the routes at `patterns` whose code is all in `chunks` (URLs): the app can load them
- * before it starts without a request (AppCode.nextRoutes).
+ * before it starts without a request (PageCodeManifest.nextRoutes).
  */
 function routesWithin(patterns, chunks) {
   return lazyRoutes()
@@ -144,7 +144,7 @@ function modulePreloads(modules) {
  * app starts while the patient reads, with those routes' chunks, so a tap waits on no request
  * (ADR 033). `withoutSession`: the HTML is what a patient without a session sees; `leavesFrame`: the
  * page moves a frame of ours that holds it to the whole window; `namesLinkClinic`: the page names
- * the clinic its address's `?clinic=` gives (AppCode).
+ * the clinic its address's `?clinic=` gives (PageCodeManifest).
  */
 function wakingOnDemand(
   page,
@@ -176,7 +176,7 @@ function wakingOnDemand(
     html,
     entry[0],
     `<script type="module" crossorigin src="${wakeScript}"></script>` +
-      `<script type="application/json" id="${appCodeElementId}">${code}</script>`,
+      `<script type="application/json" id="${pageCodeManifestElementId}">${code}</script>`,
     'module script',
   );
 }

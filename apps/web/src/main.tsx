@@ -9,11 +9,11 @@ import { prerenderLanguage } from './app/i18n/languages';
 import { pageDataQueryClient, readPageData } from './app/page-data';
 import { AppProviders } from './app/providers';
 import {
-  appCodeElementId,
+  pageCodeManifestElementId,
   appReadyEvent,
   renderAfreshAttribute,
   waitingAttribute,
-  type AppCode,
+  type PageCodeManifest,
 } from './app/wake-signal';
 import { createAppRouter, createRoutes, loadRoutes, routerProviderProps } from './app/router';
 import { configureApiClient } from './lib/api-client';
@@ -22,7 +22,8 @@ import { appHasTakenOver, keepTypedBeforeApp } from './lib/typed-before-app';
 
 const config = appConfig();
 configureApiClient({ baseUrl: config.apiBase });
-// SPEC § 4: a stored session is checked on load. Its code loads only when there is one.
+// A stored session is checked on load (docs/product/login.md#session). Its code loads only when
+// there is one.
 if (window.localStorage.getItem(tokenStorageKey)) {
   void import('./lib/patient-auth/auth-store').then(({ useAuthStore }) =>
     useAuthStore.getState().fetchPatient(),
@@ -96,8 +97,10 @@ if (container.hasChildNodes()) {
   if (hydrate && pageData.path !== undefined && pageData.path !== window.location.pathname) {
     window.history.replaceState(window.history.state, '', pageData.path);
   }
-  const appCode = document.getElementById(appCodeElementId)?.textContent;
-  const nextRoutes = appCode ? ((JSON.parse(appCode) as AppCode).nextRoutes ?? []) : [];
+  const manifestText = document.getElementById(pageCodeManifestElementId)?.textContent;
+  const nextRoutes = manifestText
+    ? ((JSON.parse(manifestText) as PageCodeManifest).nextRoutes ?? [])
+    : [];
   void Promise.all([
     loadRoutes(routes, window.location.pathname, nextRoutes),
     i18nReady(i18n),

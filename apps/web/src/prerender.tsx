@@ -23,7 +23,7 @@ import { outcomeTitleKey, paymentOutcome } from './features/payment/payment-outc
 
 // What scripts/prerender.mjs needs to write a page that wakes on demand (ADR 025), and the
 // clinic page's shell.
-export { appCodeElementId } from './app/wake-signal';
+export { pageCodeManifestElementId } from './app/wake-signal';
 export { clinicPath } from './features/clinic/clinic-page';
 /** Routes as lazyRoutes() spells them, for their shells; the build fails if the router has none. */
 export const paymentPath = '/p/:token';

@@ -6,19 +6,21 @@
 // (hydration keeps the server's elements); main.tsx hands on what was typed before.
 import { languageStorageKey, prerenderLanguage, toLanguage } from './app/i18n/languages';
 import {
-  appCodeElementId,
+  pageCodeManifestElementId,
   appReadyEvent,
   heldAttribute,
   liveAttribute,
   renderAfreshAttribute,
   waitingAttribute,
-  type AppCode,
+  type PageCodeManifest,
 } from './app/wake-signal';
 import { sameOriginTop } from './features/payment/frame-escape';
 import { tokenStorageKey, verificationStorageKey } from './lib/auth-storage-keys';
 import { formTokenOfPath, unsentAnswersKey } from './lib/form-storage-keys';
 
-const code = JSON.parse(document.getElementById(appCodeElementId)?.textContent ?? '') as AppCode;
+const code = JSON.parse(
+  document.getElementById(pageCodeManifestElementId)?.textContent ?? '',
+) as PageCodeManifest;
 const root = document.getElementById('root');
 
 /**
@@ -84,7 +86,7 @@ function whenIdle(task: () => void) {
 const readingHeadStartMs = 1_000;
 
 /**
- * While the patient reads (issue 26, ADR 033): once the page has loaded and the browser is idle,
+ * While the patient reads (ADR 033): once the page has loaded and the browser is idle,
  * the app's code and the next pages' are fetched at low priority; once they are in, the patient
  * has read for a moment and the browser is idle again, the app takes the page over, its
  * hydration in slices that a tap can interrupt. The first tap then meets a running app instead of
@@ -97,7 +99,7 @@ function startWhileReading() {
       low: true,
     });
     void Promise.all([headStart, fetched]).then(() =>
-      whenIdle(() => wake({ soon: true }).catch(stayStatic)),
+      whenIdle(() => wake({ lowPriority: true }).catch(stayStatic)),
     );
   };
   if (document.readyState === 'complete') whenIdle(start);
@@ -106,15 +108,15 @@ function startWhileReading() {
 
 /**
  * Loads the app. Woken by the patient, its code is what the page waits for; woken without them
- * (`soon`), it is fetched at low priority, after the fonts and images of the first paint (as the
+ * (`lowPriority`), it is fetched at low priority, after the fonts and images of the first paint (as the
  * pages of ADR 021 did). The next pages' code follows at low priority either way.
  */
-function wake({ soon = false } = {}): Promise<void> {
+function wake({ lowPriority = false } = {}): Promise<void> {
   if (woken) return woken;
   woken = new Promise<void>((resolve, reject) => {
     document.addEventListener(appReadyEvent, () => resolve(), { once: true });
     // The entry too, so that it comes at the same priority; import() then finds it fetched.
-    void preloadModules([code.entry, ...code.preload], { low: soon });
+    void preloadModules([code.entry, ...code.preload], { low: lowPriority });
     void preloadModules(code.next ?? [], { low: true });
     import(/* @vite-ignore */ code.entry).catch(reject);
   }).finally(() => {
@@ -137,7 +139,7 @@ function wake({ soon = false } = {}): Promise<void> {
 }
 
 /**
- * The tap held until the app runs, shown at once (issue 26: never a dead tap): the element looks
+ * The tap held until the app runs, shown at once (never a dead tap, ADR 033): the element looks
  * pressed and busy, and a bar runs along the top of the page (app/waiting.css). Null: none.
  */
 function showHeld(element: HTMLElement | null) {
@@ -192,8 +194,8 @@ function holdBackSubmit(event: SubmitEvent) {
 }
 
 /**
- * Whether the browser holds what the server could not see: a session to check on load (SPEC § 4)
- * or a code on its way.
+ * Whether the browser holds what the server could not see: a session to check on load
+ * (docs/product/login.md#session) or a code on its way.
  */
 function holdsSession(): boolean {
   try {
@@ -243,9 +245,9 @@ function start() {
     // code is what the page waits for.
     root.setAttribute(renderAfreshAttribute, '');
     if (code.withoutSession) root.setAttribute(waitingAttribute, '');
-    wake({ soon: !code.withoutSession }).catch(stayStatic);
+    wake({ lowPriority: !code.withoutSession }).catch(stayStatic);
   } else if (mustWakeNow() || root?.hasAttribute(liveAttribute)) {
-    wake({ soon: true }).catch(stayStatic);
+    wake({ lowPriority: true }).catch(stayStatic);
   } else {
     // Intent: the app starts at the first touch, key or focus, before any click, unless it has
     // started while the patient read.

@@ -53,7 +53,7 @@ export const bookedAppointmentSchema = z.object({
 });
 export type BookedAppointment = z.infer<typeof bookedAppointmentSchema>;
 
-/** SPEC § 3 Patient appointment: one row of `GET /api/appointment/patient-appointments`. */
+/** One row of `GET /api/appointment/patient-appointments` (docs/product/appointments.md#calls). */
 export const patientAppointmentSchema = z.object({
   id: z.number().int(),
   /** What "change time" preselects in the booking steps. */

@@ -17,8 +17,8 @@ export type AvailableDatesQuery = z.infer<typeof availableDatesQuerySchema>;
 
 /**
  * Query of `GET /api/appointment/available-slots`: a range in clinic time, `YYYY-MM-DD HH:mm`.
- * SPEC § 5: with no dates the call means today; a missing startDate is today's 00:00, a missing
- * endDate the end (23:59) of the startDate's day.
+ * docs/product/booking.md#availability: with no dates the call means today; a missing startDate is
+ * today's 00:00, a missing endDate the end (23:59) of the startDate's day.
  */
 export const availableSlotsQuerySchema = availableDatesQuerySchema.extend({
   startDate: localDateTimeSchema.optional(),

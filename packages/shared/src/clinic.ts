@@ -57,7 +57,10 @@ export const localDateSchema = z
     return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
   }, 'No such date');
 
-/** A wall-clock moment in the clinic's time zone, `YYYY-MM-DD HH:mm` (SPEC § 5). */
+/**
+ * A wall-clock moment in the clinic's time zone, `YYYY-MM-DD HH:mm`
+ * (docs/product/booking.md#availability).
+ */
 export const localDateTimeSchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2} ([01]\d|2[0-3]):[0-5]\d$/, 'Expected YYYY-MM-DD HH:mm')
@@ -68,8 +71,9 @@ export const timeRangeSchema = openingHoursRangeSchema;
 export type TimeRange = OpeningHoursRange;
 
 /**
- * A caregiver's scheduling data and booking rules: the brand-named rules field of SPEC § 3.
- * Effective values: the caregiver's own rules, else the clinic's defaults.
+ * A caregiver's scheduling data and booking rules: the rules field of
+ * docs/product/clinic-page.md#clinic-data. Effective values: the caregiver's own rules, else the
+ * clinic's defaults.
  */
 export const marpeRulesSchema = z.object({
   /** Slots start every this many minutes from the start of each working interval. */
@@ -146,7 +150,7 @@ export const clinicSchema = z.object({
 });
 export type Clinic = z.infer<typeof clinicSchema>;
 
-/** `GET /api/clinic/:id` (SPEC § 3 "Clinic data response"). */
+/** `GET /api/clinic/:id` (docs/product/clinic-page.md#clinic-data). */
 export const clinicDataSchema = z.object({
   clinic: clinicSchema,
   caregivers: z.array(caregiverSchema),

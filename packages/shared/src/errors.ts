@@ -18,15 +18,15 @@ export const errorCodes = [
   'caregiver_not_found',
   // A state-changing call without a matching X-XSRF-TOKEN header (403).
   'xsrf',
-  // Patient verification (SPEC § 7, § 8).
+  // Patient verification (docs/product/login.md#errors).
   'invalid_phone',
   'patient_not_found',
   'not_accepting_new_patients',
-  // One phone already signs in this many ID numbers at the clinic (details.max; issue 25).
+  // One phone already signs in this many ID numbers at the clinic (details.max; ADR 027).
   'too_many_identities',
   'invalid_two_factor_token',
   'wrong_code',
-  // Booking and my appointments (SPEC § 7, § 8). existingAppointment is the UI key of SPEC § 8.
+  // Booking and my appointments (docs/product/booking.md); existingAppointment is a UI key.
   'existingAppointment',
   // More booked, not yet ended appointments than the clinic allows one patient (default 3).
   'too_many_upcoming',
@@ -56,7 +56,7 @@ export const errorBodySchema = z.object({
   code: z.string(),
   message: z.string(),
   details: z.unknown().optional(),
-  /** invalid_phone only: the last digits of the phone on file (SPEC § 5). */
+  /** invalid_phone only: the last digits of the phone on file (docs/product/login.md#rules). */
   hint: z.string().optional(),
 });
 

@@ -1,11 +1,11 @@
 // The patient-verification rules that hold no schema: zod-free, so that the web's login step can
 // apply them without bringing zod into the browser. patient-auth.ts builds its schemas on them.
 
-/** SPEC § 9. */
+/** docs/product/login.md#limits. */
 export const OTP_LENGTH = 6;
-/** Seconds before the code can be sent again (SPEC § 9). */
+/** Seconds before the code can be sent again. */
 export const OTP_RESEND_SECONDS = 60;
-/** How many of the phone's last digits an invalid_phone answer reveals (SPEC § 9). */
+/** How many of the phone's last digits an invalid_phone answer reveals. */
 export const PHONE_HINT_DIGITS = 3;
 /**
  * ID numbers one phone may sign in at one clinic: a family sharing a phone fits; one phone holding

@@ -11,7 +11,9 @@ export {
   PHONE_HINT_DIGITS,
 } from './patient-auth-rules.js';
 
-/** The texts the server answers with are the English of SPEC § 5; the web translates by code. */
+/**
+ * The texts the server answers with are docs/product/login.md#rules; the web translates by code.
+ */
 export const idNumberSchema = z
   .string({ error: 'Invalid ID number' })
   .refine(isValidIsraeliId, 'Invalid ID number')
@@ -71,7 +73,9 @@ export const twoFactorBodySchema = z.object({
 });
 export type TwoFactorBody = z.input<typeof twoFactorBodySchema>;
 
-/** SPEC § 3 Patient. `phone` is national, `05XXXXXXXX`; `id_number` 9 digits. */
+/**
+ * A patient (docs/product/login.md#calls). `phone` is national, `05XXXXXXXX`; `id_number` 9 digits.
+ */
 export const patientSchema = z.object({
   id: z.number().int(),
   id_number: z.string(),

@@ -1,13 +1,13 @@
 import { isEmail } from './email.js';
 
-// Payment rules (SPEC § 2 "Payment request page", § 3, § 7, § 8, § 9). Money is counted in
+// Payment rules (docs/product/payments.md). Money is counted in
 // agorot (integers) everywhere inside the product; shekel decimals appear only in the contract's
 // `amount` and in the card frame's parameters, both made from agorot by exact integer arithmetic.
 //
 // Zod-free, so that the payment pages can apply them without bringing zod into the browser;
 // payments.ts builds the contract's schemas on them.
 
-/** SPEC § 9: the card provider's success code. */
+/** The card provider's success code (docs/product/payments.md#result). */
 export const PAYMENT_SUCCESS_CODE = '000';
 
 /**
@@ -50,7 +50,7 @@ export function parseProviderSum(text: string): number | null {
 }
 
 /**
- * SPEC § 9 amount display: thousands separators, no decimals when whole, else 2 ("1,250",
+ * docs/product/payments.md#amounts: thousands separators, no decimals when whole, else 2 ("1,250",
  * "1,250.50"). The digits and separators are the same in Hebrew and English.
  */
 export function formatAmount(agorot: number): string {
@@ -71,8 +71,9 @@ export interface InstalmentSplit {
 }
 
 /**
- * SPEC § 9: each later payment is the amount divided by the count, rounded down to 2 decimals;
- * the first is the remainder. Computed in agorot, so `first + npay × later` is the amount exactly.
+ * docs/product/payments.md#instalments: each later payment is the amount divided by the count,
+ * rounded down to 2 decimals; the first is the remainder. Computed in agorot, so
+ * `first + npay × later` is the amount exactly.
  */
 export function splitInstalments(amountAgorot: number, count: number): InstalmentSplit {
   if (!Number.isSafeInteger(amountAgorot) || amountAgorot <= 0) {
@@ -87,7 +88,10 @@ export function splitInstalments(amountAgorot: number, count: number): Instalmen
   };
 }
 
-/** The frame's colours and button (SPEC § 7): the theme's cyan with dark text (≥ 4.5:1). */
+/**
+ * The frame's colours and button (docs/product/payments.md#card-frame): the theme's cyan with dark
+ * text (≥ 4.5:1).
+ */
 export const CARD_FRAME_STYLE = {
   buttonColor: '00BCD4',
   textColor: '212121',
@@ -130,11 +134,11 @@ export const paymentReturnPath = (token: string): string =>
 export const notifyPaymentPath = (token: string): string =>
   `/api/notify-payment/${encodeURIComponent(token)}`;
 
-/** The SPA's result route (SPEC § 2: the payment provider's segment). */
+/** The SPA's result route (the payment provider's segment, docs/product/site.md#routes). */
 export const paymentResultPath = (token: string): string =>
   `/tranzila/${encodeURIComponent(token)}`;
 
-/** The card frame's address with every parameter of SPEC § 7. */
+/** The card frame's address with every parameter of docs/product/payments.md#card-frame. */
 export function buildCardFrameUrl(input: CardFrameUrlInput): string {
   const base = input.baseUrl.replace(/\/+$/, '');
   const url = new URL(`${base}/${encodeURIComponent(input.terminal)}/iframenew.php`);
@@ -170,10 +174,16 @@ export function buildCardFrameUrl(input: CardFrameUrlInput): string {
   return url.toString();
 }
 
-/** SPEC § 5 "Payment": the receipt email must match the email pattern (as emailFormat in forms). */
+/**
+ * The receipt email must match the email pattern, as emailFormat in forms
+ * (docs/product/payments.md#receipt-email).
+ */
 export const isReceiptEmail = (value: string): boolean => isEmail(value);
 
-/** SPEC § 8 card payment response codes, in Hebrew (shown after 'שגיאה בתשלום: '). */
+/**
+ * The card payment response codes in Hebrew, shown after 'שגיאה בתשלום: '
+ * (docs/product/payments.md#response-codes).
+ */
 const responseCodeDescriptions: Readonly<Record<string, string>> = {
   '000': 'עסקה אושרה',
   '001': 'כרטיס חסום',
@@ -208,10 +218,16 @@ const responseCodeDescriptions: Readonly<Record<string, string>> = {
   '959': 'התשלום הסתיים ללא הצלחה',
 };
 
-/** SPEC § 8 "100-180 (many)": the provider's terminal-permission and card-restriction codes. */
+/**
+ * The 100–180 group (docs/product/payments.md#response-codes): terminal permissions and card
+ * restrictions.
+ */
 const TERMINAL_RESTRICTION_DESCRIPTION = 'אין הרשאה במסוף או הגבלה על הכרטיס';
 
-/** The Hebrew description of a provider response code; '' for a code SPEC § 8 does not list. */
+/**
+ * The Hebrew description of a provider response code; '' for a code docs/product/payments.md does
+ * not list.
+ */
 export function describeResponseCode(code: string): string {
   const text = code.trim();
   const known = responseCodeDescriptions[text];
@@ -223,8 +239,8 @@ export function describeResponseCode(code: string): string {
 }
 
 /**
- * The result route's `results` query (SPEC § 2): a URL-encoded `key=value&…` string. Returns
- * its pairs; `Response` is the code.
+ * The result route's `results` query (docs/product/payments.md#result): a URL-encoded `key=value&…`
+ * string. Returns its pairs; `Response` is the code.
  */
 export function parsePaymentResults(results: string): Record<string, string> {
   const pairs: Record<string, string> = {};

@@ -18,7 +18,7 @@ const amounts = fc.integer({ min: 1, max: MAX_AMOUNT_AGOROT });
 const counts = fc.integer({ min: 1, max: MAX_PAYMENTS });
 
 describe('splitInstalments', () => {
-  it('splits 1,250.50 in 3 payments as SPEC § 9 says: 416.84 then 2 × 416.83', () => {
+  it('splits 1,250.50 in 3 payments as the product says: 416.84 then 2 × 416.83', () => {
     expect(splitInstalments(125_050, 3)).toEqual({
       npay: 2,
       firstAgorot: 41_684,
@@ -131,7 +131,7 @@ describe('buildCardFrameUrl', () => {
     token: 'tok_en-1',
   };
 
-  it('carries every parameter of SPEC § 7, with the instalment split', () => {
+  it('carries every parameter of the card frame, with the instalment split', () => {
     const url = new URL(buildCardFrameUrl(input));
     expect(`${url.origin}${url.pathname}`).toBe(
       'https://direct.tranzila.com/clinic7/iframenew.php',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CARD_PROVIDERS, MAX_PAYMENTS } from './payments-rules.js';
 
-// The payment request contract (SPEC § 3, § 7); its rules are in payments-rules.ts.
+// The payment request contract (docs/product/payments.md); its rules are in payments-rules.ts.
 export * from './payments-rules.js';
 
 /** A link token as the address carries it. */
@@ -28,8 +28,8 @@ export const paymentReceiptSchema = z.object({
 export type PaymentReceipt = z.infer<typeof paymentReceiptSchema>;
 
 /**
- * SPEC § 3 "Payment request". `amount` is in shekels with at most 2 decimals (1250.5 is
- * ₪1,250.50). `status` is ours: the page shows a paid request as paid instead of the form.
+ * docs/product/payments.md#payment-request. `amount` is in shekels with at most 2 decimals (1250.5
+ * is ₪1,250.50). `status` is ours: the page shows a paid request as paid instead of the form.
  */
 export const paymentRequestDataSchema = z.object({
   amount: z.number(),

@@ -1,4 +1,4 @@
-// The waitlist's rules (issue 16, docs/booking.md "Waitlist"): a patient asks to be told when a
+// The waitlist's rules (docs/booking.md "Waitlist"): a patient asks to be told when a
 // time frees up with a caregiver, for a type, on a range of dates and a part of the day. Zod-free,
 // so that the booking page's dialog can apply them without bringing zod into the browser;
 // waitlist.ts builds the contract's schemas on them.

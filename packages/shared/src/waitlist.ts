@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { localDateSchema } from './clinic.js';
 import { daysBetween, partsOfDay, WAITLIST_MAX_DAYS } from './waitlist-rules.js';
 
-// The waitlist's contract (issue 16); its rules are in waitlist-rules.ts.
+// The waitlist's contract (docs/decisions/023-waitlist.md); its rules are in waitlist-rules.ts.
 export * from './waitlist-rules.js';
 
 const idSchema = (what: string) =>

@@ -10,7 +10,10 @@ export class AppError extends Error {
     readonly status: number,
     message: string,
     readonly details?: unknown,
-    /** Sent at the top level of the answer; only invalid_phone has one (SPEC § 5). */
+    /**
+     * Sent at the top level of the answer; only invalid_phone has one
+     * (docs/product/login.md#rules).
+     */
     readonly hint?: string,
   ) {
     super(message);

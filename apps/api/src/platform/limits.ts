@@ -22,7 +22,7 @@ export interface Limit {
 }
 
 /**
- * The per-subject limits a careful clinic expects (issue 13, docs/decisions/020): far above what a
+ * The per-subject limits a careful clinic expects (docs/decisions/020): far above what a
  * patient does by hand, low enough that a script cannot churn SMS, webhooks or phone hints.
  */
 export const limits = {

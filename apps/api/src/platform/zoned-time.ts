@@ -209,7 +209,10 @@ export function zonedDate(epochMs: number, timezone: string): string {
   return dayNumberToLocalDate(Math.floor(epochToWallTime(epochMs, timezone) / DAY));
 }
 
-/** epoch ms → wall-clock 'YYYY-MM-DD HH:mm' in the zone (the format of SPEC § 5 slot requests). */
+/**
+ * epoch ms → wall-clock 'YYYY-MM-DD HH:mm' in the zone (the format of slot requests,
+ * docs/product/booking.md#availability).
+ */
 export function formatZonedLocal(epochMs: number, timezone: string): string {
   const wall = new Date(epochToWallTime(epochMs, timezone));
   return `${dayNumberToLocalDate(Math.floor(wall.getTime() / DAY))} ${pad2(wall.getUTCHours())}:${pad2(wall.getUTCMinutes())}`;

@@ -3,7 +3,7 @@ import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../test/render';
 
-// Issue 26: the ripple's start ran at every touch, before the tap's own work, on a slow phone.
+// The ripple's start ran at every touch, before the tap's own work, on a slow phone (ADR 034).
 describe('a tapped button', () => {
   it('starts no ripple: nothing renders at the touch', () => {
     renderWithProviders(<Button>המשך</Button>);

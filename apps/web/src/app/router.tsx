@@ -24,8 +24,9 @@ function page(
 }
 
 /**
- * The route table (SPEC § 2). The landing page is in the entry chunk: '/' is the most visited
- * page and would otherwise wait for a second request; every other page is its own chunk.
+ * The route table (docs/product/site.md#routes). The landing page is in the entry chunk: '/' is the
+ * most visited page and would otherwise wait for a second request; every other page is its own
+ * chunk.
  */
 export function createRoutes(
   config: Pick<AppConfig, 'parentSiteUrl' | 'publicOrigin'>,
@@ -117,7 +118,8 @@ export function createRoutes(
               }),
             },
             {
-              // SPEC § 2: the payment provider's segment; its success and fail return address.
+              // The payment provider's segment; its success and fail return address
+              // (docs/product/payments.md#result).
               path: 'tranzila/:token',
               ...page('payment-result-page', 'payment.result.title', async () => {
                 return (await import('../features/payment/payment-result-page')).PaymentResultPage;
@@ -158,10 +160,10 @@ export function createRoutes(
 
 /**
  * Loads the lazy code of the routes a page at `location` renders, and of the routes named by
- * `alsoIds` (the pages it leads to whose code came with its own, AppCode.nextRoutes), in place:
+ * `alsoIds` (the pages it leads to whose code came with its own, PageCodeManifest.nextRoutes), in place:
  * - a prerendered page is hydrated with exactly what the server rendered, never with the loading
  *   spinner;
- * - a tap to one of the pages it leads to is one render of that page (issue 26, ADR 034). To a
+ * - a tap to one of the pages it leads to is one render of that page (ADR 034). To a
  *   route whose code the router must still ask for, even code already fetched, a navigation first
  *   renders the whole current page again in the router's loading state, then the new one.
  */
@@ -194,10 +196,8 @@ export function createAppRouter(routes: RouteObject[]) {
 
 /**
  * The router's rendering, the same in the app and its tests. `useTransitions: false`: a
- * navigation renders the next page as one ordinary update rather than in a transition (issue 26,
- * ADR 034). In a transition React renders in 5 ms slices between which the browser runs its
- * frames; on a slow phone a tap from the clinic page to the login page took 0.85 s that way and
- * 0.45 s in one piece. No page's code suspends while it renders (the router loads it first), so the
- * transition's one gift, keeping the old page on screen while the new one suspends, went unused.
+ * navigation renders the next page as one ordinary update rather than in slices of a transition,
+ * which made a slow phone's tap slower and gave nothing here, since no page's code suspends while
+ * it renders (why and the figures: ADR 034).
  */
 export const routerProviderProps = { useTransitions: false } as const;

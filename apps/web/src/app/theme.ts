@@ -45,8 +45,7 @@ export function createAppTheme(direction: Direction): Theme {
           '[tabindex="-1"]:focus': { outline: 'none' },
         },
       },
-      // No ripple (issue 26, ADR 034): on a slow phone its start held every tap back by about
-      // 60 ms, and its animation's frames took turns with the next page's render. A pressed
+      // No ripple: on a slow phone it held every tap back (figures in ADR 034). A pressed
       // control darkens instead, in CSS alone, from the touch itself; focus keeps its ring.
       MuiButtonBase: {
         defaultProps: { disableRipple: true },

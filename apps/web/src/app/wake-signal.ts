@@ -1,10 +1,13 @@
 // What the page painted from HTML and its waking script (wake-on-demand.ts, ADR 025) agree on.
 
-/** The id of the `<script type="application/json">` that names the app's code for the page. */
-export const appCodeElementId = 'marpe-code';
+/** The id of the `<script type="application/json">` holding the page's `PageCodeManifest`. */
+export const pageCodeManifestElementId = 'marpe-code';
 
-/** The app's code for a page that wakes on demand, as the build writes it into the page. */
-export interface AppCode {
+/**
+ * The manifest of a page that wakes on demand: which chunks are its app code and how the page
+ * starts, as the build writes it into the page (JSON in the element `pageCodeManifestElementId`).
+ */
+export interface PageCodeManifest {
   /** The app's entry chunk. */
   entry: string;
   /** The chunks it and the page's route import, fetched beside it once the page wakes. */

@@ -116,7 +116,8 @@ export function createApiClient(deps: ApiClientDeps): ApiRequest {
     keepalive: boolean,
   ): Promise<Response> {
     const headers = new Headers({ Accept: 'application/json' });
-    // SPEC § 6: the header is always sent, with an empty token when there is none.
+    // The header is always sent, with an empty token when there is none
+    // (docs/product/site.md#calls).
     headers.set('Authorization', `Bearer ${deps.storage.getItem(tokenStorageKey) ?? ''}`);
     // The server names it `__Host-XSRF-TOKEN` over https (a sub-domain cannot plant it).
     const cookies = deps.readCookies();

@@ -1,6 +1,5 @@
-// Times on the clinic's clock, with nothing but Intl. dayjs and its time-zone plugin did this
-// before: its `tz()` built a new Intl formatter each time it converted an instant, which took a
-// third of the clinic page's start at 4× CPU (its caregivers' next free times, issue 26).
+// Times on the clinic's clock, with nothing but Intl: one formatter per zone, kept (why not
+// dayjs, with its figures: ADR 035).
 
 /**
  * The formats the pages use, zero-padded: one date a patient sees (`DD.MM.YYYY`) and one time

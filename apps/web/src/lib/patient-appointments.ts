@@ -9,7 +9,10 @@ export type { PatientAppointment };
  * page (the dates already taken, the appointment being moved, the cap): one cache for both.
  */
 
-/** `GET /api/appointment/patient-appointments` (SPEC § 7): the patient's upcoming appointments. */
+/**
+ * `GET /api/appointment/patient-appointments` (docs/product/appointments.md#calls): the patient's
+ * upcoming appointments.
+ */
 export function getPatientAppointments(signal?: AbortSignal): Promise<PatientAppointment[]> {
   return apiRequest('GET', '/appointment/patient-appointments', {
     signal,

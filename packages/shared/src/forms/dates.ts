@@ -1,6 +1,6 @@
 /**
- * Calendar dates for the intake form (SPEC § 5 "Intake form": dateFormat, birthDateFormat and the
- * `field:age…` conditions). Pure: "today" is always passed in, so the page, the server and the
+ * Calendar dates for the intake form (docs/forms.md#validations: dateFormat, birthDateFormat and
+ * the `field:age…` conditions). Pure: "today" is always passed in, so the page, the server and the
  * tests control time. Dates are written day/month/year (`DD/MM/YYYY`).
  */
 
@@ -46,7 +46,7 @@ export function formatDayMonthYear(date: CalendarDate): string {
 const shortYear = /^(\d{2})\/(\d{2})\/(\d{2})$/;
 
 /**
- * SPEC § 5 dateFormat normalisation: dots and dashes become slashes, then an 8-character
+ * dateFormat normalisation: dots and dashes become slashes, then an 8-character
  * `DD/MM/YY` is expanded to a 4-digit year. Century rule: a 2-digit year up to today's
  * (`yy ≤ today.year % 100`) is 20yy, a later one 19yy — `01.02.03` is 2003, `01.02.99` is 1999,
  * so a 2-digit year never lands in the future. Anything else is returned with only the

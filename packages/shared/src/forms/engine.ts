@@ -1,7 +1,7 @@
 /**
- * The intake-form engine both the page and the server run (SPEC § 4 and § 5 "Intake form",
- * § 7 "Form placeholders"): conditions, pruning hidden values, step validation, the server's
- * check of a whole submission, and placeholder resolution. Pure; `today` is passed in.
+ * The intake-form engine both the page and the server run (docs/forms.md): conditions, pruning
+ * hidden values, step validation, the server's check of a whole submission, and placeholder
+ * resolution. Pure; `today` is passed in.
  */
 import type { CalendarDate } from './dates.js';
 import { ageOn, normaliseDate, parseDayMonthYear } from './dates.js';
@@ -42,9 +42,9 @@ export function parseCondition(conditions: string | undefined): Condition | null
 }
 
 /**
- * SPEC § 5 conditions. No condition: shown. A field name: shown when that field's value is
+ * docs/forms.md#conditions. No condition: shown. A field name: shown when that field's value is
  * truthy (non-empty text, a ticked checkbox). `field:age>N`: shown when the age in whole years
- * (`ageOn`) on `today` of the date in `field` is ≥ N (SPEC: "for > the test is age >= N");
+ * (`ageOn`) on `today` of the date in `field` is ≥ N (the product's rule: `>` means at least);
  * `<N` is age < N, `=N` age = N. The date is read like dateFormat (dots and dashes, 2-digit
  * years); a missing or malformed date hides the field.
  */
@@ -71,7 +71,7 @@ function allFields(schema: FormSchema): FormField[] {
 }
 
 /**
- * SPEC § 4: after a change, deletes the values of fields that are hidden, unless a visible field
+ * After a change, deletes the values of fields that are hidden, unless a visible field
  * with the same name remains. Repeats until nothing changes, so a field whose condition pointed
  * at a now-deleted value is pruned too. Returns a new object; keys of no field are left alone.
  */
@@ -106,7 +106,7 @@ function valueOf(inputData: InputData, name: string): FieldValue {
 }
 
 /**
- * SPEC § 5: the step's visible fields that have validations, each value cleaned first (text and
+ * The step's visible fields that have validations, each value cleaned first (text and
  * email); field name → the first failing kind. Empty when the step may be left.
  */
 export function validateStep(
@@ -226,9 +226,9 @@ export function checkDraft(schema: FormSchema, inputData: InputData): Record<str
 }
 
 /**
- * SPEC § 7: step titles, field titles and string defaults with `{{initData.key}}` resolved
- * (missing keys → empty, so an unresolved default becomes empty). Values inserted into an html
- * field's title are HTML-escaped.
+ * docs/forms.md#placeholders: step titles, field titles and string defaults with `{{initData.key}}`
+ * resolved (missing keys → empty, so an unresolved default becomes empty). Values inserted into an
+ * html field's title are HTML-escaped.
  */
 export function resolveForm(schema: FormSchema, initData: InitData): FormSchema {
   return schema.map((step) => ({

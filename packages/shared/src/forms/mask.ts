@@ -1,6 +1,6 @@
 /**
- * Input masks (SPEC § 5): `#` a digit, `@` a letter, `*` a letter or digit; any other mask
- * character is a literal that is inserted as the person types.
+ * Input masks (docs/forms.md#masks): `#` a digit, `@` a letter, `*` a letter or digit; any other
+ * mask character is a literal that is inserted as the person types.
  */
 
 const slotTests: Record<string, RegExp> = {

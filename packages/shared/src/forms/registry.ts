@@ -22,9 +22,9 @@ const boundedText = (value: string | boolean): FieldShapeError | null =>
 export interface FieldTypeRules {
   /** Holds an entered value in inputData. */
   hasValue: boolean;
-  /** Its `validations` are applied (SPEC § 5: title and paragraph are skipped). */
+  /** Its `validations` are applied (title and paragraph are skipped: docs/forms.md#validations). */
   validated: boolean;
-  /** Its text is cleaned (`cleanText`) before validation (SPEC § 5: text and email). */
+  /** Its text is cleaned (`cleanText`) before validation (text and email). */
   cleans: boolean;
   /** The JavaScript type of its value. */
   valueType: 'string' | 'boolean' | null;

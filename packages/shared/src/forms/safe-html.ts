@@ -1,9 +1,9 @@
 /**
- * The allow-list of an html field (trusted clinic markup, SPEC § 3): what the form page renders and
- * what the signed PDF prints are built from the same parse and this same list, so the signed record
- * holds exactly the text the patient saw (issue 25). Pure: the parse is the caller's (the browser's
- * DOMParser, or parse5 on the server: `@marpe/shared/parse-html`), both the HTML standard's
- * algorithm, so every entity is decoded and every tag read as a browser reads it.
+ * The allow-list of an html field (trusted clinic markup, docs/forms.md#field-types): what the form
+ * page renders and what the signed PDF prints are built from the same parse and this same list, so
+ * the signed record holds exactly the text the patient saw (ADR 027). Pure: the parse is the
+ * caller's (the browser's DOMParser, or parse5 on the server: `@marpe/shared/parse-html`), both the
+ * HTML standard's algorithm, so every entity is decoded and every tag read as a browser reads it.
  */
 
 /**

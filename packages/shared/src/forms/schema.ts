@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** SPEC § 3 "Field types". */
+/** docs/forms.md#field-types. */
 export const fieldTypes = [
   'text',
   'email',
@@ -13,7 +13,7 @@ export const fieldTypes = [
 ] as const;
 export type FieldType = (typeof fieldTypes)[number];
 
-/** SPEC § 3 "Validation kinds" (rules in SPEC § 5 "Intake form"). */
+/** docs/forms.md#validations. */
 export const validationKinds = [
   'required',
   'emailFormat',
@@ -29,8 +29,8 @@ export const fieldOptionSchema = z.object({ value: z.string(), label: z.string()
 export type FieldOption = z.infer<typeof fieldOptionSchema>;
 
 /**
- * SPEC § 3 "Form field". `title` and `default` may hold `{{initData.key}}` placeholders;
- * `conditions` is another field's name, or `field:age>N` / `<N` / `=N` (SPEC § 5); `mask` uses
+ * A form field (docs/forms.md#schema). `title` and `default` may hold `{{initData.key}}`
+ * placeholders; `conditions` is another field's name, or `field:age>N` / `<N` / `=N`; `mask` uses
  * `#` digit, `@` letter, `*` letter or digit. html/title/paragraph fields display `title` only.
  */
 export const formFieldSchema = z.object({
@@ -48,7 +48,10 @@ export const formFieldSchema = z.object({
 });
 export type FormField = z.infer<typeof formFieldSchema>;
 
-/** SPEC § 3 "Form step"; `is_ltr` on the first step turns the whole form left-to-right. */
+/**
+ * A form step (docs/forms.md#schema); `is_ltr` on the first step turns the whole form
+ * left-to-right.
+ */
 export const formStepSchema = z.object({
   title: z.string().max(500),
   next_button: z.string().max(100),
@@ -68,7 +71,7 @@ export type InitData = z.infer<typeof initDataSchema>;
 
 /**
  * What the patient entered: field name → text, a checkbox's boolean, or a signature's image
- * data URL (SPEC § 3 "Form store" inputData).
+ * data URL (docs/product/intake-form.md#form-store).
  */
 export const inputDataSchema = z.record(z.string(), z.union([z.string(), z.boolean()]));
 export type InputData = z.infer<typeof inputDataSchema>;
@@ -98,7 +101,8 @@ export type FormDraft = z.infer<typeof formDraftSchema>;
 
 /**
  * `draft`: the link's unsent answers, or null; `clinicId`: the clinic that sent the link, which
- * the completed and expired pages name (both Marpe's additions to SPEC § 7's answer).
+ * the completed and expired pages name (both Marpe's additions to the answer of
+ * docs/product/intake-form.md#calls).
  */
 export const getFormResponseSchema = z.object({
   data: intakeFormDataSchema,

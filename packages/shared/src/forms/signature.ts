@@ -1,6 +1,6 @@
 /**
- * What a signature field may hold (SPEC § 3 "Signature output", § 5): an image data URL in png,
- * jpeg or svg form, under a size limit.
+ * What a signature field may hold (docs/product/intake-form.md#signature-pad): an image data URL in
+ * png, jpeg or svg form, under a size limit.
  */
 
 /** Default limit on a signature's data URL, in characters (ASCII, so bytes): 1 MB. */

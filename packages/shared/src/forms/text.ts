@@ -1,6 +1,6 @@
 /**
- * Text rules of the intake form: the clean-up before validation (SPEC § 5) and the
- * `{{initData.key}}` placeholders (SPEC § 7 "Form placeholders").
+ * Text rules of the intake form: the clean-up before validation (docs/forms.md#field-types) and
+ * the `{{initData.key}}` placeholders (docs/forms.md#placeholders).
  */
 import type { InitData } from './schema.js';
 
@@ -11,7 +11,7 @@ import type { InitData } from './schema.js';
  */
 const unwanted = /[\p{Cc}\p{Cf}\p{Cn}\p{Cs}]/gu;
 
-/** SPEC § 5: text and email values are stripped of control and unassigned characters and trimmed. */
+/** Text and email values are stripped of control and unassigned characters and trimmed. */
 export function cleanText(value: string): string {
   return value.replace(unwanted, '').trim();
 }

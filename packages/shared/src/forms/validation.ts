@@ -1,5 +1,5 @@
 /**
- * The six validation kinds of SPEC § 5 "Intake form". Each validator answers whether a value
+ * The six validation kinds of docs/forms.md#validations. Each validator answers whether a value
  * passes; `validateField` applies a field's list. Messages are not here: the web translates the
  * kind (`validationKinds`) through its i18n files.
  */

@@ -35,7 +35,7 @@ export const whatsappStatusSchema = z.object({
 });
 export type WhatsAppStatus = z.infer<typeof whatsappStatusSchema>;
 
-/** `POST /api/wa-signup` (SPEC § 3 "messaging sign-up" payload). */
+/** `POST /api/wa-signup` (docs/product/connections.md#whatsapp-sign-up). */
 export const waSignupBodySchema = z.object({
   /** `authResponse.code` of `FB.login`. */
   code: z.string().min(1, 'Required').max(4096),

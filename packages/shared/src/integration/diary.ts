@@ -4,7 +4,7 @@ import { instantSchema as boundedInstantSchema } from '../instant.js';
 import { idNumberSchema, nameSchema, phoneSchema } from '../patient-auth.js';
 import { partsOfDay } from '../waitlist-rules.js';
 
-// The clinic's own diary in the integration API (issue 24; docs/integration.md, "The clinic's
+// The clinic's own diary in the integration API (ADR 028; docs/integration.md, "The clinic's
 // diary"): busy times pushed from a practice-management system, bookings the clinic makes itself,
 // and the caregivers' iCalendar feeds.
 
@@ -203,8 +203,8 @@ export const calendarFeedStateSchema = z.object({
 });
 export type CalendarFeedState = z.infer<typeof calendarFeedStateSchema>;
 
-// The desk's diary (issue 34 §4): every busy time of the clinic, moving and cancelling with a
-// reason, finding a patient, and who waits on the waitlist for a day.
+// The desk's diary (docs/desk.md "5. The diary"): every busy time of the clinic, moving and
+// cancelling with a reason, finding a patient, and who waits on the waitlist for a day.
 
 /** The longest window one `GET /api/integration/busy-times` covers. */
 export const MAX_CLINIC_BUSY_TIMES_DAYS = 31;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isValidIsraeliId, isValidIsraeliMobile, normaliseIdNumber } from '../identity.js';
 import { nameSchema } from '../patient-auth.js';
 
-// The clinic's corrections of its patients (docs/integration.md "Patients"; issue 25).
+// The clinic's corrections of its patients (docs/integration.md "Patients"; ADR 027).
 
 /** `PATCH /api/integration/patients/{idNumber}`: the ID number in the path, 9 digits or fewer. */
 export const integrationPatientParamsSchema = z.object({

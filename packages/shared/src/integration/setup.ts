@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { localDateSchema } from '../clinic.js';
 
-// The desk's set-up checklist (issue 34 § 3) and the clinic's closures: what an owner sets up
-// before patients book, through the same `/api/integration` routes an API key calls.
+// The desk's set-up checklist (docs/desk.md "4. Setting up the clinic") and the clinic's closures:
+// what an owner sets up before patients book, through the same `/api/integration` routes an API key
+// calls.
 
 /** The checklist's steps, in the order the desk shows them. */
 export const setupSteps = [

@@ -1,6 +1,6 @@
 import { OTP_RESEND_SECONDS } from '@marpe/shared';
 
-/** The limits of patient verification (issue 4; OWASP ASVS 5.0 V6.5 and V7, NIST SP 800-63B). */
+/** The limits of patient verification (ADR 007; OWASP ASVS 5.0 V6.5 and V7, NIST SP 800-63B). */
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
@@ -14,7 +14,7 @@ export const patientAuthRules = {
   failureWindowMs: HOUR,
   /**
    * Each further full window of failures within this span doubles the lockout, counted from the
-   * last failure: 2 hours after the second, 4 after the third… (issue 13).
+   * last failure: 2 hours after the second, 4 after the third… (ADR 020).
    */
   lockoutEscalationWindowMs: 24 * HOUR,
   maxLockoutMs: 24 * HOUR,

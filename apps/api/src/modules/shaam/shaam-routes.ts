@@ -54,7 +54,10 @@ export interface ShaamAuthRoutesOptions {
   attemptsPerMinute?: number;
 }
 
-/** `POST /api/shaam-auth`: the callback page's call (SPEC § 7); XSRF-protected like any page call. */
+/**
+ * `POST /api/shaam-auth`: the callback page's call
+ * (docs/product/connections.md#tax-authority-callback); XSRF-protected like any page call.
+ */
 export const shaamAuthRoutes: FastifyPluginAsyncZod<ShaamAuthRoutesOptions> = async (
   app,
   { service, attemptsPerMinute = 20 },

@@ -81,7 +81,10 @@ export interface WaSignupRoutesOptions {
   attemptsPerMinute?: number;
 }
 
-/** `POST /api/wa-signup`: the connection page's call (SPEC § 7); XSRF-protected like any page call. */
+/**
+ * `POST /api/wa-signup`: the connection page's call (docs/product/connections.md#whatsapp-sign-up);
+ * XSRF-protected like any page call.
+ */
 export const waSignupRoutes: FastifyPluginAsyncZod<WaSignupRoutesOptions> = async (
   app,
   { service, attemptsPerMinute = 20 },

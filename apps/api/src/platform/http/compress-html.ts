@@ -13,7 +13,7 @@ const minimumBytes = 1024;
  * Compresses an HTML answer the server wrote (the pages rendered per request, ADR 021; the static
  * build's files are compressed at build time and sent by @fastify/static as they are). Brotli at a
  * middle quality: a page of ~60 KB compresses in about a millisecond to under a fifth, and the
- * page paints one round trip sooner on a slow mobile connection (issue 26). Each answer says it
+ * page paints one round trip sooner on a slow mobile connection (ADR 033). Each answer says it
  * varies by Accept-Encoding, so a cache never gives one client's encoding to another.
  */
 export function registerHtmlCompression(app: FastifyInstance): void {

@@ -1,4 +1,7 @@
-/** The languages Marpe writes patient messages in; Hebrew is the default (SPEC § 1). */
+/**
+ * The languages Marpe writes patient messages in; Hebrew is the default
+ * (docs/product/site.md#languages).
+ */
 export const messageLanguages = ['he', 'en'] as const;
 export type MessageLanguage = (typeof messageLanguages)[number];
 

@@ -199,9 +199,10 @@ export function clinicDataPage(url: string): { page: ClinicDataPage; clinicId: n
 }
 
 /**
- * The clinic page's address with its name part in canonical form (SPEC § 2), when the request's
- * is not: the page is then sent there with a permanent redirect, its query kept. Null for any
- * other address, one already canonical, or a name that does not decode.
+ * The clinic page's address with its name part in canonical form
+ * (docs/product/clinic-page.md#address), when the request's is not: the page is then sent there
+ * with a permanent redirect, its query kept. Null for any other address, one already canonical, or
+ * a name that does not decode.
  */
 export function canonicalClinicAddress(url: string): string | null {
   const at = url.indexOf('?');
@@ -297,8 +298,8 @@ function linkPageRenderer(
 }
 
 /**
- * The link token of a payment result address (`/tranzila/:token`, SPEC § 2), or null for any
- * other address or a token that does not decode.
+ * The link token of a payment result address (`/tranzila/:token`, docs/product/payments.md#result),
+ * or null for any other address or a token that does not decode.
  */
 export function paymentResultToken(url: string): string | null {
   const match = /^\/tranzila\/([^/]+)\/?$/i.exec(pathOf(url));
@@ -513,7 +514,8 @@ export async function registerWebApp(
   };
   const sendIndex = (request: FastifyRequest, reply: FastifyReply) => {
     markTokenPage(request, reply);
-    // The full path, query included, as the SPA sets it after each navigation (SPEC § 1).
+    // The full path, query included, as the SPA sets it after each navigation
+    // (docs/product/site.md#canonical-link).
     const shell = () => templateFor(request.url)(request.url);
     const canonical = canonicalClinicAddress(request.url);
     if (canonical !== null) return reply.redirect(canonical, 301);

@@ -11,9 +11,9 @@ const QUARTER_HOUR = 900_000;
 /**
  * An IANA zone whose offsets are remembered by quarter hour. Luxon asks the browser's Intl for a
  * zone's offset at every date it makes (`formatToParts`); the diary's grid makes thousands (each
- * time slot of each caregiver column), and in a week of 10 caregivers that alone took 1.6 s of a
- * 4.3 s first render. Every offset change of a modern zone falls on a quarter hour, so an offset
- * holds for its whole quarter hour and the remembered one is exact.
+ * time slot of each caregiver column), a large part of a busy week's first render (figures in
+ * ADR 037). Every offset change of a modern zone falls on a quarter hour, so an offset holds for
+ * its whole quarter hour and the remembered one is exact.
  */
 class RememberingZone extends Zone {
   readonly #zone: IANAZone;

@@ -258,7 +258,7 @@ describe('my appointments page', () => {
     await waitFor(() =>
       expect(callsTo('GET /api/appointment/patient-appointments')).toHaveLength(2),
     );
-    // SPEC § 9 lists no timeout for it: the library default, 5000 ms.
+    // No timeout of its own: the default, 5000 ms (docs/product/site.md#snackbars).
     act(() => {
       vi.advanceTimersByTime(4000);
     });

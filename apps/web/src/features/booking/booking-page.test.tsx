@@ -218,7 +218,7 @@ describe('booking page', () => {
   });
 });
 
-describe('what the rules allow, told early (issue 27)', () => {
+describe('what the rules allow, told early', () => {
   it('disabled caregiver cards look it; a photo-less avatar shows the name, not the title', async () => {
     stub();
     const { user } = renderRoutes(routes, { initialEntries: ['/booking/1'] });

@@ -79,7 +79,10 @@ function Step({ number, title, children }: { number: number; title: string; chil
   );
 }
 
-/** SPEC § 4 preset, then the automatic choices when only one caregiver or type qualifies. */
+/**
+ * The preset, then the automatic choices when only one caregiver or type qualifies
+ * (docs/product/booking.md#choices).
+ */
 function applyPreset(
   data: ClinicData,
   clinicId: number,
@@ -142,7 +145,7 @@ function MyAppointmentsLink({ clinicId }: { clinicId: number }) {
   );
 }
 
-/** The steps of an authenticated patient (SPEC § 2 "Booking page"). */
+/** The steps of an authenticated patient (docs/product/booking.md#the-page). */
 function BookingSteps({
   data,
   clinicId,
@@ -163,7 +166,7 @@ function BookingSteps({
   const reduceMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
   const [searchParams, setSearchParams] = useSearchParams();
   // Read once, before the store is read: the address's preselection, then the single choices
-  // made for the patient (SPEC § 2). Later changes are the patient's own.
+  // made for the patient (docs/product/booking.md#the-page). Later changes are the patient's own.
   const [preset] = useState(() => {
     const values = {
       caregiverId: searchParams.get('caregiverId'),
@@ -630,7 +633,7 @@ function BookingSteps({
   );
 }
 
-/** SPEC § 2 "Booking page" (route booking/:clinicId). */
+/** The booking page, route booking/:clinicId (docs/product/booking.md). */
 export function BookingPage() {
   const { t } = useTranslation();
   const { clinicId: clinicIdParam } = useParams();
@@ -641,8 +644,8 @@ export function BookingPage() {
   const { data, error, isFetching, refetch } = useSelectedClinic(clinicId);
 
   const { session, patient } = useCheckedSession();
-  // SPEC § 2: 'Successfully Authenticated' on success. Here the steps replace the form at once,
-  // so the message outlives it in a snackbar.
+  // 'Successfully Authenticated' on success (docs/product/login.md#steps). Here the steps replace
+  // the form at once, so the message outlives it in a snackbar.
   const [verifiedHere, setVerifiedHere] = useState(false);
 
   if (clinicId === null || (error instanceof ApiError && error.status === 404)) {

@@ -8,7 +8,7 @@ export interface CalendarEvent {
   location: string;
 }
 
-/** A Google Calendar template link (SPEC § 2 add-to-calendar). */
+/** A Google Calendar template link (add to calendar: docs/product/booking.md#confirmation-page). */
 export function googleCalendarUrl(event: CalendarEvent): string {
   const params = new URLSearchParams({
     action: 'TEMPLATE',

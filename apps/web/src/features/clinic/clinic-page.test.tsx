@@ -194,7 +194,7 @@ describe('clinic page', () => {
     expect(state.loading).toBe(false);
   });
 
-  it('issue 27: the title-less initial in avatars, an unbroken licence, the default title translated, my appointments once logged in', async () => {
+  it('the title-less initial in avatars, an unbroken licence, the default title translated, my appointments once logged in', async () => {
     const data = clinicFixture();
     // The clinic's title is the default heading in Hebrew: translated on the English page.
     data.clinic.opening_hours.title = 'שעות פעילות';

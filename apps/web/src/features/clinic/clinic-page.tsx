@@ -121,7 +121,7 @@ function ClinicDetails({ data }: { data: ClinicData }) {
   );
 }
 
-/** SPEC § 2 "Clinic page" (route clinic-page). */
+/** The clinic page (docs/product/clinic-page.md). */
 export function ClinicPage() {
   const { t } = useTranslation();
   const { clinicId: clinicIdParam } = useParams();

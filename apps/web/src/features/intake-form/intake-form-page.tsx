@@ -12,7 +12,7 @@ import { getForm, intakeFormQueryKey } from './api/get-form';
 import { IntakeForm } from './components/intake-form';
 import { createFormStore, FormStoreProvider } from './stores/form-store';
 
-/** SPEC § 2 "Intake form page" (/q/:token). */
+/** The intake-form page, /q/:token (docs/product/intake-form.md). */
 export function IntakeFormPage() {
   const { token = '' } = useParams();
   // Another link's form starts from a store of its own.

@@ -16,14 +16,15 @@ import { showVerifiedNotice } from '../../lib/patient-auth/verified-notice';
 import { CodeDeliveryNotice } from './code-delivery-notice';
 
 /**
- * SPEC § 2: a patient with an id goes to their appointments, otherwise to booking. One who came
- * from a book button (`?next=booking`) goes on to booking: the intent survives the login.
+ * A patient with an id goes to their appointments, otherwise to booking
+ * (docs/product/login.md#login-page). One who came from a book button (`?next=booking`) goes on to
+ * booking: the intent survives the login.
  */
 function nextPath(patient: Patient, clinicId: number, wantsBooking: boolean): string {
   return patient.id && !wantsBooking ? `/appointments/${clinicId}` : `/booking/${clinicId}`;
 }
 
-/** SPEC § 2 "Login page" (route login/:clinicId). */
+/** The login page, route login/:clinicId (docs/product/login.md). */
 export function LoginPage() {
   const { t } = useTranslation();
   const { clinicId: clinicIdParam } = useParams();

@@ -1,7 +1,7 @@
 import type { PaymentRequestData } from '@marpe/shared';
 import { parsePaymentResults, PAYMENT_SUCCESS_CODE } from '@marpe/shared/rules';
 
-/** What the payment result view shows (SPEC § 2 "Payment result view", ADR 017). */
+/** What the payment result view shows (docs/product/payments.md#result, ADR 017). */
 export type PaymentOutcome = 'paid' | 'processing' | 'refused' | 'failed';
 
 /** Polls of a request still `pending` after which a reported success counts as not confirmed. */

@@ -171,7 +171,7 @@ describe('payment result view', () => {
   it.each([
     ['036', 'Payment error: card expired'],
     ['006', 'Payment error: wrong CVV'],
-    // SPEC § 8's group of terminal and card restrictions, and a code listed apart inside it.
+    // The group of terminal and card restrictions, and a code listed apart inside it.
     ['140', 'Payment error: no permission on the terminal, or a restriction on the card'],
     ['173', 'Payment error: duplicate transaction'],
   ])('in English the description of %s is translated', (code, name) => {

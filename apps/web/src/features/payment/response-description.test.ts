@@ -7,7 +7,7 @@ import { responseCodeKey } from './response-description';
 const has = (texts: typeof he) => (key: string) =>
   key.replace(/^payment\.responseCode\./, '') in texts.payment.responseCode;
 
-/** Every code SPEC § 8 names, and a few of its "100-180 (many)". */
+/** Every code docs/product/payments.md#response-codes names, and a few of its 100–180 group. */
 const specCodes = [
   ...Object.keys(he.payment.responseCode).filter((key) => /^\d{3}$/.test(key)),
   '100',
@@ -16,7 +16,7 @@ const specCodes = [
 ];
 
 describe('provider response code descriptions', () => {
-  it.each(specCodes)('%s: the Hebrew text is SPEC § 8’s, and English has one', (code) => {
+  it.each(specCodes)('%s: the Hebrew text is the product’s, and English has one', (code) => {
     const key = responseCodeKey(code, has(he));
     expect(key).not.toBeNull();
     if (key === null) return;
@@ -24,7 +24,7 @@ describe('provider response code descriptions', () => {
     expect(en.payment.responseCode[key]).toMatch(/^[\w\d ,/()-]+$/);
   });
 
-  it('an unknown code has no description (SPEC § 8)', () => {
+  it('an unknown code has no description', () => {
     for (const code of ['999', '', '181', 'abc']) expect(responseCodeKey(code, has(he))).toBeNull();
   });
 

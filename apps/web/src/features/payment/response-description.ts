@@ -5,15 +5,19 @@ import type he from '../../app/i18n/he.json';
 /** A provider response code's text in the locale files: the code, or a group of codes. */
 export type ResponseCodeKey = keyof (typeof he)['payment']['responseCode'];
 
-/** SPEC § 8 "100-180 (many)": the terminal-permission and card-restriction codes. */
+/**
+ * The 100–180 group of docs/product/payments.md#response-codes: terminal permissions and card
+ * restrictions.
+ */
 const isRestrictionCode = (code: string) =>
   /^\d{3}$/.test(code) && Number(code) >= 100 && Number(code) <= 180;
 
 /**
- * Which text describes a provider response code, or null for a code SPEC § 8 does not know (its
- * description is then empty). The Hebrew texts are SPEC § 8's (the shared describeResponseCode,
- * which response-description.test.ts holds them to); the English ones translate them, so the
- * English page no longer shows "Payment error: פג תוקף הכרטיס".
+ * Which text describes a provider response code, or null for a code
+ * docs/product/payments.md#response-codes does not know (its description is then empty). The Hebrew
+ * texts are the product's (the shared describeResponseCode, which response-description.test.ts
+ * holds them to); the English ones translate them, so the English page no longer shows "Payment
+ * error: פג תוקף הכרטיס".
  */
 export function responseCodeKey(
   code: string,

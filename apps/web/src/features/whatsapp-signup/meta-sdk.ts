@@ -55,7 +55,10 @@ export function loadMetaSdk(options: { sdkUrl: string; appId: string }): Promise
   return loading;
 }
 
-/** Opens Meta's embedded sign-up: the answer is a code for the server, not a token (SPEC § 9). */
+/**
+ * Opens Meta's embedded sign-up: the answer is a code for the server, not a token
+ * (docs/product/connections.md#whatsapp-sign-up).
+ */
 export function startEmbeddedSignup(
   sdk: MetaSdk,
   configId: string,

@@ -11,9 +11,9 @@ export interface ClinicState {
   /** Stores a clinic's data fetched elsewhere (the clinic page's query). */
   setClinicData: (data: ClinicData) => void;
   /**
-   * SPEC § 4 "Selecting a clinic". `load` defaults to a plain fetch; a page that has the query
-   * client passes `(id) => queryClient.fetchQuery(clinicQueryOptions(id))` to share its cache.
-   * Rejects with the load error (the store then keeps no clinic).
+   * docs/product/clinic-page.md#clinic-store. `load` defaults to a plain fetch; a page that has the
+   * query client passes `(id) => queryClient.fetchQuery(clinicQueryOptions(id))` to share its
+   * cache. Rejects with the load error (the store then keeps no clinic).
    */
   selectClinic: (
     clinicId: number,

@@ -4,7 +4,10 @@ import { apiRequest } from '../api-client';
 
 export type { ClinicData };
 
-/** `GET /api/clinic/:id` (SPEC § 7): the clinic, its caregivers and its appointment types. */
+/**
+ * `GET /api/clinic/:id` (docs/product/clinic-page.md#clinic-data): the clinic, its caregivers and
+ * its appointment types.
+ */
 export function getClinic(clinicId: number, signal?: AbortSignal): Promise<ClinicData> {
   return apiRequest('GET', `/clinic/${clinicId}`, { signal });
 }

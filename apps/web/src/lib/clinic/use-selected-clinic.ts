@@ -4,7 +4,8 @@ import { useClinic } from './get-clinic';
 
 /**
  * The clinic of the page's address, fetched through the shared query and kept in the clinic store
- * (SPEC § 3 "Clinic store") for the parts that read it there, such as the verification form.
+ * (docs/product/clinic-page.md#clinic-store) for the parts that read it there, such as the
+ * verification form.
  */
 export function useSelectedClinic(clinicId: number | null) {
   const query = useClinic(clinicId);

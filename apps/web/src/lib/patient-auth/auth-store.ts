@@ -39,7 +39,7 @@ export interface PendingVerification extends SignUpRequest {
 export type SessionCheck = 'unchecked' | 'checking' | 'checked';
 
 export interface AuthState {
-  /** The session token, also kept in localStorage under 'token' (SPEC § 3). */
+  /** The session token, also kept in localStorage under 'token' (docs/product/login.md#session). */
   token: string | null;
   patient: Patient | null;
   /** How the patient became known: a stored session, or a code verified on this page load. */
@@ -49,7 +49,7 @@ export interface AuthState {
   idNumber: string | null;
   verification: PendingVerification | null;
   session: SessionCheck;
-  /** SPEC § 4: the stored token's patient; a token the server refuses is dropped silently. */
+  /** The stored token's patient; a token the server refuses is dropped silently. */
   fetchPatient: () => Promise<void>;
   /** Sends a code to a known patient. Rejects with the ApiError (invalid_phone carries a hint). */
   login: (request: LoginWithNames) => Promise<void>;
@@ -69,7 +69,7 @@ export interface AuthState {
    * a new one was refused for now (429), and the patient returns to type this one.
    */
   resumeVerification: (verification: PendingVerification, twoFactorToken: string) => void;
-  /** SPEC § 4: clears patient, tokens, ID number and the stored token, and tells the server. */
+  /** Clears patient, tokens, ID number and the stored token, and tells the server. */
   logout: () => Promise<void>;
 }
 

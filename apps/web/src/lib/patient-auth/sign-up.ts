@@ -3,7 +3,10 @@ import { apiRequest } from '../api-client';
 
 export type { SignUpBody };
 
-/** `POST /api/patient-auth/sign-up` (SPEC § 7): registers a new patient and sends a code. */
+/**
+ * `POST /api/patient-auth/sign-up` (docs/product/login.md#calls): registers a new patient and sends
+ * a code.
+ */
 export function signUp(body: SignUpBody): Promise<TwoFactorTokenResponse> {
   return apiRequest('POST', '/patient-auth/sign-up', { body });
 }

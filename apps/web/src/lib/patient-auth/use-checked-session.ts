@@ -2,8 +2,8 @@ import { useEffect } from 'react';
 import { useAuthStore } from './auth-store';
 
 /**
- * The stored session, checked with the server once the page mounts (SPEC § 4): `session` is
- * 'checked' once `patient` can be trusted, null meaning nobody is logged in.
+ * The stored session, checked with the server once the page mounts (docs/product/login.md#session):
+ * `session` is 'checked' once `patient` can be trusted, null meaning nobody is logged in.
  */
 export function useCheckedSession() {
   const session = useAuthStore((state) => state.session);

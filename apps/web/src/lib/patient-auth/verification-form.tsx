@@ -41,7 +41,7 @@ export interface VerificationFormProps {
 }
 
 /**
- * The verification stepper (SPEC § 2, § 5, § 8): ID number and phone; a new patient's names; the
+ * The verification stepper (docs/product/login.md): ID number and phone; a new patient's names; the
  * one-time code. A code already sent (this tab, this clinic) resumes at the code step.
  */
 export function VerificationForm({ clinicId, onAuthenticated }: VerificationFormProps) {
@@ -80,9 +80,9 @@ export function VerificationForm({ clinicId, onAuthenticated }: VerificationForm
   const [busy, setBusy] = useState(false);
   // A second Enter or click before the answer must not send a second code.
   const sending = useRef(false);
-  // The code forgotten by going back from the code step (SPEC § 2). The server still takes it
-  // until it expires or a new one replaces it: when a new one is refused for now (429), the
-  // patient may go back and type it instead of waiting.
+  // The code forgotten by going back from the code step (docs/product/login.md#steps). The server
+  // still takes it until it expires or a new one replaces it: when a new one is refused for now
+  // (429), the patient may go back and type it instead of waiting.
   const droppedCode = useRef<{ verification: PendingVerification; twoFactorToken: string } | null>(
     null,
   );
@@ -134,7 +134,7 @@ export function VerificationForm({ clinicId, onAuthenticated }: VerificationForm
       setWait(null);
       setCanReturnToCode(false);
     }
-    // SPEC § 5: the hint belongs to the ID number it was given for.
+    // The hint belongs to the ID number it was given for (docs/product/login.md#rules).
     if (field === 'idNumber') setHint(null);
   };
 
@@ -224,7 +224,7 @@ export function VerificationForm({ clinicId, onAuthenticated }: VerificationForm
     goTo('identity', ids.idNumber);
   };
 
-  // SPEC § 2: going back from the code step drops the code that was sent (in sign-up mode, the
+  // Going back from the code step drops the code that was sent (in sign-up mode, the
   // sign-up state); what was typed stays.
   const backFromCode = () => {
     const { verification, twoFactorToken } = useAuthStore.getState();

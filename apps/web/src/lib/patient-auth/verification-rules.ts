@@ -34,7 +34,7 @@ export function idNumberError(value: string): FieldError | null {
   return isValidIsraeliId(value) ? null : 'patientAuth.validation.invalidIdNumber';
 }
 
-/** With a hint (SPEC § 5), the phone must also end with the hinted digits. */
+/** With a hint (docs/product/login.md#rules), the phone must also end with the hinted digits. */
 export function phoneError(value: string, hint: string | null): FieldError | null {
   if (value.trim() === '') return 'patientAuth.validation.required';
   const phone = normaliseIsraeliMobile(value);
@@ -71,9 +71,9 @@ export function waitOf(error: unknown, now: number): Wait | null {
 }
 
 /**
- * What a failed login means (SPEC § 8, ADR 006): a hint to fix the phone; the patient is new and
- * signs up; a wait before another code (a 429 with its time); or a failure
- * to report on the first step (too many requests, the server unreachable or failing, a request it
+ * What a failed login means (docs/product/login.md#errors, ADR 006): a hint to fix the phone; the
+ * patient is new and signs up; a wait before another code (a 429 with its time); or a failure to
+ * report on the first step (too many requests, the server unreachable or failing, a request it
  * refused as malformed).
  */
 export type LoginFailure =
@@ -121,7 +121,7 @@ export function sendFailure(error: unknown, now = Date.now()): SendFailure {
   return { kind: 'error', message: 'patientAuth.sendFailed' };
 }
 
-/** SPEC § 8 two-factor errors; `lock` disables the code input (429). */
+/** The two-factor errors (docs/product/login.md#errors); `lock` disables the code input (429). */
 export function codeFailure(error: unknown): { message: StepError; lock: boolean } {
   if (error instanceof ApiError) {
     if (error.status === 400) return { message: 'errors.invalid_two_factor_token', lock: false };

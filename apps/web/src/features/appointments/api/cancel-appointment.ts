@@ -4,8 +4,9 @@ import { apiRequest } from '../../../lib/api-client';
 import { patientAppointmentsKey } from '../../../lib/patient-appointments';
 
 /**
- * `PUT /api/appointment/patient-appointments` (SPEC § 7). 404 appointment_not_found, 409
- * not_cancellable (the clinic's notice period began since the list loaded).
+ * `PUT /api/appointment/patient-appointments` (docs/product/appointments.md#calls). 404
+ * appointment_not_found, 409 not_cancellable (the clinic's notice period began since the list
+ * loaded).
  */
 export function cancelAppointment(body: CancelAppointmentBody): Promise<AppointmentActionResponse> {
   return apiRequest('PUT', '/appointment/patient-appointments', { body });

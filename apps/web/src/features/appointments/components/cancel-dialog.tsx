@@ -12,7 +12,10 @@ interface CancelDialogProps extends ConfirmDialogControls {
   onConfirm: (appointment: PatientAppointment) => void;
 }
 
-/** SPEC § 2: confirm before cancelling (return / cancel appointment). */
+/**
+ * Confirm before cancelling: return, or cancel the appointment
+ * (docs/product/appointments.md#cancelling).
+ */
 export function CancelDialog({ appointment, timeZone, onConfirm, ...controls }: CancelDialogProps) {
   const { t } = useTranslation();
   return (

@@ -1,7 +1,10 @@
 import type { AvailableDatesQuery } from '@marpe/shared';
 import { apiRequest } from '../../../lib/api-client';
 
-/** `GET /api/appointment/available-dates` (SPEC § 7): bookable dates, `YYYY-MM-DD` clinic time. */
+/**
+ * `GET /api/appointment/available-dates` (docs/product/booking.md#calls): bookable dates,
+ * `YYYY-MM-DD` clinic time.
+ */
 export async function getAvailableDates(
   query: AvailableDatesQuery,
   signal?: AbortSignal,
@@ -10,6 +13,6 @@ export async function getAvailableDates(
     query: { ...query },
     signal,
   });
-  // SPEC § 7: merged without duplicates.
+  // Merged without duplicates (docs/product/booking.md#availability).
   return [...new Set(dates)];
 }

@@ -16,7 +16,7 @@ export interface SummaryListProps {
   timeZone: string;
 }
 
-/** The appointment's details as a description list (SPEC § 9 formats). */
+/** The appointment's details as a description list (docs/product/booking.md#confirming formats). */
 export function SummaryList(props: SummaryListProps) {
   const { caregiver, appointmentType, slot, date = null, timeZone } = props;
   const { t } = useTranslation();

@@ -53,7 +53,7 @@ export function fromDayMonthYear(text: string): string | null {
   const match = /^\s*(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})\s*$/.exec(text);
   if (!match) return null;
   const [, d = '', m = '', y = ''] = match;
-  // 31/02 is no date (SPEC § 5's rule for typed dates, leap years honoured).
+  // 31/02 is no date (the rule for typed dates, leap years honoured: docs/forms.md#validations).
   return parseDayMonthYear(`${d.padStart(2, '0')}/${m.padStart(2, '0')}/${y}`)
     ? `${y}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`
     : null;

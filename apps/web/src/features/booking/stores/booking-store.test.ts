@@ -31,7 +31,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-describe('booking store (SPEC § 4)', () => {
+describe('booking store: the choices of docs/product/booking.md', () => {
   it('choosing a caregiver clears a type it does not offer, then soft-resets', () => {
     const { caregivers, appointmentTypes } = fixture();
     const [cohen, peretz] = caregivers as [(typeof caregivers)[0], (typeof caregivers)[0]];

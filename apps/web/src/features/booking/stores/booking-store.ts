@@ -8,7 +8,7 @@ import { rescheduleAppointment } from '../api/reschedule-appointment';
 import { dayRange, getAvailableSlots } from '../api/get-available-slots';
 import { sendAppointmentSms } from '../api/send-appointment-sms';
 
-/** i18n keys of the booking errors (SPEC § 5, § 8). */
+/** i18n keys of the booking errors (docs/product/booking.md#availability, #confirming). */
 export type BookingError =
   | 'booking.errors.missingAvailabilityInfo'
   | 'booking.errors.selectDate'
@@ -52,7 +52,7 @@ export interface BookingState {
   isAppointmentConfirmed: boolean;
   isSmsSent: boolean;
   summary: AppointmentSummary | null;
-  /** SPEC § 3 display-confirmation flag (mirrored to lib's for the clinic page's snackbar). */
+  /** The display-confirmation flag (mirrored to lib's for the clinic page's snackbar). */
   displayConfirmation: boolean;
   /**
    * The caregiver the last type choice cleared for not offering that type: the page tells the
@@ -84,9 +84,9 @@ export interface BookingState {
    */
   confirmAppointment: (rescheduleId?: number | null) => Promise<boolean>;
   sendSms: () => Promise<boolean>;
-  /** SPEC § 4 full reset. */
+  /** Full reset (docs/product/booking.md#choices). */
   reset: () => void;
-  /** SPEC § 4 preset: clinic, caregiver and type by id (numeric comparison), no slot. */
+  /** Preset: clinic, caregiver and type by id (numeric comparison), no slot. */
   loadPreset: (
     preset: BookingPreset,
     caregivers: readonly Caregiver[],
@@ -135,7 +135,7 @@ export const useBookingStore = create<BookingState>()((set, get) => {
   let latestDates = 0;
   let latestSlots = 0;
 
-  /** The ids every availability call needs (SPEC § 5), or null. */
+  /** The ids every availability call needs (docs/product/booking.md#availability), or null. */
   function availabilityQuery() {
     const { clinicId, selectedCaregiver: caregiver, selectedAppointmentType: type } = get();
     if (!clinicId || !caregiver || !caregiver.google_calendar_sync_calendar_id || !type) {
@@ -144,7 +144,7 @@ export const useBookingStore = create<BookingState>()((set, get) => {
     return { clinicId, caregiverId: caregiver.id, duration: type.duration_minutes };
   }
 
-  /** The booking body (SPEC § 5 confirm and SMS), or null. */
+  /** The booking body (docs/product/booking.md#confirming, #details-by-sms), or null. */
   function bookingBody() {
     const { clinicId, selectedCaregiver, selectedAppointmentType, selectedSlot } = get();
     if (!clinicId || !selectedCaregiver || !selectedAppointmentType || !selectedSlot) return null;
@@ -343,7 +343,9 @@ export const useBookingStore = create<BookingState>()((set, get) => {
   };
 });
 
-/** Booking is allowed once caregiver, type and slot are chosen (SPEC § 4). */
+/**
+ * Booking is allowed once caregiver, type and slot are chosen (docs/product/booking.md#choices).
+ */
 export function canConfirm(
   state: Pick<BookingState, 'selectedCaregiver' | 'selectedAppointmentType' | 'selectedSlot'>,
 ): boolean {

@@ -2,7 +2,10 @@ import Alert from '@mui/material/Alert';
 import Snackbar from '@mui/material/Snackbar';
 import { useTranslation } from 'react-i18next';
 
-/** SPEC § 2: shown for 3 s when the booking flow set the flag; closing clears it for good. */
+/**
+ * Shown for 3 s when the booking flow set the flag; closing clears it for good
+ * (docs/product/clinic-page.md#booking-confirmed).
+ */
 export function BookingConfirmedSnackbar({ open, clear }: { open: boolean; clear: () => void }) {
   const { t } = useTranslation();
   return (

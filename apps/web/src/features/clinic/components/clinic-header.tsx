@@ -7,7 +7,10 @@ import { useTranslation } from 'react-i18next';
 import defaultCoverUrl from '../assets/default-cover.svg';
 import { ClinicText } from '../../../lib/text-runs';
 
-/** Hero candidates in order (SPEC § 2); a picture that fails to load gives way to the next. */
+/**
+ * Hero candidates in order (docs/product/clinic-page.md#what-it-shows); a picture that fails to
+ * load gives way to the next.
+ */
 function useHeroSource(clinic: Clinic) {
   const fallback = { src: defaultCoverUrl, kind: 'cover' as const };
   const candidates = [

@@ -2,8 +2,8 @@ import type { GetFormResponse } from '@marpe/shared';
 import { apiRequest } from '../../../lib/api-client';
 
 /**
- * `POST /api/get-form` (SPEC § 7): the form behind a link, and the answers saved as its draft;
- * 404 when the link is not valid.
+ * `POST /api/get-form` (docs/product/intake-form.md#calls): the form behind a link, and the answers
+ * saved as its draft; 404 when the link is not valid.
  */
 export async function getForm(token: string, signal?: AbortSignal): Promise<GetFormResponse> {
   return apiRequest('POST', '/get-form', {

@@ -15,8 +15,8 @@ const submitted: ResponseSchema<{ status: 'ok' }> = {
 };
 
 /**
- * `POST /api/submit` (SPEC § 7): the answer must be `{ status: 'ok' }` (anything else rejects);
- * 404 when the link is not valid any more.
+ * `POST /api/submit` (docs/product/intake-form.md#calls): the answer must be `{ status: 'ok' }`
+ * (anything else rejects); 404 when the link is not valid any more.
  */
 export async function submitForm(token: string, inputData: InputData): Promise<void> {
   await apiRequest('POST', '/submit', { body: { token, inputData }, schema: submitted });

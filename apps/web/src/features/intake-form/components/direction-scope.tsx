@@ -31,9 +31,10 @@ const browserCaches =
       );
 
 /**
- * Lays its content out in `direction` (SPEC § 2: a form whose first step has is_ltr is left to
- * right) when that differs from the page's: the dir attribute, MUI's theme and the style cache.
- * The texts the app writes inside it learn from it whether they read the other way.
+ * Lays its content out in `direction` (a form whose first step has is_ltr is left to right:
+ * docs/product/intake-form.md#direction) when that differs from the page's: the dir attribute,
+ * MUI's theme and the style cache. The texts the app writes inside it learn from it whether they
+ * read the other way.
  */
 export function DirectionScope({
   direction,

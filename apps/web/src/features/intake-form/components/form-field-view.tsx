@@ -23,11 +23,11 @@ interface FormFieldViewProps {
   onChange: (value: string | boolean) => void;
 }
 
-/** SPEC § 5: the required label's asterisk is red. */
+/** The required label's asterisk is red (docs/product/intake-form.md#the-page). */
 const asteriskSx = { '& .MuiFormLabel-asterisk': { color: 'error.main' } } as const;
 
 /**
- * One field of a step, by type (SPEC § 3 "Field types"). Each control is named after its field:
+ * One field of a step, by type (docs/forms.md#field-types). Each control is named after its field:
  * what a patient typed into the server's HTML finds its field by name in a page the app renders
  * afresh (ADR 025).
  */

@@ -23,8 +23,8 @@ import { PatientText, patientLanguageOf } from './patient-language';
 type StepErrors = Record<string, ValidationKind>;
 
 /**
- * The loaded form: logo, the current step, its buttons (SPEC § 2, § 4, § 5). `clinicId`: the
- * clinic that sent the link, named by the page that follows the form.
+ * The loaded form: logo, the current step, its buttons (docs/product/intake-form.md). `clinicId`:
+ * the clinic that sent the link, named by the page that follows the form.
  */
 export function IntakeForm({ clinicId }: { clinicId?: number }) {
   const { t, i18n } = useTranslation();

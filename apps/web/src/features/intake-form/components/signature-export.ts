@@ -1,4 +1,4 @@
-/** SPEC § 9 signature pad constants. */
+/** The signature pad's constants (docs/product/intake-form.md#signature-pad). */
 export const signatureHeightPx = 280;
 export const signaturePadOptions = {
   minWidth: 0.5,
@@ -11,11 +11,11 @@ export const signaturePadOptions = {
 } as const;
 export const defaultExportQuality = 0.92;
 
-/** SPEC § 5: the only types a signature exports to. */
+/** The only types a signature exports to. */
 export const signatureImageTypes = ['image/png', 'image/jpeg', 'image/svg+xml'] as const;
 export type SignatureImageType = (typeof signatureImageTypes)[number];
 
-/** SPEC § 3 "Signature output": an image data URL, or the empty flag. */
+/** A signature's value: an image data URL, or the empty flag. */
 export type SignatureOutput = { isEmpty: true } | { isEmpty: false; data: string };
 
 export class SignatureImageTypeError extends Error {

@@ -12,7 +12,7 @@ import { ApiError } from '../../../lib/api-client';
 import { unsentAnswersKey } from '../../../lib/form-storage-keys';
 import { canOutlivePage, saveFormDraft } from '../api/save-form-draft';
 
-/** SPEC § 9: the form opens on its first step. */
+/** The form opens on its first step. */
 export const initialStepIndex = 0;
 
 /** "Today" for conditions and dates: the clinic's calendar day, whatever the device's zone. */
@@ -141,7 +141,7 @@ function sameDraft(a: FormDraft | null, b: FormDraft | null): boolean {
  */
 export type DraftStatus = 'idle' | 'saving' | 'saved' | 'unsaved';
 
-/** SPEC § 3 "Form store". */
+/** docs/product/intake-form.md#form-store. */
 export interface FormState {
   currentStepIndex: number;
   token: string;
@@ -158,10 +158,13 @@ export interface FormState {
     draft?: FormDraft | null,
     today?: CalendarDate,
   ) => void;
-  /** SPEC § 4: a change re-evaluates conditions and drops values of fields now hidden. */
+  /**
+   * A change re-evaluates conditions and drops values of fields now hidden
+   * (docs/forms.md#conditions).
+   */
   setValue: (name: string, value: string | boolean, today?: CalendarDate) => void;
   goToStep: (index: number) => void;
-  /** SPEC § 4: after a successful submit (or an invalid link). */
+  /** After a successful submit (or an invalid link). */
   reset: () => void;
   /**
    * The page is being hidden or closed: unsaved answers go now, in a request that outlives the
@@ -180,7 +183,10 @@ const initial = {
   draftStatus: 'idle',
 } satisfies Partial<FormState>;
 
-/** A link's form as get-form answers it (SPEC § 7): the form and its draft, if any. */
+/**
+ * A link's form as get-form answers it (docs/product/intake-form.md#calls): the form and its draft,
+ * if any.
+ */
 export interface FormToLoad {
   token: string;
   formData: IntakeFormData;

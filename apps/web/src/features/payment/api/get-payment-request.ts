@@ -1,7 +1,10 @@
 import type { PaymentRequestData } from '@marpe/shared';
 import { ApiError, apiRequest } from '../../../lib/api-client';
 
-/** `POST /api/get-payment-request` (SPEC § 7): the request behind a link; 404 when the link is not valid. */
+/**
+ * `POST /api/get-payment-request` (docs/product/payments.md#calls): the request behind a link; 404
+ * when the link is not valid.
+ */
 export async function getPaymentRequest(
   token: string,
   signal?: AbortSignal,

@@ -20,7 +20,7 @@ interface PaymentDetailsProps {
 }
 
 /**
- * What the payment is for, for whom, and the sum with its split (issue 27). The list's items are
+ * What the payment is for, for whom, and the sum with its split (ADR 032). The list's items are
  * plain elements styled from the list: a styled one would bring its own <style> into the list
  * when the server renders it, which a <dl> may not hold between its terms.
  */
@@ -77,8 +77,9 @@ function ClinicWordsRow({ term, words }: { term: string; words: string }) {
 }
 
 /**
- * SPEC § 9's split in words, before the frame opens: "3 payments: first ₪416.84, then 2 ×
- * ₪416.83". The split itself is the shared rule the frame's parameters are built with.
+ * The split of docs/product/payments.md#instalments in words, before the frame opens: "3 payments:
+ * first ₪416.84, then 2 × ₪416.83". The split itself is the shared rule the frame's parameters are
+ * built with.
  */
 export function InstalmentSplit({
   amountAgorot,

@@ -7,7 +7,10 @@ import { TextField } from '../../../lib/text-field';
 import { InstalmentSplit } from './payment-details';
 
 interface PaymentFormProps {
-  /** The most payments the clinic offers; the selector shows only above 1 (SPEC § 9). */
+  /**
+   * The most payments the clinic offers; the selector shows only above 1
+   * (docs/product/payments.md#number-of-payments).
+   */
   numPayments: number;
   /** The sum, split under the selector as the frame will charge it. */
   amountAgorot: number;
@@ -25,7 +28,7 @@ interface PaymentFormProps {
 
 const emailId = 'payment-email';
 
-/** Receipt email, number of payments and submit (SPEC § 2 "Payment request page", § 5). */
+/** Receipt email, number of payments and submit (docs/product/payments.md#the-page). */
 export function PaymentForm({
   numPayments,
   amountAgorot,
@@ -96,7 +99,8 @@ export function PaymentForm({
           label={t('payment.payments')}
           value={String(payments)}
           fullWidth
-          // The split before the frame opens, not only inside it (issue 27): it describes the choice.
+          // The split before the frame opens, not only inside it (ADR 032): it describes the
+          // choice.
           helperText={
             payments > 1 ? (
               <InstalmentSplit amountAgorot={amountAgorot} payments={payments} />

@@ -8,7 +8,7 @@ const LOGO_BOX = { width: 96, height: 64 } as const;
 
 /**
  * Who asks: the clinic's logo with its name beside it, so a link that arrived by SMS says at once
- * which clinic sent it (issue 27).
+ * which clinic sent it (ADR 032).
  */
 export function PaymentHeader({
   clinicName,

@@ -32,8 +32,8 @@ function formatCountdown(seconds: number): string {
 }
 
 /**
- * The code step (SPEC § 2, § 8): a one-time-code input that submits itself once complete, a
- * resend button behind a countdown, and the two-factor errors.
+ * The code step (docs/product/login.md#steps, #errors): a one-time-code input that submits itself
+ * once complete, a resend button behind a countdown, and the two-factor errors.
  */
 export function CodeStep({ title, inputId, phoneEnding, onBack, onVerified }: CodeStepProps) {
   const { t } = useTranslation();
@@ -88,7 +88,7 @@ export function CodeStep({ title, inputId, phoneEnding, onBack, onVerified }: Co
 
   async function verify(value: string) {
     if (value.length !== OTP_LENGTH) {
-      // SPEC § 5: an incomplete code just flags the field.
+      // An incomplete code just flags the field (docs/product/login.md#rules).
       setAttempted(true);
       setFocusTarget('input');
       return;

@@ -18,7 +18,10 @@ interface IdentityStepProps {
   values: IdentityValues;
   /** The errors to show now (after a blur with a value, or an attempt to continue). */
   errors: Record<keyof IdentityValues, FieldError | null>;
-  /** The invalid_phone hint (SPEC § 5), shown under the phone until the ID changes. */
+  /**
+   * The invalid_phone hint (docs/product/login.md#rules), shown under the phone until the ID
+   * changes.
+   */
   hint: string | null;
   ids: Record<keyof IdentityValues, string>;
   canSubmit: boolean;

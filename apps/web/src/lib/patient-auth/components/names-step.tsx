@@ -28,7 +28,7 @@ interface NamesStepProps {
   onBack: () => void;
 }
 
-/** Sign-up step (SPEC § 2): a new patient's first and last name. */
+/** Sign-up step (docs/product/login.md#steps): a new patient's first and last name. */
 export function NamesStep({
   title,
   values,

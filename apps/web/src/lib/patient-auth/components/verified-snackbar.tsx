@@ -3,7 +3,7 @@ import Snackbar from '@mui/material/Snackbar';
 import { useTranslation } from 'react-i18next';
 import { snackbarDefaultMs } from '../../snackbar';
 
-/** "Successfully Authenticated" (SPEC § 2) on the page the login went on to. */
+/** "Successfully Authenticated" (docs/product/login.md#steps) on the page the login went on to. */
 export function VerifiedSnackbar({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   return (
