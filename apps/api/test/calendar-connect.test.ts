@@ -15,6 +15,7 @@ import {
 import type { Database } from '../src/platform/db/client.js';
 import {
   appointmentTypes,
+  auditLog,
   calendarConnections,
   calendarEvents,
   calendarSyncs,
@@ -508,6 +509,20 @@ describe.each(engines)('calendar connection by consent (%s)', (engine) => {
     expect(
       (await integration('DELETE', `/caregivers/${dana}/calendar-connection`)).statusCode,
     ).toBe(204);
+    // Each step is in the clinic's audit log with who took it: the key made the link, the
+    // caregiver connected through it, the key disconnected.
+    const entries = await db
+      .select({ actor: auditLog.actor, action: auditLog.action, targetId: auditLog.targetId })
+      .from(auditLog)
+      .where(eq(auditLog.clinicId, clinicId))
+      .orderBy(auditLog.id);
+    const apiKeyActor = expect.stringMatching(/^api_key:\d+$/);
+    expect(entries.filter((e) => e.action.startsWith('caregiver.calendar_'))).toEqual([
+      { actor: apiKeyActor, action: 'caregiver.calendar_link', targetId: String(dana) },
+      { actor: 'calendar_link', action: 'caregiver.calendar_connect', targetId: String(dana) },
+      { actor: apiKeyActor, action: 'caregiver.calendar_disconnect', targetId: String(dana) },
+      { actor: apiKeyActor, action: 'caregiver.calendar_disconnect', targetId: String(dana) },
+    ]);
   });
 
   it('a grant the caregiver revoked at Google: no_access, a message to send a new link, and the webhook', async () => {

@@ -406,7 +406,9 @@ describe.each(engines)('the desk: every write audited with who made it (%s)', (e
     // connections whose providers this app has none of (their start is audited alike: see
     // whatsapp.test.ts and shaam.test.ts), and the two that need a history first: a hand offer
     // needs a waiting patient and a free time (desk-waitlist.test.ts), a retry a delivery failed
-    // for good (webhook-retry.test.ts); both check their audit entry there.
+    // for good (webhook-retry.test.ts); both check their audit entry there. A calendar's
+    // connection link and disconnect need the server's Google OAuth client, which this app has
+    // not: calendar-connect.test.ts checks their audit entries.
     const spec = (await app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
       paths: Record<string, Record<string, unknown>>;
     }>();
@@ -423,6 +425,8 @@ describe.each(engines)('the desk: every write audited with who made it (%s)', (e
       'POST /shaam/connect',
       'POST /waitlist/entries/{id}/offer',
       'POST /webhook-deliveries/{id}/retry',
+      'POST /caregivers/{id}/calendar-connection',
+      'DELETE /caregivers/{id}/calendar-connection',
     ]);
     const missing = writes
       .map((route) => route.replace(/\{[^}]+\}/g, '{id}'))

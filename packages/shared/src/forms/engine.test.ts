@@ -164,7 +164,7 @@ describe('isVisible', () => {
           { birthDate: dmy(addDays(birth, -1)) },
           today,
         );
-        return gt !== lt && (!eq || gt) && (eq || !eqNext || lt === false);
+        return gt !== lt && (!eq || gt) && (eq || !eqNext || lt);
       }),
     );
   });

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { linkRouteLimit, privateAnswer } from '../../platform/http/private-answer.js';
-import { callerOf, refuseNulCharacters } from '../integration/integration-auth.js';
+import { refuseNulCharacters, writerOf } from '../integration/integration-auth.js';
 import { CALLBACK_PATH, LinkRefused, type CalendarConnections } from './calendar-connections.js';
 import type { GoogleCalendarApi } from './google-calendar-api.js';
 import {
@@ -58,8 +58,8 @@ export const calendarConnectionIntegrationRoutes: FastifyPluginAsyncZod<
       },
     },
     async (request, reply) => {
-      const { clinicId } = callerOf(request);
-      const link = await connections.createLink(clinicId, request.params.caregiverId);
+      const { clinicId, actor } = writerOf(request);
+      const link = await connections.createLink(clinicId, request.params.caregiverId, actor);
       return reply.status(201).send(link);
     },
   );
@@ -81,8 +81,8 @@ export const calendarConnectionIntegrationRoutes: FastifyPluginAsyncZod<
       },
     },
     async (request, reply) => {
-      const { clinicId } = callerOf(request);
-      await connections.disconnect(clinicId, request.params.caregiverId, serviceAccount);
+      const { clinicId, actor } = writerOf(request);
+      await connections.disconnect(clinicId, request.params.caregiverId, serviceAccount, actor);
       return reply.status(204).send(null);
     },
   );

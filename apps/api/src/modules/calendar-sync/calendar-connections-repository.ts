@@ -1,4 +1,5 @@
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { audit, type AuditEntry } from '../../platform/audit.js';
 import type { Database, Executor } from '../../platform/db/client.js';
 import {
   calendarConnectionLinks,
@@ -47,8 +48,9 @@ export function createCalendarConnectionsRepository(db: Database) {
     },
 
     /** A new link for the caregiver; the older ones still open end now (a new link voids them). */
-    async createLink(values: typeof calendarConnectionLinks.$inferInsert) {
+    async createLink(values: typeof calendarConnectionLinks.$inferInsert, entry: AuditEntry) {
       await db.transaction(async (tx) => {
+        await audit(tx, entry);
         await tx
           .update(calendarConnectionLinks)
           .set({ expiresAt: values.createdAt })
@@ -149,6 +151,7 @@ export function createCalendarConnectionsRepository(db: Database) {
     async connect(
       link: ConnectionLinkRow,
       connection: typeof calendarConnections.$inferInsert,
+      entry: AuditEntry,
     ): Promise<{ outcome: 'connected' | 'held' | 'used'; stale: StaleChannel | null }> {
       return db.transaction(async (tx) => {
         if (await this.calendarHeld(tx, connection.calendarId, connection.caregiverId)) {
@@ -176,6 +179,7 @@ export function createCalendarConnectionsRepository(db: Database) {
           .update(caregivers)
           .set({ googleCalendarSyncCalendarId: connection.calendarId })
           .where(eq(caregivers.id, connection.caregiverId));
+        await audit(tx, entry);
         return { outcome: 'connected' as const, stale: await dropSync(tx, connection.caregiverId) };
       });
     },
@@ -184,8 +188,9 @@ export function createCalendarConnectionsRepository(db: Database) {
      * Forgets the caregiver's calendar: its connection and links, its calendar id, its sync and
      * mirror. Returns the connection that was (to revoke) and the push channel (to stop).
      */
-    async disconnect(caregiverId: number) {
+    async disconnect(caregiverId: number, entry: AuditEntry) {
       return db.transaction(async (tx) => {
+        await audit(tx, entry);
         const [connection] = await tx
           .delete(calendarConnections)
           .where(eq(calendarConnections.caregiverId, caregiverId))

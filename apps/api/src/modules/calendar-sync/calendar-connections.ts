@@ -197,7 +197,7 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
     },
 
     /** `POST /api/integration/caregivers/:id/calendar-connection`. */
-    async createLink(clinicId: number, caregiverId: number) {
+    async createLink(clinicId: number, caregiverId: number, actor: string) {
       const caregiver = await repository.findCaregiver(clinicId, caregiverId);
       if (!caregiver) throw new AppError('not_found', 404, `No caregiver ${caregiverId}`);
       if (!oauth) {
@@ -210,14 +210,25 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
       const token = randomToken(32);
       const now = clock();
       const expiresAt = new Date(now + LINK_LIFETIME_MS);
-      await repository.createLink({
-        caregiverId,
-        clinicId,
-        provider: 'google',
-        tokenHash: sha256Hex(token),
-        createdAt: new Date(now),
-        expiresAt,
-      });
+      await repository.createLink(
+        {
+          caregiverId,
+          clinicId,
+          provider: 'google',
+          tokenHash: sha256Hex(token),
+          createdAt: new Date(now),
+          expiresAt,
+        },
+        {
+          clinicId,
+          actor,
+          action: 'caregiver.calendar_link',
+          targetType: 'caregiver',
+          targetId: caregiverId,
+          details: { provider: 'google', expires_at: expiresAt.toISOString() },
+          at: new Date(now),
+        },
+      );
       return {
         url: `${deps.publicOrigin}/calendar/connect/${token}`,
         expires_at: expiresAt.toISOString(),
@@ -337,16 +348,29 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
       );
       let result: { outcome: 'connected' | 'held' | 'used'; stale: StaleChannel | null };
       try {
-        result = await repository.connect(link, {
-          caregiverId,
-          clinicId: link.clinicId,
-          provider: 'google',
-          accountEmail: link.accountEmail ?? '',
-          calendarId: entry.id,
-          refreshToken: seal(refreshToken, connectionSealedAt(caregiverId)),
-          scope: link.scope ?? '',
-          connectedAt: new Date(clock()),
-        });
+        result = await repository.connect(
+          link,
+          {
+            caregiverId,
+            clinicId: link.clinicId,
+            provider: 'google',
+            accountEmail: link.accountEmail ?? '',
+            calendarId: entry.id,
+            refreshToken: seal(refreshToken, connectionSealedAt(caregiverId)),
+            scope: link.scope ?? '',
+            connectedAt: new Date(clock()),
+          },
+          {
+            clinicId: link.clinicId,
+            // The caregiver, by the link the clinic sent: no staff member or key made this change.
+            actor: 'calendar_link',
+            action: 'caregiver.calendar_connect',
+            targetType: 'caregiver',
+            targetId: caregiverId,
+            details: { provider: 'google', calendar_id: entry.id },
+            at: new Date(clock()),
+          },
+        );
       } catch (error) {
         // Two consents for one calendar raced: the unique index let one through.
         if ((error as { code?: string }).code === '23505') return { outcome: 'held' };
@@ -368,6 +392,7 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
       clinicId: number,
       caregiverId: number,
       serviceAccount: GoogleCalendarApi | null,
+      actor: string,
     ) {
       const caregiver = await repository.findCaregiver(clinicId, caregiverId);
       if (!caregiver) throw new AppError('not_found', 404, `No caregiver ${caregiverId}`);
@@ -389,7 +414,18 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
           log.warn({ error: (error as Error).message }, 'calendar connection: revoke failed');
         }
       }
-      await repository.disconnect(caregiverId);
+      await repository.disconnect(caregiverId, {
+        clinicId,
+        actor,
+        action: 'caregiver.calendar_disconnect',
+        targetType: 'caregiver',
+        targetId: caregiverId,
+        details: {
+          provider: 'google',
+          calendar_id: sync?.calendarId ?? caregiver.calendarId ?? null,
+        },
+        at: new Date(clock()),
+      });
       accessTokens.delete(caregiverId);
       apis.delete(caregiverId);
       deps.changed(clinicId);

@@ -33,6 +33,7 @@ export const otherActors = [
   'cli',
   'whatsapp_signup',
   'shaam_auth',
+  'calendar_link',
   'reminders',
   'waitlist',
 ] as const;
