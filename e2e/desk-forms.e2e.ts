@@ -66,7 +66,9 @@ describe('the desk: intake forms', () => {
     // (The page behind a modal dialog is hidden from the accessibility tree.)
     const dialog = page.getByRole('dialog', { name: 'שליחת טופס למטופל/ת' });
     const field = dialog.getByRole('combobox', { name: 'חיפוש מטופל/ת' });
-    await expect.poll(() => field.inputValue()).toContain(patient.name);
+    // The patient is looked up before the field fills: the page's 10 s, not expect.poll's 1 s
+    // (under the full suite's load the lookup took longer than 1 s).
+    await expect.poll(() => field.inputValue(), { timeout: 10_000 }).toContain(patient.name);
     await dialog.getByRole('combobox', { name: 'טופס' }).selectOption({ label: 'שאלון רפואי' });
     await dialog.getByRole('radio', { name: /^שליחה ב/ }).waitFor();
     expect(await dialog.getByRole('radio', { name: /058-9876543/ }).isChecked()).toBe(true);
