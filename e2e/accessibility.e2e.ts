@@ -1,7 +1,8 @@
-import { describe, inject, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { axeCases, expectNoAxeViolations, newPage, useBrowser } from './support/browser';
+import { suiteServer } from './support/suite-server';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const browser = useBrowser();
 
 // Without a session /appointments/1 lands on the login page; signed in it is checked, dialogs

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   expectNoAxeViolations,
   newPage,
@@ -9,8 +9,9 @@ import {
   useBrowser,
 } from './support/browser';
 import { messagesTo, nextCode, withCheckDigit } from './support/patients';
+import { suiteServer } from './support/suite-server';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const browser = useBrowser();
 
 // Patients of their own, signed up here: the demo patients belong to patient-auth.e2e.ts, and the

@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   expectNoAxeViolations,
   newPage,
@@ -9,8 +9,9 @@ import {
   useBrowser,
 } from './support/browser';
 import { messagesTo, waitForMessages, withCheckDigit } from './support/patients';
+import { suiteServer } from './support/suite-server';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const browser = useBrowser();
 
 // A phone no other e2e file uses: the server allows 5 codes per phone an hour. One code here.

@@ -1,7 +1,8 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newPage, useBrowser } from './support/browser';
+import { suiteServer } from './support/suite-server';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const browser = useBrowser();
 
 interface ClinicCaregiver {

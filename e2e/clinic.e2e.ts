@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   axeCases,
   expectNoAxeViolations,
@@ -8,8 +8,9 @@ import {
   useBrowser,
 } from './support/browser';
 import { PUBLIC_ORIGIN } from './support/constants';
+import { suiteServer } from './support/suite-server';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const browser = useBrowser();
 
 // The demo data (apps/api/src/demo): clinic 1 takes bookings, clinic 2 has no working hours yet.

@@ -1,11 +1,12 @@
 import type { CalendarSyncStatus, IntegrationCaregiver } from '@marpe/shared';
 import type { BrowserContext, Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations, settled, useBrowser } from './support/browser';
 import { PUBLIC_ORIGIN } from './support/constants';
 import { deskFetch, demoOwner, signedInDeskPage } from './support/desk';
+import { suiteServer } from './support/suite-server';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const browser = useBrowser();
 
 const caregiverName = 'ד"ר יעל E2E';

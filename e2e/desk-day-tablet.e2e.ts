@@ -1,10 +1,11 @@
 import type { Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations, useBrowser } from './support/browser';
 import { demoFrontDesk, demoOwner, signedInDeskPage } from './support/desk';
 import { withCheckDigit } from './support/patients';
+import { suiteServer } from './support/suite-server';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const browser = useBrowser();
 
 /**

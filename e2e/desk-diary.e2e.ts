@@ -1,13 +1,14 @@
 import path from 'node:path';
 import type { IntegrationAppointment, IntegrationCaregiver, Slot } from '@marpe/shared';
 import type { Locator, Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations, saveScreenshot, settled, useBrowser } from './support/browser';
 import { deskFetch, demoFrontDesk, signedInDeskPage, type DeskViewport } from './support/desk';
 import { messagesTo, nextCode, withCheckDigit } from './support/patients';
+import { suiteServer } from './support/suite-server';
 
-const baseUrl = inject('baseUrl');
-const dataDir = inject('dataDir');
+const baseUrl = suiteServer().baseUrl;
+const dataDir = suiteServer().dataDir;
 const browser = useBrowser();
 
 const TZ = 'Asia/Jerusalem';

@@ -1,10 +1,11 @@
 import type { ApiKey } from '@marpe/shared';
 import type { Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations, settled, useBrowser } from './support/browser';
 import { deskFetch, demoFrontDesk, demoOwner, signedInDeskPage } from './support/desk';
+import { suiteServer } from './support/suite-server';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const browser = useBrowser();
 
 async function openIntegrations(page: Page, title: string) {

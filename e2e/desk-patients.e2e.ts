@@ -1,11 +1,12 @@
 import type { IntegrationCaregiver, IntegrationPatient } from '@marpe/shared';
 import type { Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations, settled, useBrowser } from './support/browser';
 import { deskFetch, demoFrontDesk, signedInDeskPage } from './support/desk';
 import { messagesTo, nextCode, withCheckDigit } from './support/patients';
+import { suiteServer } from './support/suite-server';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const browser = useBrowser();
 
 /** A demo patient (apps/api/src/demo/demo-clinic.ts), put back as found at the end. */

@@ -5,14 +5,15 @@ import type {
   PaymentProvider,
 } from '@marpe/shared';
 import type { Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations, saveScreenshot, settled, useBrowser } from './support/browser';
 import { deskFetch, demoFrontDesk, demoOwner, signedInDeskPage } from './support/desk';
+import { suiteServer } from './support/suite-server';
 
 // Long journeys on a shared 2-core machine.
 const journey = { timeout: 120_000 };
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const browser = useBrowser();
 
 // Names of this file's own rows; the demo clinic's are left as they were.

@@ -1,10 +1,11 @@
 import type { Closure, SetupChecklist } from '@marpe/shared';
 import type { Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations, saveScreenshot, settled, useBrowser } from './support/browser';
 import { deskFetch, demoFrontDesk, demoOwner, signedInDeskPage } from './support/desk';
+import { suiteServer } from './support/suite-server';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const browser = useBrowser();
 
 /** The step pages this suite covers (the others are another part of the desk). */

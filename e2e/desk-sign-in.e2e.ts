@@ -1,5 +1,5 @@
 import type { CreatedStaffInvitation } from '@marpe/shared';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations, saveScreenshot, useBrowser } from './support/browser';
 import {
   deskFetch,
@@ -9,8 +9,9 @@ import {
   type DeskViewport,
 } from './support/desk';
 import { messagesTo, nextCode } from './support/patients';
+import { suiteServer } from './support/suite-server';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const browser = useBrowser();
 
 describe('the desk: signing in', () => {

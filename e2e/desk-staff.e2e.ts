@@ -1,11 +1,12 @@
 import type { CreatedStaffInvitation, StaffList } from '@marpe/shared';
 import type { BrowserContext, Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations, saveScreenshot, settled, useBrowser } from './support/browser';
 import { deskFetch, demoFrontDesk, demoOwner, newDeskPage, signedInDeskPage } from './support/desk';
 import { messagesTo, nextCode } from './support/patients';
+import { suiteServer } from './support/suite-server';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const browser = useBrowser();
 
 /** The server allows a phone one code a minute: when each phone was last sent one. */

@@ -5,12 +5,13 @@ import type {
   WaitlistSlots,
 } from '@marpe/shared';
 import type { Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations, saveScreenshot, settled, useBrowser } from './support/browser';
 import { deskFetch, demoFrontDesk, signedInDeskPage } from './support/desk';
 import { messagesTo, nextCode, withCheckDigit } from './support/patients';
+import { suiteServer } from './support/suite-server';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const browser = useBrowser();
 
 const TZ = 'Asia/Jerusalem';

@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   expectNoAxeViolations,
   newPage,
@@ -9,8 +9,9 @@ import {
   type Viewport,
 } from './support/browser';
 import { demoLinkPath } from './support/demo-links';
+import { suiteServer } from './support/suite-server';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const browser = useBrowser();
 
 const demoFormPath = () => demoLinkPath(baseUrl, 'formUrl');

@@ -1,9 +1,10 @@
 import type { Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations, useBrowser, newPage } from './support/browser';
 import { demoLinkPath } from './support/demo-links';
+import { suiteServer } from './support/suite-server';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const browser = useBrowser();
 
 const legalPages = [

@@ -1,5 +1,5 @@
 import type { FrameLocator, Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   expectNoAxeViolations,
   newPage,
@@ -8,8 +8,9 @@ import {
   useBrowser,
 } from './support/browser';
 import { demoLinkPath } from './support/demo-links';
+import { suiteServer } from './support/suite-server';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const browser = useBrowser();
 
 const demoPaymentPath = () => demoLinkPath(baseUrl, 'paymentUrl');

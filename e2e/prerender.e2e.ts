@@ -1,11 +1,12 @@
 import type { BrowserContext, Page, Request } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newPage, useBrowser } from './support/browser';
 import { PARENT_SITE_URL } from './support/constants';
 import { demoLinkPath, saveFormDraft } from './support/demo-links';
 import { withCheckDigit } from './support/patients';
+import { suiteServer } from './support/suite-server';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const browser = useBrowser();
 
 /** The pages prerendered at build time (ADR 021), each with its heading in Hebrew and English. */

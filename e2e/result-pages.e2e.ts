@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   expectNoAxeViolations,
   newPage,
@@ -9,8 +9,9 @@ import {
 } from './support/browser';
 import { deskFetch, demoFrontDesk, signedInDeskPage } from './support/desk';
 import { demoLinkPath } from './support/demo-links';
+import { suiteServer } from './support/suite-server';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const browser = useBrowser();
 
 /** The demo clinic (apps/api/src/demo/demo-clinic.ts), whose links these are. */

@@ -1,10 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PUBLIC_ORIGIN } from './support/constants';
 import { freePort, freshDataDir, repoRoot, serverEntry } from './support/server';
+import { suiteServer } from './support/suite-server';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 
 /** Whether a process with this id still exists. */
 function alive(pid: number): boolean {
@@ -98,7 +99,7 @@ describe('production server', () => {
     const port = String(await freePort());
     const second = spawnSync(process.execPath, [serverEntry], {
       cwd: repoRoot,
-      env: { ...process.env, DATA_DIR: inject('dataDir'), PORT: port, LOG_LEVEL: 'warn' },
+      env: { ...process.env, DATA_DIR: suiteServer().dataDir, PORT: port, LOG_LEVEL: 'warn' },
       encoding: 'utf8',
       timeout: 30_000,
     });

@@ -5,8 +5,9 @@ export default defineProject({
     name: 'e2e',
     include: ['**/*.e2e.ts'],
     globalSetup: ['./support/global-setup.ts'],
-    // One Chromium and one server on a 2-core machine: files run one after another.
-    fileParallelism: false,
+    // Two files at a time (the root config's maxWorkers), each with its own Chromium and its own
+    // server (support/global-setup.ts): a journey spends much of its time waiting, not computing.
+    fileParallelism: true,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { inject } from 'vitest';
-import { nextCode, messagesTo } from './patients';
 
-const baseUrl = inject('baseUrl');
-const dataDir = inject('dataDir');
+import { nextCode, messagesTo } from './patients';
+import { suiteServer } from './suite-server';
+
+const baseUrl = suiteServer().baseUrl;
+const dataDir = suiteServer().dataDir;
 
 /** Demo clinic 1's desk staff (apps/api/src/demo/demo-clinic.ts). */
 export const demoOwner = { phone: '0527000001', typed: '052-7000001', name: 'רונית מזרחי' };

@@ -1,7 +1,8 @@
 import { withIdCheckDigit, type DevMessage } from '@marpe/shared';
-import { inject } from 'vitest';
 
-const baseUrl = inject('baseUrl');
+import { suiteServer } from './suite-server';
+
+const baseUrl = suiteServer().baseUrl;
 
 /** A valid ID number: the 8-digit `base` and the check digit that makes it pass. */
 export const withCheckDigit = withIdCheckDigit;
