@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Executor } from '../../platform/db/client.js';
 import { clinics, reminderSettings } from '../../platform/db/schema.js';
-import type { OutboxHandler } from '../../platform/outbox/outbox.js';
+import type { OutboxHandler } from '../../platform/outbox/outbox-contract.js';
 import { nextAllowedAt, type ReminderPolicy } from '../reminders/reminder-schedule.js';
 
 /**
