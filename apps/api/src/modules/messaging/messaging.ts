@@ -11,7 +11,7 @@ import type {
   OutboxRemains,
 } from '../../platform/outbox/outbox-contract.js';
 import { createOutbox, type OutboxOptions } from '../../platform/outbox/outbox.js';
-import { whatsappTokenKey } from '../whatsapp/whatsapp-repository.js';
+import { whatsappTokenKey } from './whatsapp-connections.js';
 import { createHttpSmsProvider } from './http-sms-provider.js';
 import {
   createDevMessageLog,

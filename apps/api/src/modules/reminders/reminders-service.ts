@@ -3,13 +3,15 @@ import type { IntegrationReminder, ReminderSettings } from '@marpe/shared';
 import { audit } from '../../platform/audit.js';
 import type { Executor } from '../../platform/db/client.js';
 import { AppError } from '../../platform/errors.js';
+import type { ClinicActor } from '../../platform/http/integration-routes.js';
 import { createWorkerLoop } from '../../platform/worker-loop.js';
 import { formatZonedIso } from '../../platform/zoned-time.js';
 import { takeMessageCap, tryLockMessageCaps } from '../integration/message-caps.js';
 import type { Messaging } from '../messaging/messaging.js';
 import type { Webhooks } from '../webhooks/webhooks-service.js';
 import { reminderMessage } from './reminder-message.js';
-import { nextAllowedAt, planReminders, reminderPolicy } from './reminder-schedule.js';
+import { nextAllowedAt } from '../messaging/quiet-time.js';
+import { planReminders, reminderPolicy } from './reminder-schedule.js';
 import type { DueReminder, RemindersRepository } from './reminders-repository.js';
 
 /** The audit actor of what the reminders worker does by itself. */
@@ -29,12 +31,6 @@ export interface RemindersDeps {
   log: FastifyBaseLogger;
   /** How often due reminders are looked for (default 30 s: they are planned to the minute). */
   pollIntervalMs?: number;
-}
-
-/** Who changes the settings: the clinic of the API key, and the audit actor. */
-export interface ReminderWriter {
-  clinicId: number;
-  actor: string;
 }
 
 /** The appointment a booking, a move or a settings change plans reminders for. */
@@ -276,10 +272,7 @@ export function createReminders(deps: RemindersDeps) {
      * `PUT /api/integration/reminders/settings`: saved whole, and every upcoming appointment of the
      * clinic re-planned by them in the same transaction (none when turned off).
      */
-    async saveSettings(
-      writer: ReminderWriter,
-      settings: ReminderSettings,
-    ): Promise<ReminderSettings> {
+    async saveSettings(writer: ClinicActor, settings: ReminderSettings): Promise<ReminderSettings> {
       const now = clock();
       await db.transaction(async (tx) => {
         await repository.saveSettings(tx, writer.clinicId, settings);
