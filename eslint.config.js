@@ -17,6 +17,34 @@ const features = featuresOf(featuresDir);
 const deskFeaturesDir = 'apps/desk/src/features';
 const deskFeatures = featuresOf(deskFeaturesDir);
 
+// The API's modules, lowest first (docs/decisions/024-api-modules.md, "Layers"): a module imports
+// only those before it, type-only imports included. The order is buildApp's: each module is
+// registered after those it takes from. A new module folder must be placed here.
+const apiModulesDir = 'apps/api/src/modules';
+const apiModuleOrder = [
+  'health',
+  'messaging',
+  'staff',
+  'integration',
+  'webhooks',
+  'patient-auth',
+  'availability',
+  'reminders',
+  'waitlist',
+  'clinics',
+  'calendar-sync',
+  'appointments',
+  'calendar-feed',
+  'forms',
+  'payments',
+  'whatsapp',
+  'shaam',
+];
+const unplaced = featuresOf(apiModulesDir).filter((name) => !apiModuleOrder.includes(name));
+if (unplaced.length > 0) {
+  throw new Error(`eslint.config.js: place ${unplaced.join(', ')} in apiModuleOrder`);
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -65,9 +93,10 @@ export default tseslint.config(
     },
   },
   {
-    // The API's layers (docs/decisions/024-api-modules.md): platform/ knows no module, modules/ know
-    // neither the demo nor the entry points, and only the entry points (app.ts, main.ts, cli/)
-    // import app.ts. Type-only imports count too: import-x/no-cycle skips them, this does not.
+    // The API's layers (docs/decisions/024-api-modules.md): platform/ knows no module, a module knows
+    // only the modules before it in apiModuleOrder and neither the demo nor the entry points, and
+    // only the entry points (app.ts, main.ts, cli/) import app.ts. Type-only imports count too:
+    // import-x/no-cycle skips them, this does not.
     files: ['apps/api/src/**/*.ts'],
     rules: {
       'import-x/no-restricted-paths': [
@@ -89,6 +118,12 @@ export default tseslint.config(
               from: ['./apps/api/src/cli', './apps/api/src/app.ts'],
               message: 'demo/ is called by app.ts, main.ts and the CLI.',
             },
+            ...apiModuleOrder.slice(0, -1).map((name, index) => ({
+              target: `./${apiModulesDir}/${name}`,
+              from: apiModuleOrder.slice(index + 1).map((above) => `./${apiModulesDir}/${above}`),
+              message:
+                'A module imports only those before it in apiModuleOrder (eslint.config.js): move the shared piece down (platform/ or a lower module) instead.',
+            })),
           ],
         },
       ],

@@ -158,11 +158,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     log: app.log,
     days: config.retentionDays,
     deadDays: config.retentionDeadDays,
+    intervalMs: options.pruneIntervalMs ?? undefined,
   });
   app.decorate('retention', retention);
-  const pruneIntervalMs = options.pruneIntervalMs;
-  if (pruneIntervalMs !== null)
-    app.addHook('onReady', async () => retention.start(pruneIntervalMs));
+  if (options.pruneIntervalMs !== null) app.addHook('onReady', async () => retention.start());
   app.addHook('onClose', async () => retention.stop());
   // The outbox's worker starts at `ready()`: the modules below name their topics before it.
   const { messaging, outbox, devMessages } = registerMessaging(app, {

@@ -8,7 +8,7 @@ import {
   findSendingCredentials,
   saveConnection,
   whatsappTokenKey,
-} from '../src/modules/whatsapp/whatsapp-repository.js';
+} from '../src/modules/messaging/whatsapp-connections.js';
 import { dataKeyId, sealingKey } from '../src/platform/crypto.js';
 import { clinics } from '../src/platform/db/schema.js';
 import { rotateDataKey, sealedColumns } from '../src/platform/key-rotation.js';

@@ -8,7 +8,7 @@ import {
 } from '@marpe/shared';
 import type { App } from '../src/app.js';
 import { formatZonedIso, zonedToEpoch } from '../src/platform/zoned-time.js';
-import { restSpans } from '../src/modules/reminders/rest-days.js';
+import { restSpans } from '../src/modules/messaging/rest-days.js';
 import type { Database } from '../src/platform/db/client.js';
 import {
   appointmentReminders,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
 import { createInforuSmsProvider } from '../src/modules/messaging/inforu-sms-provider.js';
 import { createTwilioSmsProvider } from '../src/modules/messaging/twilio-sms-provider.js';
-import { saveConnection, whatsappTokenKey } from '../src/modules/whatsapp/whatsapp-repository.js';
+import { saveConnection, whatsappTokenKey } from '../src/modules/messaging/whatsapp-connections.js';
 import { messageDeliveries, outbox } from '../src/platform/db/schema.js';
 import { insertClinics } from './fixtures.js';
 import { engines, testConfig, testDataKey, useTestDatabase, xsrfPair } from './helper.js';

@@ -13,7 +13,7 @@ import { decryptText, sealedAt, sealingKey } from '../src/platform/crypto.js';
 import type { Database } from '../src/platform/db/client.js';
 import { clinics, outbox, webhookDeliveries } from '../src/platform/db/schema.js';
 import { rotateDataKey } from '../src/platform/key-rotation.js';
-import { OUTBOX_GIVE_UP_MS, OUTBOX_MAX_RETRY_MS } from '../src/platform/outbox/outbox.js';
+import { OUTBOX_BACKOFF, OUTBOX_GIVE_UP_MS } from '../src/platform/outbox/outbox.js';
 import { clinicRow } from './fixtures.js';
 import { buildTestApp, engines, testDataKey, useTestDatabase, xsrfPair } from './helper.js';
 import { startLoopback, type Loopback, type LoopbackRequest } from './loopback.js';
@@ -161,7 +161,7 @@ describe.each(engines)('retrying a failed webhook delivery (%s)', (engine) => {
 
     // Tried, refused, then given up by the outbox 48 hours on.
     await app.outbox.runOnce('webhooks');
-    now = NOW + OUTBOX_GIVE_UP_MS + OUTBOX_MAX_RETRY_MS;
+    now = NOW + OUTBOX_GIVE_UP_MS + OUTBOX_BACKOFF.maxMs;
     await app.outbox.runOnce('webhooks');
     expect(await delivery(id)).toMatchObject({ status: 'failed', attempts: 2 });
     expect(

@@ -38,11 +38,7 @@ import {
   webhookDeliveries,
   webhookEndpoints,
 } from '../src/platform/db/schema.js';
-import {
-  OUTBOX_GIVE_UP_MS,
-  OUTBOX_MAX_RETRY_MS,
-  OUTBOX_FIRST_RETRY_MS,
-} from '../src/platform/outbox/outbox.js';
+import { OUTBOX_GIVE_UP_MS, OUTBOX_BACKOFF } from '../src/platform/outbox/outbox.js';
 import { clinicRow } from './fixtures.js';
 import {
   buildTestApp,
@@ -1019,7 +1015,7 @@ describe.each(engines)('webhooks (%s)', (engine) => {
       expect(await app.outbox.runOnce()).toBe(0);
       expect(receiver.requests).toHaveLength(1);
 
-      now += OUTBOX_FIRST_RETRY_MS;
+      now += OUTBOX_BACKOFF.firstMs;
       now += 1;
       expect(await app.outbox.runOnce()).toBe(1);
       expect(receiver.requests).toHaveLength(2);
@@ -1069,7 +1065,7 @@ describe.each(engines)('webhooks (%s)', (engine) => {
       await app.outbox.runOnce();
       expect(await onlyDelivery()).toMatchObject({ status: 'pending', attempts: 1 });
 
-      now = NOW + OUTBOX_GIVE_UP_MS + OUTBOX_MAX_RETRY_MS;
+      now = NOW + OUTBOX_GIVE_UP_MS + OUTBOX_BACKOFF.maxMs;
       expect(await app.outbox.runOnce()).toBe(1);
       expect(await onlyDelivery()).toMatchObject({
         status: 'failed',

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { devMessagesSchema, whatsappStatusSchema } from '@marpe/shared';
 import type { App } from '../src/app.js';
-import { saveConnection, whatsappTokenKey } from '../src/modules/whatsapp/whatsapp-repository.js';
+import { saveConnection, whatsappTokenKey } from '../src/modules/messaging/whatsapp-connections.js';
 import { decryptText, sealedAt, sha256Hex } from '../src/platform/crypto.js';
 import type { Database } from '../src/platform/db/client.js';
 import {

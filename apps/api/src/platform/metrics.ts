@@ -6,7 +6,7 @@ import { isLoopbackHost } from './config.js';
 import { safeEqual } from './crypto.js';
 import type { DatabaseHandle } from './db/client.js';
 import { outboxLanes } from './db/schema.js';
-import type { OutboxOutcome } from './outbox/outbox.js';
+import type { OutboxOutcome } from './outbox/outbox-contract.js';
 
 // Prometheus metrics (docs/operations.md, "Metrics"; ADR 030). Counters and the latency histogram
 // are this process's; the gauges read from the database describe the whole installation, the same

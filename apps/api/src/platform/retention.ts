@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from './db/client.js';
+import { createWorkerLoop } from './worker-loop.js';
 
 // Pruning of rows whose work is done (docs/operations.md, "Retention"; ADR 030): processed outbox
 // rows, delivered webhook deliveries, expired challenges and connection tokens, after RETENTION_DAYS;
@@ -91,6 +92,8 @@ export interface RetentionOptions {
   /** RETENTION_DEAD_DAYS: given-up rows. */
   deadDays: number;
   batch?: number;
+  /** How often each process tries (default RETENTION_INTERVAL_MS). */
+  intervalMs?: number;
 }
 
 export interface Retention {
@@ -100,16 +103,13 @@ export interface Retention {
    * process holds the job (it does the work).
    */
   runOnce(): Promise<Record<string, number> | null>;
-  start(intervalMs?: number): void;
+  start(): void;
   stop(): Promise<void>;
 }
 
 export function createRetention(options: RetentionOptions): Retention {
   const { db, clock, log } = options;
   const batch = options.batch ?? RETENTION_BATCH;
-  let timer: NodeJS.Timeout | null = null;
-  let stopped = false;
-  let running: Promise<unknown> = Promise.resolve();
 
   /** One statement in a transaction holding the job's lock; null when another process has it. */
   async function underLock(statement: SQL): Promise<number | null> {
@@ -173,37 +173,20 @@ export function createRetention(options: RetentionOptions): Retention {
     return deleted;
   }
 
-  function runOnce() {
-    const run = running.then(prune);
-    running = run.catch(() => {});
-    return run;
-  }
-
-  return {
-    runOnce,
-    start(intervalMs = RETENTION_INTERVAL_MS) {
-      if (timer || stopped) return;
-      const tick = () => {
-        if (stopped) return;
-        runOnce().then(
-          (deleted) => {
-            if (deleted && Object.values(deleted).some((count) => count > 0)) {
-              log.info({ deleted }, 'retention: pruned old rows');
-            }
-          },
-          (error: unknown) => log.error({ err: error }, 'retention: pruning failed'),
-        );
-      };
-      timer = setInterval(tick, intervalMs);
-      timer.unref();
-      // Not at start-up itself: a deployment starting many instances need not prune at once.
-      setTimeout(tick, Math.min(intervalMs, 60_000)).unref();
+  const intervalMs = options.intervalMs ?? RETENTION_INTERVAL_MS;
+  const loop = createWorkerLoop({
+    name: 'retention',
+    async run() {
+      const deleted = await prune();
+      if (deleted && Object.values(deleted).some((count) => count > 0)) {
+        log.info({ deleted }, 'retention: pruned old rows');
+      }
+      return deleted;
     },
-    async stop() {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
-    },
-  };
+    everyMs: intervalMs,
+    // Not at start-up itself: a deployment starting many instances need not prune at once.
+    firstRunAfterMs: Math.min(intervalMs, 60_000),
+    log,
+  });
+  return { runOnce: loop.runOnce, start: loop.start, stop: loop.stop };
 }

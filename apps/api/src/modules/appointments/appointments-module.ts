@@ -5,7 +5,7 @@ import type { AvailabilityService } from '../availability/availability-service.j
 import { createPatientAuthRepository } from '../patient-auth/patient-auth-repository.js';
 import type { CalendarSync } from '../calendar-sync/calendar-sync-service.js';
 import type { ClinicDataCache } from '../clinics/clinic-data-cache.js';
-import { registerIntegrationRoutes } from '../integration/integration-auth.js';
+import { registerIntegrationRoutes } from '../../platform/http/integration-routes.js';
 import type { Messaging } from '../messaging/messaging.js';
 import type { Reminders } from '../reminders/reminders-service.js';
 import type { WaitlistService } from '../waitlist/waitlist-service.js';

@@ -11,7 +11,7 @@ import type { Transaction } from '../../platform/db/client.js';
 import { invalidField } from '../../platform/errors.js';
 import type { MessageLanguage } from '../../platform/http/message-language.js';
 import { limits } from '../../platform/limits.js';
-import type { Writer } from '../integration/integration-auth.js';
+import type { ClinicActor } from '../../platform/http/integration-routes.js';
 import {
   messageCapError,
   takeMessageCap,
@@ -240,7 +240,7 @@ export function bookAppointment(ctx: AppointmentsContext) {
  */
 export function bookForClinic(ctx: AppointmentsContext) {
   return async function bookForClinic(
-    writer: Writer,
+    writer: ClinicActor,
     body: ClinicBookingBody,
   ): Promise<{ id: number; patientCreated: boolean }> {
     const start = Date.parse(body.start_date);

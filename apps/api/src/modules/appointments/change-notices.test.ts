@@ -3,8 +3,8 @@ import { NOTICE_URGENT_WITHIN_MS } from '../messaging/quiet-hours-at-send.js';
 import { noticeSendAt } from './change-notices.js';
 
 const quiet = {
-  start: '21:00',
-  end: '08:00',
+  quietStart: '21:00',
+  quietEnd: '08:00',
   observeRestDays: false,
   timezone: 'Asia/Jerusalem',
 };
@@ -48,6 +48,6 @@ describe('noticeSendAt', () => {
 
   it('has no quiet hours when start and end are equal', () => {
     const now = at('2027-03-24T23:00:00');
-    expect(noticeSendAt(now, at('2027-03-25T12:00:00'), { ...quiet, end: '21:00' })).toBe(now);
+    expect(noticeSendAt(now, at('2027-03-25T12:00:00'), { ...quiet, quietEnd: '21:00' })).toBe(now);
   });
 });

@@ -1,9 +1,8 @@
-import { defaultReminderSettings } from '@marpe/shared';
 import type { Executor } from '../../platform/db/client.js';
 import { takeMessageCap } from '../integration/message-caps.js';
 import type { Messaging } from '../messaging/messaging.js';
 import { NOTICE_URGENT_WITHIN_MS } from '../messaging/quiet-hours-at-send.js';
-import { nextAllowedAt, type ReminderPolicy } from '../reminders/reminder-schedule.js';
+import { clinicQuietTime, nextAllowedAt, type QuietTime } from '../messaging/quiet-time.js';
 import { changeNoticeMessage } from './appointment-sms.js';
 import type { AppointmentsRepository } from './appointments-repository.js';
 
@@ -14,34 +13,16 @@ const LATE_NOTICE_VALIDITY_MS = 60 * MINUTE;
 
 export type ChangeKind = 'booked' | 'moved' | 'cancelled';
 
-/** The quiet hours (and Shabbat, when observed) notices keep out of: the reminders' own. */
-export interface QuietHours {
-  start: string;
-  end: string;
-  observeRestDays: boolean;
-  timezone: string;
-}
-
 /**
  * When a notice of a change made at `now` goes: now outside quiet hours; inside them, when they
  * end, unless that is less than NOTICE_URGENT_WITHIN_MS before `soonestStart` (the earliest time
  * the change touches): then now, since a message at night beats one that comes too late.
  */
-export function noticeSendAt(now: number, soonestStart: number, quiet: QuietHours): number {
-  const policy: ReminderPolicy = {
-    leadMinutes: [],
-    quietStart: quiet.start,
-    quietEnd: quiet.end,
-    observeRestDays: quiet.observeRestDays,
-    timezone: quiet.timezone,
-    cancelNoticeMinutes: 0,
-  };
-  const allowed = nextAllowedAt(now, policy);
+export function noticeSendAt(now: number, soonestStart: number, quiet: QuietTime): number {
+  const allowed = nextAllowedAt(now, quiet);
   if (allowed <= now) return now;
   return soonestStart - allowed < NOTICE_URGENT_WITHIN_MS ? now : allowed;
 }
-
-const hhmm = (time: string) => time.slice(0, 5);
 
 export interface ChangeNoticesDeps {
   repository: Pick<AppointmentsRepository, 'findNoticeSubject' | 'findCaregiverName'>;
@@ -124,15 +105,8 @@ export function createChangeNotices({ repository, messaging, publicOrigin }: Cha
       );
       const soonest =
         change.kind === 'moved' ? Math.min(start, change.previousStart.getTime()) : start;
-      const sendAt = noticeSendAt(now, soonest, {
-        start: subject.quietStart
-          ? hhmm(subject.quietStart)
-          : defaultReminderSettings.quiet_hours.start,
-        end: subject.quietEnd ? hhmm(subject.quietEnd) : defaultReminderSettings.quiet_hours.end,
-        observeRestDays:
-          subject.observeRestDays ?? defaultReminderSettings.observe_shabbat_and_holidays,
-        timezone: subject.timezone,
-      });
+      // The quiet hours (and Shabbat, when observed) of the clinic's reminders.
+      const sendAt = noticeSendAt(now, soonest, clinicQuietTime(subject));
       await messaging.queueMessage(tx, {
         clinicId: subject.clinicId,
         to: subject.phone,

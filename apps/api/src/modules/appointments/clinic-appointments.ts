@@ -16,7 +16,7 @@ import {
 } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/errors.js';
 import { addDaysToLocalDate, startOfZonedDay } from '../../platform/zoned-time.js';
-import type { Writer } from '../integration/integration-auth.js';
+import type { ClinicActor } from '../../platform/http/integration-routes.js';
 import { selectAppointmentViews, toAppointmentView } from '../webhooks/appointment-view.js';
 import type { AppointmentsService } from './appointments-service.js';
 
@@ -111,7 +111,7 @@ export function createClinicAppointments({ db, appointments: service }: ClinicAp
     },
 
     /** Books on the clinic's behalf and answers the booked appointment. */
-    async bookAppointment(writer: Writer, body: ClinicBookingBody) {
+    async bookAppointment(writer: ClinicActor, body: ClinicBookingBody) {
       const { id } = await service.bookForClinic(writer, body);
       const [row] = await repository.listAppointments(db, writer.clinicId, { id });
       if (!row) throw new AppError('appointment_not_found', 404, 'Appointment not found');
@@ -119,7 +119,11 @@ export function createClinicAppointments({ db, appointments: service }: ClinicAp
     },
 
     /** Moves on the clinic's behalf and answers the appointment at its new time. */
-    async rescheduleAppointment(writer: Writer, appointmentId: number, body: ClinicRescheduleBody) {
+    async rescheduleAppointment(
+      writer: ClinicActor,
+      appointmentId: number,
+      body: ClinicRescheduleBody,
+    ) {
       await service.rescheduleForClinic(writer, appointmentId, body);
       const [row] = await repository.listAppointments(db, writer.clinicId, { id: appointmentId });
       if (!row) throw new AppError('appointment_not_found', 404, 'Appointment not found');
@@ -127,7 +131,7 @@ export function createClinicAppointments({ db, appointments: service }: ClinicAp
     },
 
     /** Cancels on the clinic's behalf and answers the cancelled appointment. */
-    async cancelAppointment(writer: Writer, appointmentId: number, body?: ClinicCancelBody) {
+    async cancelAppointment(writer: ClinicActor, appointmentId: number, body?: ClinicCancelBody) {
       await service.cancelForClinic(writer.clinicId, appointmentId, writer.actor, {
         reason: body?.reason ?? null,
         sendSms: body?.send_sms,

@@ -12,7 +12,11 @@ import {
   MAX_PATIENT_APPOINTMENTS_LIMIT,
 } from '@marpe/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { callerOf, refuseNulCharacters, writerOf } from '../integration/integration-auth.js';
+import {
+  callerOf,
+  refuseNulCharacters,
+  clinicActorOf,
+} from '../../platform/http/integration-routes.js';
 import {
   DEFAULT_PATIENT_APPOINTMENTS_LIMIT,
   type ClinicAppointments,
@@ -67,7 +71,7 @@ export const clinicAppointmentsRoutes: FastifyPluginAsyncZod<
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      const appointment = await service.bookAppointment(writerOf(request), request.body);
+      const appointment = await service.bookAppointment(clinicActorOf(request), request.body);
       return reply.status(201).send(appointment);
     },
   );
@@ -85,7 +89,7 @@ export const clinicAppointmentsRoutes: FastifyPluginAsyncZod<
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return service.cancelAppointment(writerOf(request), request.params.id, request.body);
+      return service.cancelAppointment(clinicActorOf(request), request.params.id, request.body);
     },
   );
 
@@ -103,7 +107,7 @@ export const clinicAppointmentsRoutes: FastifyPluginAsyncZod<
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return service.rescheduleAppointment(writerOf(request), request.params.id, request.body);
+      return service.rescheduleAppointment(clinicActorOf(request), request.params.id, request.body);
     },
   );
 };

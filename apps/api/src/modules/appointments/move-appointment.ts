@@ -10,7 +10,7 @@ import { AppError, invalidField } from '../../platform/errors.js';
 import type { MessageLanguage } from '../../platform/http/message-language.js';
 import { limits } from '../../platform/limits.js';
 import { formatZonedIso } from '../../platform/zoned-time.js';
-import type { Writer } from '../integration/integration-auth.js';
+import type { ClinicActor } from '../../platform/http/integration-routes.js';
 import {
   messageCapError,
   takeMessageCap,
@@ -244,7 +244,7 @@ const cancelledAlready = () =>
  */
 export function rescheduleForClinic(ctx: AppointmentsContext) {
   return async function rescheduleForClinic(
-    writer: Writer,
+    writer: ClinicActor,
     appointmentId: number,
     body: ClinicRescheduleBody,
   ): Promise<void> {

@@ -18,7 +18,7 @@ import {
 } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/errors.js';
 import { formatZonedIso } from '../../platform/zoned-time.js';
-import type { Writer } from '../integration/integration-auth.js';
+import type { ClinicActor } from '../../platform/http/integration-routes.js';
 import { lockCaregiverDiary, mirrorBusy } from './availability-repository.js';
 import type { FreedTimeOffers } from './freed-time.js';
 
@@ -60,7 +60,7 @@ export function createBusyTimes({ db, waitlist, cache, clock }: BusyTimesDeps) {
      * outside the window is moved into it). The same call twice changes nothing the second time.
      */
     async replace(
-      writer: Writer,
+      writer: ClinicActor,
       caregiverId: number,
       body: BusyTimesBody,
     ): Promise<BusyTimesResult> {

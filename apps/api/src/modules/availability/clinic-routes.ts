@@ -15,7 +15,11 @@ import {
   MAX_CLINIC_BUSY_TIMES_DAYS,
 } from '@marpe/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { callerOf, refuseNulCharacters, writerOf } from '../integration/integration-auth.js';
+import {
+  callerOf,
+  refuseNulCharacters,
+  clinicActorOf,
+} from '../../platform/http/integration-routes.js';
 import type { BusyTimes } from './busy-times.js';
 
 export interface BusyTimesRoutesOptions {
@@ -49,7 +53,7 @@ export const busyTimesRoutes: FastifyPluginAsyncZod<BusyTimesRoutesOptions> = as
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return service.replace(writerOf(request), request.params.id, request.body);
+      return service.replace(clinicActorOf(request), request.params.id, request.body);
     },
   );
 

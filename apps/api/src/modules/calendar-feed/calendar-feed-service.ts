@@ -15,7 +15,7 @@ import {
 } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/errors.js';
 import { calendarEventText } from '../calendar-sync/calendar-event-text.js';
-import type { Writer } from '../integration/integration-auth.js';
+import type { ClinicActor } from '../../platform/http/integration-routes.js';
 
 const DAY = 86_400_000;
 
@@ -48,7 +48,7 @@ export function createCalendarFeeds({ db, clock, publicOrigin }: CalendarFeedDep
 
   return {
     /** A new URL for the caregiver's feed, replacing any earlier one (which stops working). */
-    async create(writer: Writer, caregiverId: number): Promise<CalendarFeedCreated> {
+    async create(writer: ClinicActor, caregiverId: number): Promise<CalendarFeedCreated> {
       const token = randomToken();
       const now = new Date(clock());
       await db.transaction(async (tx) => {
@@ -92,7 +92,7 @@ export function createCalendarFeeds({ db, clock, publicOrigin }: CalendarFeedDep
     },
 
     /** Revokes the caregiver's feed URL (its subscribers get 404 from now on). */
-    async revoke(writer: Writer, caregiverId: number): Promise<void> {
+    async revoke(writer: ClinicActor, caregiverId: number): Promise<void> {
       await db.transaction(async (tx) => {
         const caregiver = await requireClinicCaregiver(tx, writer.clinicId, caregiverId);
         const removed = await tx

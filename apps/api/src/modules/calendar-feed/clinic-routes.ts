@@ -6,7 +6,7 @@ import {
   integrationIdParamsSchema,
 } from '@marpe/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { callerOf, writerOf } from '../integration/integration-auth.js';
+import { callerOf, clinicActorOf } from '../../platform/http/integration-routes.js';
 import type { CalendarFeeds } from './calendar-feed-service.js';
 
 export interface CalendarFeedClinicRoutesOptions {
@@ -33,7 +33,7 @@ export const calendarFeedClinicRoutes: FastifyPluginAsyncZod<
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      const created = await service.create(writerOf(request), request.params.id);
+      const created = await service.create(clinicActorOf(request), request.params.id);
       return reply.status(201).send(created);
     },
   );
@@ -62,7 +62,7 @@ export const calendarFeedClinicRoutes: FastifyPluginAsyncZod<
       },
     },
     async (request, reply) => {
-      await service.revoke(writerOf(request), request.params.id);
+      await service.revoke(clinicActorOf(request), request.params.id);
       return reply.status(204).send(null);
     },
   );

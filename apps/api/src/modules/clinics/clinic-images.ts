@@ -13,7 +13,7 @@ import { audit } from '../../platform/audit.js';
 import type { Database } from '../../platform/db/client.js';
 import { clinicImages, isStoredId } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/errors.js';
-import { writerOf } from '../integration/integration-auth.js';
+import { clinicActorOf } from '../../platform/http/integration-routes.js';
 
 const extensions: Record<ImageContentType, string> = {
   'image/png': 'png',
@@ -125,7 +125,7 @@ export const clinicImageRoutes: FastifyPluginAsyncZod<{ images: ClinicImages }> 
         );
       }
       const created = await images.upload(
-        writerOf(request),
+        clinicActorOf(request),
         request.headers['content-type'],
         request.body,
       );

@@ -2,7 +2,7 @@ import type { IntegrationClinic, UpdateClinicBody } from '@marpe/shared';
 import type { MessageCapCeilings } from '../../platform/config.js';
 import { invalidField } from '../../platform/errors.js';
 import { isValidTimeZone, zonedDate } from '../../platform/zoned-time.js';
-import type { Writer } from '../integration/integration-auth.js';
+import type { ClinicActor } from '../../platform/http/integration-routes.js';
 import { effectiveMessageCaps, messageCapCeilings } from '../integration/message-caps.js';
 import type { ClinicRow, ClinicValues } from './setup-repository.js';
 import { canonicalTimeZone, createSetupSteps, type ClinicServiceDeps } from './setup-steps.js';
@@ -92,7 +92,7 @@ export function createClinicProfile(
       return toClinic(await clinicOf(db, clinicId));
     },
 
-    async updateClinic(writer: Writer, body: UpdateClinicBody): Promise<IntegrationClinic> {
+    async updateClinic(writer: ClinicActor, body: UpdateClinicBody): Promise<IntegrationClinic> {
       const now = clock();
       checkMessageCaps(body.settings?.message_caps);
       let timezone: string | undefined;

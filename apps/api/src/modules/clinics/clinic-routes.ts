@@ -14,7 +14,11 @@ import {
   updateClinicBodySchema,
 } from '@marpe/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { callerOf, refuseNulCharacters, writerOf } from '../integration/integration-auth.js';
+import {
+  callerOf,
+  refuseNulCharacters,
+  clinicActorOf,
+} from '../../platform/http/integration-routes.js';
 import type { ClinicService } from './setup-service.js';
 
 export interface ClinicRoutesOptions {
@@ -61,7 +65,7 @@ export const clinicRoutes: FastifyPluginAsyncZod<ClinicRoutesOptions> = async (
         response: { 200: integrationClinicSchema, ...writeErrors },
       },
     },
-    async (request) => service.updateClinic(writerOf(request), request.body),
+    async (request) => service.updateClinic(clinicActorOf(request), request.body),
   );
 
   app.get(
@@ -89,7 +93,7 @@ export const clinicRoutes: FastifyPluginAsyncZod<ClinicRoutesOptions> = async (
       },
     },
     async (request, reply) => {
-      const caregiver = await service.createCaregiver(writerOf(request), request.body);
+      const caregiver = await service.createCaregiver(clinicActorOf(request), request.body);
       return reply.status(201).send(caregiver);
     },
   );
@@ -119,7 +123,8 @@ export const clinicRoutes: FastifyPluginAsyncZod<ClinicRoutesOptions> = async (
         response: { 200: integrationCaregiverSchema, ...writeErrors },
       },
     },
-    async (request) => service.updateCaregiver(writerOf(request), request.params.id, request.body),
+    async (request) =>
+      service.updateCaregiver(clinicActorOf(request), request.params.id, request.body),
   );
 
   app.delete(
@@ -134,7 +139,7 @@ export const clinicRoutes: FastifyPluginAsyncZod<ClinicRoutesOptions> = async (
       },
     },
     async (request, reply) => {
-      await service.deactivateCaregiver(writerOf(request), request.params.id);
+      await service.deactivateCaregiver(clinicActorOf(request), request.params.id);
       return reply.status(204).send(null);
     },
   );
@@ -162,7 +167,7 @@ export const clinicRoutes: FastifyPluginAsyncZod<ClinicRoutesOptions> = async (
       },
     },
     async (request, reply) => {
-      const type = await service.createAppointmentType(writerOf(request), request.body);
+      const type = await service.createAppointmentType(clinicActorOf(request), request.body);
       return reply.status(201).send(type);
     },
   );
@@ -193,7 +198,7 @@ export const clinicRoutes: FastifyPluginAsyncZod<ClinicRoutesOptions> = async (
       },
     },
     async (request) =>
-      service.updateAppointmentType(writerOf(request), request.params.id, request.body),
+      service.updateAppointmentType(clinicActorOf(request), request.params.id, request.body),
   );
 
   app.delete(
@@ -208,7 +213,7 @@ export const clinicRoutes: FastifyPluginAsyncZod<ClinicRoutesOptions> = async (
       },
     },
     async (request, reply) => {
-      await service.deleteAppointmentType(writerOf(request), request.params.id);
+      await service.deleteAppointmentType(clinicActorOf(request), request.params.id);
       return reply.status(204).send(null);
     },
   );

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Database, DatabaseHandle } from '../../platform/db/client.js';
 import type { AvailabilityRepository } from '../availability/availability-repository.js';
 import type { AvailabilityService } from '../availability/availability-service.js';
-import { registerIntegrationRoutes } from '../integration/integration-auth.js';
+import { registerIntegrationRoutes } from '../../platform/http/integration-routes.js';
 import type { Reminders } from '../reminders/reminders-service.js';
 import type { WaitlistService } from '../waitlist/waitlist-service.js';
 import { registerClinicDataCache, type ClinicDataCache } from './clinic-data-cache.js';

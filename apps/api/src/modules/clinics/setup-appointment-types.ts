@@ -4,7 +4,7 @@ import type {
   UpdateAppointmentTypeBody,
 } from '@marpe/shared';
 import { AppError } from '../../platform/errors.js';
-import type { Writer } from '../integration/integration-auth.js';
+import type { ClinicActor } from '../../platform/http/integration-routes.js';
 import { createSetupSteps, type ClinicServiceDeps } from './setup-steps.js';
 
 const typeNotFound = (id: number) =>
@@ -42,7 +42,7 @@ export function createSetupAppointmentTypes(
 
     getAppointmentType: readType,
 
-    async createAppointmentType(writer: Writer, body: CreateAppointmentTypeBody) {
+    async createAppointmentType(writer: ClinicActor, body: CreateAppointmentTypeBody) {
       const now = clock();
       const id = await changeSetup(writer.clinicId, async (tx, clinic) => {
         const caregiverIds = body.caregiver_ids ?? [];
@@ -63,7 +63,11 @@ export function createSetupAppointmentTypes(
       return readType(writer.clinicId, id);
     },
 
-    async updateAppointmentType(writer: Writer, typeId: number, body: UpdateAppointmentTypeBody) {
+    async updateAppointmentType(
+      writer: ClinicActor,
+      typeId: number,
+      body: UpdateAppointmentTypeBody,
+    ) {
       const now = clock();
       await changeSetup(writer.clinicId, async (tx, clinic) => {
         const type = await repository.findType(tx, clinic.id, typeId);
@@ -91,7 +95,7 @@ export function createSetupAppointmentTypes(
     },
 
     /** Refused (409) once any appointment, booked or cancelled, is of this type: they keep it. */
-    async deleteAppointmentType(writer: Writer, typeId: number): Promise<void> {
+    async deleteAppointmentType(writer: ClinicActor, typeId: number): Promise<void> {
       const now = clock();
       await changeSetup(writer.clinicId, async (tx) => {
         // Locked: no booking can take the type between the check and the delete.

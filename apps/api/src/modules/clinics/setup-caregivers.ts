@@ -10,7 +10,7 @@ import type { Executor, Transaction } from '../../platform/db/client.js';
 import { invalidField } from '../../platform/errors.js';
 import { zonedDate } from '../../platform/zoned-time.js';
 import { effectiveMarpeRules } from '../availability/marpe-rules.js';
-import type { Writer } from '../integration/integration-auth.js';
+import type { ClinicActor } from '../../platform/http/integration-routes.js';
 import type {
   CaregiverRow,
   CaregiverSchedule,
@@ -202,7 +202,7 @@ export function createSetupCaregivers(
 
     getCaregiver: readCaregiver,
 
-    async createCaregiver(writer: Writer, body: CreateCaregiverBody) {
+    async createCaregiver(writer: ClinicActor, body: CreateCaregiverBody) {
       const now = clock();
       const id = await changeSetup(writer.clinicId, async (tx, clinic) => {
         const typeIds = body.appointment_type_ids ?? [];
@@ -226,7 +226,7 @@ export function createSetupCaregivers(
       return readCaregiver(writer.clinicId, id);
     },
 
-    async updateCaregiver(writer: Writer, caregiverId: number, body: UpdateCaregiverBody) {
+    async updateCaregiver(writer: ClinicActor, caregiverId: number, body: UpdateCaregiverBody) {
       const now = clock();
       await changeSetup(writer.clinicId, async (tx, clinic) => {
         const caregiver = await requireClinicCaregiver(tx, clinic.id, caregiverId);
@@ -264,7 +264,7 @@ export function createSetupCaregivers(
      * Takes the caregiver off the clinic page and out of booking. Its appointments (past and
      * booked) stay, and PATCH `is_active: true` brings it back.
      */
-    async deactivateCaregiver(writer: Writer, caregiverId: number): Promise<void> {
+    async deactivateCaregiver(writer: ClinicActor, caregiverId: number): Promise<void> {
       const now = clock();
       const changed = await db.transaction(async (tx) => {
         await lockClinic(tx, writer.clinicId);

@@ -26,7 +26,7 @@ import {
 } from '../../platform/db/schema.js';
 import { AppError, clinicNotFound, invalidField } from '../../platform/errors.js';
 import { zonedDate } from '../../platform/zoned-time.js';
-import type { Writer } from '../integration/integration-auth.js';
+import type { ClinicActor } from '../../platform/http/integration-routes.js';
 import type { WaitlistService } from '../waitlist/waitlist-service.js';
 import type { ClinicDataCache } from './clinic-data-cache.js';
 
@@ -195,7 +195,7 @@ export function createSetupChecklist({ db, clock, cache, waitlist }: SetupCheckl
     getChecklist: (clinicId: number) => checklist(db, clinicId),
 
     /** Marks a step done or not done (audited when that changes); the checklist after. */
-    async markStep(writer: Writer, step: SetupStep, done: boolean): Promise<SetupChecklist> {
+    async markStep(writer: ClinicActor, step: SetupStep, done: boolean): Promise<SetupChecklist> {
       const now = new Date(clock());
       await db.transaction(async (tx) => {
         await clinicOf(tx, writer.clinicId);
@@ -236,7 +236,7 @@ export function createSetupChecklist({ db, clock, cache, waitlist }: SetupCheckl
     },
 
     /** Closes the clinic on a date, today or later: 400 for a past date, 409 if already closed. */
-    async createClosure(writer: Writer, body: CreateClosureBody): Promise<Closure> {
+    async createClosure(writer: ClinicActor, body: CreateClosureBody): Promise<Closure> {
       const now = clock();
       const closure = await db.transaction(async (tx) => {
         const clinic = await clinicOf(tx, writer.clinicId);
@@ -274,7 +274,7 @@ export function createSetupChecklist({ db, clock, cache, waitlist }: SetupCheckl
     },
 
     /** Opens the date again: its times are offered, and waiting patients may be offered them. */
-    async deleteClosure(writer: Writer, closureId: number): Promise<void> {
+    async deleteClosure(writer: ClinicActor, closureId: number): Promise<void> {
       const now = clock();
       await db.transaction(async (tx) => {
         const [row] = isStoredId(closureId)

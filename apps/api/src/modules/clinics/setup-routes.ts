@@ -13,7 +13,11 @@ import {
   setupStepParamsSchema,
 } from '@marpe/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { callerOf, refuseNulCharacters, writerOf } from '../integration/integration-auth.js';
+import {
+  callerOf,
+  refuseNulCharacters,
+  clinicActorOf,
+} from '../../platform/http/integration-routes.js';
 import { holidaySuggestions } from './holidays.js';
 import type { SetupChecklistService } from './setup-checklist.js';
 
@@ -60,7 +64,7 @@ export const setupRoutes: FastifyPluginAsyncZod<SetupRoutesOptions> = async (
       },
     },
     async (request) =>
-      checklist.markStep(writerOf(request), request.params.step, request.body.done),
+      checklist.markStep(clinicActorOf(request), request.params.step, request.body.done),
   );
 
   app.get(
@@ -89,7 +93,7 @@ export const setupRoutes: FastifyPluginAsyncZod<SetupRoutesOptions> = async (
       },
     },
     async (request, reply) => {
-      const closure = await checklist.createClosure(writerOf(request), request.body);
+      const closure = await checklist.createClosure(clinicActorOf(request), request.body);
       return reply.status(201).send(closure);
     },
   );
@@ -119,7 +123,7 @@ export const setupRoutes: FastifyPluginAsyncZod<SetupRoutesOptions> = async (
       },
     },
     async (request, reply) => {
-      await checklist.deleteClosure(writerOf(request), request.params.id);
+      await checklist.deleteClosure(clinicActorOf(request), request.params.id);
       return reply.status(204).send(null);
     },
   );

@@ -1,7 +1,7 @@
 import { audit, type AuditEntry } from '../../platform/audit.js';
 import type { Executor, Transaction } from '../../platform/db/client.js';
 import { AppError, invalidField } from '../../platform/errors.js';
-import type { Writer } from '../integration/integration-auth.js';
+import type { ClinicActor } from '../../platform/http/integration-routes.js';
 import type { Reminders } from '../reminders/reminders-service.js';
 import type { WaitlistService } from '../waitlist/waitlist-service.js';
 import type { ClinicDataCache } from './clinic-data-cache.js';
@@ -83,7 +83,7 @@ export function createSetupSteps({
   /** The audit entry of a setup change `writer` made at `now`. */
   function audited(
     tx: Executor,
-    writer: Writer,
+    writer: ClinicActor,
     now: number,
     entry: Omit<AuditEntry, 'clinicId' | 'actor' | 'at'>,
   ): Promise<void> {

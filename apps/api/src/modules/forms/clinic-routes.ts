@@ -23,7 +23,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ClinicFormRequest } from './read-form-requests.js';
 import type { CreatedFormRequestLink, FormRequests } from './form-requests.js';
 import type { FormTemplateRow, FormTemplates } from './form-templates.js';
-import { actorOf, callerOf } from '../integration/integration-auth.js';
+import { actorOf, callerOf } from '../../platform/http/integration-routes.js';
 
 export interface FormsIntegrationRoutesOptions {
   templates: FormTemplates;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { deriveKey, sealingKey, type DataKeys } from '../../platform/crypto.js';
 import type { Database } from '../../platform/db/client.js';
-import { registerIntegrationRoutes } from '../integration/integration-auth.js';
+import { registerIntegrationRoutes } from '../../platform/http/integration-routes.js';
 import type { Messaging } from '../messaging/messaging.js';
 import type { Webhooks } from '../webhooks/webhooks-service.js';
 import { formsIntegrationRoutes } from './clinic-routes.js';

@@ -9,7 +9,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../platform/errors.js';
 import type { ApiKeys } from './api-keys.js';
-import { actorOf, callerOf, refuseNulCharacters } from './integration-auth.js';
+import { actorOf, callerOf, refuseNulCharacters } from '../../platform/http/integration-routes.js';
 
 export interface ApiKeysRoutesOptions {
   apiKeys: Pick<ApiKeys, 'create' | 'list' | 'revoke'>;

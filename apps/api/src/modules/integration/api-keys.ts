@@ -20,7 +20,8 @@ export interface CreatedApiKey {
   createdAt: Date;
 }
 
-export interface ApiKeyCaller {
+/** What a live key verifies to: the key (not yet a caller: integration-auth makes it one). */
+export interface VerifiedApiKey {
   keyId: number;
   clinicId: number;
   /** SHA-256 of the key: names it (per-key limits) without holding it. */
@@ -104,7 +105,7 @@ export function createApiKeys(deps: { db: Database; clock: () => number }) {
     },
 
     /** The live key's owner, or null. Notes the use at most once a minute per key. */
-    async verify(key: string): Promise<ApiKeyCaller | null> {
+    async verify(key: string): Promise<VerifiedApiKey | null> {
       if (!key.startsWith(API_KEY_PREFIX) || key.length > 200) return null;
       const keyHash = sha256Hex(key);
       const [row] = await db

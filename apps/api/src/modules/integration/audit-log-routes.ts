@@ -9,7 +9,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database, Executor } from '../../platform/db/client.js';
 import { apiKeys, auditLog, staffAccounts } from '../../platform/db/schema.js';
-import { callerOf, refuseNulCharacters } from './integration-auth.js';
+import { callerOf, refuseNulCharacters } from '../../platform/http/integration-routes.js';
 
 export interface AuditLogRoutesOptions {
   db: Database;

@@ -3,11 +3,8 @@ import type { Database } from '../../platform/db/client.js';
 import { createApiKeys } from './api-keys.js';
 import { apiKeysRoutes } from './api-keys-routes.js';
 import { auditLogRoutes } from './audit-log-routes.js';
-import {
-  registerIntegrationAuth,
-  registerIntegrationRoutes,
-  type StaffCallerSource,
-} from './integration-auth.js';
+import { registerIntegrationRoutes } from '../../platform/http/integration-routes.js';
+import { registerIntegrationAuth, type StaffCallerSource } from './integration-auth.js';
 
 /**
  * The clinic-facing surface's common part: its callers (API keys and desk sessions), their

@@ -16,7 +16,7 @@ import {
   callerOf,
   refuseNulCharacters,
   registerIntegrationRoutes,
-} from '../integration/integration-auth.js';
+} from '../../platform/http/integration-routes.js';
 import { messageRemainsSchema, SMS_TOPIC } from './messaging.js';
 import { WHATSAPP_TOPIC } from './whatsapp-channel.js';
 

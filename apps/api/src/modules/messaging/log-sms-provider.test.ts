@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { otpMessage } from '../patient-auth/otp-message.js';
+import { otpMessage } from '../../platform/one-time-code.js';
 import { createDevMessageLog, createLogSmsProvider, demoMessageBox } from './log-sms-provider.js';
 
 const body = otpMessage({

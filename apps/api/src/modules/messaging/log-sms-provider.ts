@@ -22,7 +22,7 @@ export function createDevMessageLog(capacity = DEV_MESSAGE_LOG_CAPACITY): DevMes
   };
 }
 
-// The one-time code's WebOTP line (patient-auth's otp-message.ts): `@host #code`, last.
+// The one-time code's WebOTP line (platform/one-time-code.ts): `@host #code`, last.
 const webOtpLine = /^@\S+ #(\w+)\s*$/m;
 
 /** Colours only for a terminal that takes them (Node's check honours NO_COLOR and FORCE_COLOR). */

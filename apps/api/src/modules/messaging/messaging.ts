@@ -5,14 +5,13 @@ import type { Config } from '../../platform/config.js';
 import { sealingKey } from '../../platform/crypto.js';
 import type { DatabaseHandle, Executor } from '../../platform/db/client.js';
 import type { MessagingChannel, OutboxLane } from '../../platform/db/schema.js';
-import {
-  createOutbox,
-  type OutboxHandler,
-  type OutboxItem,
-  type OutboxOptions,
-  type OutboxRemains,
-} from '../../platform/outbox/outbox.js';
-import { whatsappTokenKey } from '../whatsapp/whatsapp-repository.js';
+import type {
+  OutboxHandler,
+  OutboxItem,
+  OutboxRemains,
+} from '../../platform/outbox/outbox-contract.js';
+import { createOutbox, type OutboxOptions } from '../../platform/outbox/outbox.js';
+import { whatsappTokenKey } from './whatsapp-connections.js';
 import { createHttpSmsProvider } from './http-sms-provider.js';
 import {
   createDevMessageLog,

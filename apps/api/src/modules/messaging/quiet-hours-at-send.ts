@@ -1,10 +1,9 @@
-import { defaultReminderSettings } from '@marpe/shared';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Executor } from '../../platform/db/client.js';
 import { clinics, reminderSettings } from '../../platform/db/schema.js';
-import type { OutboxHandler } from '../../platform/outbox/outbox.js';
-import { nextAllowedAt, type ReminderPolicy } from '../reminders/reminder-schedule.js';
+import type { OutboxHandler } from '../../platform/outbox/outbox-contract.js';
+import { clinicQuietTime, nextAllowedAt, type QuietTime } from './quiet-time.js';
 
 /**
  * A notice that the clinic's quiet hours would hold until less than this before the appointment
@@ -40,11 +39,10 @@ export const keepsQuietHours = (kind: string | undefined): boolean =>
 const kindOfPayload = z.object({ kind: z.string().optional() });
 
 /** The clinic's quiet time, as its reminders and waitlist offers keep it; null for no clinic. */
-async function quietPolicyOf(ex: Executor, clinicId: number): Promise<ReminderPolicy | null> {
+async function quietTimeOf(ex: Executor, clinicId: number): Promise<QuietTime | null> {
   const [row] = await ex
     .select({
       timezone: clinics.timezone,
-      cancelNoticeMinutes: clinics.cancelNoticeMinutes,
       quietStart: reminderSettings.quietStart,
       quietEnd: reminderSettings.quietEnd,
       observeRestDays: reminderSettings.observeRestDays,
@@ -52,16 +50,7 @@ async function quietPolicyOf(ex: Executor, clinicId: number): Promise<ReminderPo
     .from(clinics)
     .leftJoin(reminderSettings, eq(reminderSettings.clinicId, clinics.id))
     .where(eq(clinics.id, clinicId));
-  if (!row) return null;
-  return {
-    leadMinutes: [],
-    // A clinic that never saved its reminder settings has their defaults (as waitlist offers do).
-    quietStart: row.quietStart?.slice(0, 5) ?? defaultReminderSettings.quiet_hours.start,
-    quietEnd: row.quietEnd?.slice(0, 5) ?? defaultReminderSettings.quiet_hours.end,
-    observeRestDays: row.observeRestDays ?? defaultReminderSettings.observe_shabbat_and_holidays,
-    timezone: row.timezone,
-    cancelNoticeMinutes: row.cancelNoticeMinutes,
-  };
+  return row ? clinicQuietTime(row) : null;
 }
 
 /**
@@ -84,13 +73,13 @@ export async function quietHoursAtSend(
 ): Promise<number | null> {
   const { clinicId, kind, now, expiresAt, createdAt } = message;
   if (clinicId === null || kind === undefined || !keepsQuietHours(kind)) return null;
-  const policy = await quietPolicyOf(ex, clinicId);
-  if (!policy) return null;
-  const allowed = nextAllowedAt(now, policy);
+  const quiet = await quietTimeOf(ex, clinicId);
+  if (!quiet) return null;
+  const allowed = nextAllowedAt(now, quiet);
   if (allowed <= now) return null;
   if (TELL_WHEN_LATE.has(kind)) {
     const queuedInThisQuiet =
-      nextAllowedAt(createdAt, policy) > createdAt && nextAllowedAt(createdAt, policy) === allowed;
+      nextAllowedAt(createdAt, quiet) > createdAt && nextAllowedAt(createdAt, quiet) === allowed;
     if (queuedInThisQuiet) return null;
     return expiresAt !== null && expiresAt - allowed < NOTICE_URGENT_WITHIN_MS ? null : allowed;
   }

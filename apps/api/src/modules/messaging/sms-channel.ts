@@ -2,7 +2,7 @@ import { messageKindSchema, type MessageKind } from '@marpe/shared';
 import { z } from 'zod';
 import type { SealingKey } from '../../platform/crypto.js';
 import type { Database, Executor } from '../../platform/db/client.js';
-import type { OutboxHandler } from '../../platform/outbox/outbox.js';
+import type { OutboxHandler } from '../../platform/outbox/outbox-contract.js';
 import { recordAccepted, recordRefused, type DeliveryFacts } from './deliveries.js';
 import { SmsRefused, type SmsProvider } from './sms-provider.js';
 import { usesWhatsApp, type WhatsAppPayload } from './whatsapp-channel.js';

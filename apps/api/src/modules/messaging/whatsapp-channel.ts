@@ -2,8 +2,8 @@ import { messageKindSchema, type MessageKind } from '@marpe/shared';
 import { z } from 'zod';
 import type { Database, Executor } from '../../platform/db/client.js';
 import type { MessagingChannel } from '../../platform/db/schema.js';
-import type { OutboxHandler } from '../../platform/outbox/outbox.js';
-import { findClinicWhatsApp, findSendingCredentials } from '../whatsapp/whatsapp-repository.js';
+import type { OutboxHandler } from '../../platform/outbox/outbox-contract.js';
+import { findClinicWhatsApp, findSendingCredentials } from './whatsapp-connections.js';
 import { WhatsAppRefused, type WhatsAppProvider } from './whatsapp-provider.js';
 import type { SealingKey } from '../../platform/crypto.js';
 

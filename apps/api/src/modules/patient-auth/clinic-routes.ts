@@ -23,9 +23,9 @@ import { AppError, invalidField } from '../../platform/errors.js';
 import {
   callerOf,
   refuseNulCharacters,
-  writerOf,
-  type Writer,
-} from '../integration/integration-auth.js';
+  clinicActorOf,
+  type ClinicActor,
+} from '../../platform/http/integration-routes.js';
 import type { PatientAuthRepository } from './patient-auth-repository.js';
 import { toPatient, tooManyIdentities } from './patient-auth-service.js';
 import type { PatientSearch } from './patient-search.js';
@@ -60,7 +60,7 @@ export function createPatientCorrections(deps: {
      * Each kind of change audited with what it was before.
      */
     async correct(
-      writer: Writer,
+      writer: ClinicActor,
       idNumber: string,
       input: UpdatePatientBody,
     ): Promise<IntegrationPatient> {
@@ -133,7 +133,7 @@ export function createPatientCorrections(deps: {
      * to go through with the owner and cancel those that are not theirs.
      */
     async reassign(
-      writer: Writer,
+      writer: ClinicActor,
       idNumber: string,
       input: ReassignPatientBody,
     ): Promise<ReassignedPatient> {
@@ -256,7 +256,7 @@ export const patientsIntegrationRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return corrections.correct(writerOf(request), request.params.idNumber, request.body);
+      return corrections.correct(clinicActorOf(request), request.params.idNumber, request.body);
     },
   );
   app.post(
@@ -279,7 +279,7 @@ export const patientsIntegrationRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return corrections.reassign(writerOf(request), request.params.idNumber, request.body);
+      return corrections.reassign(clinicActorOf(request), request.params.idNumber, request.body);
     },
   );
 };

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { deriveKey, type DataKeys } from '../../platform/crypto.js';
 import type { Database } from '../../platform/db/client.js';
 import type { Messaging } from '../messaging/messaging.js';
-import { registerIntegrationRoutes } from '../integration/integration-auth.js';
+import { registerIntegrationRoutes } from '../../platform/http/integration-routes.js';
 import { registerAuthenticate } from './authenticate.js';
 import { createPatientCorrections, patientsIntegrationRoutes } from './clinic-routes.js';
 import { createPatientAuthRepository } from './patient-auth-repository.js';

@@ -10,29 +10,13 @@ import {
   tooManyRequests,
   windowFull,
 } from '../../platform/limits.js';
-import { generateCode, otpMessage } from './otp-message.js';
+import { generateCode, otpMessage, type CodeSmsQueue } from '../../platform/one-time-code.js';
 import type { PatientAuthRepository, PatientRow } from './patient-auth-repository.js';
 import { patientAuthRules, type PatientAuthRules } from './patient-auth-rules.js';
 
-/** What the service needs of messaging: queue a code's SMS in a transaction, wake the sender after. */
-export interface SmsQueue {
-  queueCode(
-    ex: Executor,
-    message: {
-      to: string;
-      body: string;
-      expiresAt?: Date;
-      clinicId?: number;
-      /** The challenge's token hash: the code page asks whether its SMS arrived by it. */
-      deliveryRef?: string;
-    },
-  ): Promise<void>;
-  kick(): void;
-}
-
 export interface PatientAuthServiceDeps {
   repository: PatientAuthRepository;
-  messaging: SmsQueue;
+  messaging: CodeSmsQueue;
   /** Epoch milliseconds. */
   clock: () => number;
   /** Keys the code hashes (derived from DATA_KEY): a stolen table does not give the codes away. */

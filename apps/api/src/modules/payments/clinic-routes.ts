@@ -12,7 +12,7 @@ import {
 } from '@marpe/shared';
 import { privateAnswer } from '../../platform/http/private-answer.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { actorOf, callerOf } from '../integration/integration-auth.js';
+import { actorOf, callerOf } from '../../platform/http/integration-routes.js';
 import type { PaymentRequests } from './payment-requests.js';
 
 export interface PaymentsIntegrationRoutesOptions {

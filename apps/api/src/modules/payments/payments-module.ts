@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../platform/config.js';
 import { sealingKey, type DataKeys } from '../../platform/crypto.js';
 import type { Database } from '../../platform/db/client.js';
-import { registerIntegrationRoutes } from '../integration/integration-auth.js';
+import { registerIntegrationRoutes } from '../../platform/http/integration-routes.js';
 import type { AppOutbox, Messaging } from '../messaging/messaging.js';
 import type { Webhooks } from '../webhooks/webhooks-service.js';
 import { paymentsIntegrationRoutes } from './clinic-routes.js';

@@ -7,7 +7,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { isStoredId } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/errors.js';
-import { actorOf, callerOf } from '../integration/integration-auth.js';
+import { actorOf, callerOf } from '../../platform/http/integration-routes.js';
 import type { Reminders } from './reminders-service.js';
 
 export interface RemindersRoutesOptions {

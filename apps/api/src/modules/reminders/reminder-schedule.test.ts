@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { formatZonedIso, zonedToEpoch } from '../../platform/zoned-time.js';
+import { quietSpanAt } from '../messaging/quiet-time.js';
+import { restSpans } from '../messaging/rest-days.js';
 import {
   allowedDueAt,
   nominalDueAt,
   planReminders,
-  quietSpanAt,
   type ReminderPolicy,
 } from './reminder-schedule.js';
-import { restSpans } from './rest-days.js';
 
 const TZ = 'Asia/Jerusalem';
 const HOUR = 3_600_000;

@@ -1,12 +1,6 @@
 import type { ReminderSettings } from '@marpe/shared';
-import {
-  addDaysToLocalDate,
-  epochToWallTime,
-  wallTimeToEpoch,
-  zonedDate,
-  zonedDateMinutesToEpoch,
-} from '../../platform/zoned-time.js';
-import { restSpans, type Span } from './rest-days.js';
+import { epochToWallTime, wallTimeToEpoch } from '../../platform/zoned-time.js';
+import { quietTimeAt, type QuietTime } from '../messaging/quiet-time.js';
 
 const MINUTE = 60_000;
 const DAY_MINUTES = 24 * 60;
@@ -22,14 +16,8 @@ export const REMINDER_MIN_SPACING_MS = 60 * MINUTE;
 export const REMINDER_DEADLINE_GRACE_MS = 30 * MINUTE;
 export const REMINDER_BEFORE_DEADLINE_MS = 15 * MINUTE;
 
-export interface ReminderPolicy {
+export interface ReminderPolicy extends QuietTime {
   leadMinutes: readonly number[];
-  /** 'HH:mm' clinic time; quiet hours run across midnight when end is earlier; equal: none. */
-  quietStart: string;
-  quietEnd: string;
-  /** Keep out of Shabbat and Yom Tov (candle lighting to havdalah). */
-  observeRestDays: boolean;
-  timezone: string;
   /** The clinic's online cancellation notice: cancelling and moving close this long before. */
   cancelNoticeMinutes: number;
 }
@@ -53,8 +41,6 @@ export const reminderPolicy = (
   cancelNoticeMinutes: clinic.cancelNoticeMinutes,
 });
 
-const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
-
 /**
  * start − lead as the patient reads it: a whole number of days is the same clock time that many
  * calendar days before (a 24-hour reminder of 10:00 goes at 10:00 the day before, across a clock
@@ -66,32 +52,6 @@ export function nominalDueAt(startMs: number, leadMinutes: number, timezone: str
   return wallTimeToEpoch(wall - leadMinutes * MINUTE, timezone);
 }
 
-/** The quiet hours around an instant, or null when it is outside them. */
-export function quietSpanAt(at: number, policy: ReminderPolicy): Span | null {
-  const start = minutesOf(policy.quietStart);
-  const end = minutesOf(policy.quietEnd);
-  if (start === end) return null;
-  const date = zonedDate(at, policy.timezone);
-  const minute = Math.floor((epochToWallTime(at, policy.timezone) / MINUTE) % DAY_MINUTES);
-  const span = (startDate: string): Span => ({
-    start: zonedDateMinutesToEpoch(startDate, start, policy.timezone),
-    end: zonedDateMinutesToEpoch(
-      end > start ? startDate : addDaysToLocalDate(startDate, 1),
-      end,
-      policy.timezone,
-    ),
-  });
-  if (start < end) return minute >= start && minute < end ? span(date) : null;
-  if (minute >= start) return span(date);
-  if (minute < end) return span(addDaysToLocalDate(date, -1));
-  return null;
-}
-
-function restSpanAt(at: number, timezone: string): Span | null {
-  const date = zonedDate(at, timezone);
-  return restSpans(date, date).find((span) => at >= span.start && at < span.end) ?? null;
-}
-
 /**
  * When a reminder planned for `nominal` goes: moved earlier, to the minute before the quiet hours
  * or the Shabbat/Yom Tov it falls in begin, until it falls in neither. Never dropped for it.
@@ -101,27 +61,9 @@ export function allowedDueAt(nominal: number, policy: ReminderPolicy): number {
   // Each move goes earlier to a span's start; a handful of moves reach any free minute (a
   // two-day Yom Tov next to Shabbat is one span).
   for (let moves = 0; moves < 16; moves++) {
-    const blocked =
-      quietSpanAt(due, policy) ??
-      (policy.observeRestDays ? restSpanAt(due, policy.timezone) : null);
+    const blocked = quietTimeAt(due, policy);
     if (!blocked) return due;
     due = blocked.start - MINUTE;
-  }
-  return due;
-}
-
-/**
- * The first instant at or after `at` outside quiet hours and (when observed) Shabbat/Yom Tov: when
- * an overdue reminder may still go. Each move goes later to a span's end.
- */
-export function nextAllowedAt(at: number, policy: ReminderPolicy): number {
-  let due = at;
-  for (let moves = 0; moves < 16; moves++) {
-    const blocked =
-      quietSpanAt(due, policy) ??
-      (policy.observeRestDays ? restSpanAt(due, policy.timezone) : null);
-    if (!blocked) return due;
-    due = blocked.end;
   }
   return due;
 }

@@ -3,12 +3,15 @@ import type { IntegrationReminder, ReminderSettings } from '@marpe/shared';
 import { audit } from '../../platform/audit.js';
 import type { Executor } from '../../platform/db/client.js';
 import { AppError } from '../../platform/errors.js';
+import type { ClinicActor } from '../../platform/http/integration-routes.js';
+import { createWorkerLoop } from '../../platform/worker-loop.js';
 import { formatZonedIso } from '../../platform/zoned-time.js';
 import { takeMessageCap, tryLockMessageCaps } from '../integration/message-caps.js';
 import type { Messaging } from '../messaging/messaging.js';
 import type { Webhooks } from '../webhooks/webhooks-service.js';
 import { reminderMessage } from './reminder-message.js';
-import { nextAllowedAt, planReminders, reminderPolicy } from './reminder-schedule.js';
+import { nextAllowedAt } from '../messaging/quiet-time.js';
+import { planReminders, reminderPolicy } from './reminder-schedule.js';
 import type { DueReminder, RemindersRepository } from './reminders-repository.js';
 
 /** The audit actor of what the reminders worker does by itself. */
@@ -28,12 +31,6 @@ export interface RemindersDeps {
   log: FastifyBaseLogger;
   /** How often due reminders are looked for (default 30 s: they are planned to the minute). */
   pollIntervalMs?: number;
-}
-
-/** Who changes the settings: the clinic of the API key, and the audit actor. */
-export interface ReminderWriter {
-  clinicId: number;
-  actor: string;
 }
 
 /** The appointment a booking, a move or a settings change plans reminders for. */
@@ -213,33 +210,27 @@ export function createReminders(deps: RemindersDeps) {
     });
   }
 
-  let lastRun: Promise<unknown> = Promise.resolve();
-
-  /** Sends everything due now, after any run under way; resolves with how many were sent. */
-  function runOnce(): Promise<number> {
-    const run = lastRun.then(async () => {
-      let total = 0;
-      for (;;) {
-        const { claimed, settled, sent } = await runBatch();
-        total += sent;
-        if (sent > 0) {
-          messaging.kick();
-          webhooks.kick();
-        }
-        // A full batch may have more behind it; one with failures would only claim them again.
-        if (claimed < CLAIM_BATCH || settled < claimed) return total;
+  /** One run: batch after batch until none is full; how many reminders it sent. */
+  async function sendDue(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const { claimed, settled, sent } = await runBatch();
+      total += sent;
+      if (sent > 0) {
+        messaging.kick();
+        webhooks.kick();
       }
-    });
-    lastRun = run.catch(() => {});
-    return run;
+      // A full batch may have more behind it; one with failures would only claim them again.
+      if (claimed < CLAIM_BATCH || settled < claimed) return total;
+    }
   }
 
-  let timer: NodeJS.Timeout | null = null;
-  let stopped = false;
-
-  function poll(): void {
-    runOnce().catch((error: unknown) => log.error({ err: error }, 'reminders: run failed'));
-  }
+  const loop = createWorkerLoop({
+    name: 'reminders',
+    run: sendDue,
+    everyMs: deps.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+    log,
+  });
 
   /** Withdraws the clinic's waiting reminders and plans its upcoming appointments again. */
   async function replanAt(tx: Executor, clinicId: number, now: number): Promise<void> {
@@ -281,10 +272,7 @@ export function createReminders(deps: RemindersDeps) {
      * `PUT /api/integration/reminders/settings`: saved whole, and every upcoming appointment of the
      * clinic re-planned by them in the same transaction (none when turned off).
      */
-    async saveSettings(
-      writer: ReminderWriter,
-      settings: ReminderSettings,
-    ): Promise<ReminderSettings> {
+    async saveSettings(writer: ClinicActor, settings: ReminderSettings): Promise<ReminderSettings> {
       const now = clock();
       await db.transaction(async (tx) => {
         await repository.saveSettings(tx, writer.clinicId, settings);
@@ -319,23 +307,12 @@ export function createReminders(deps: RemindersDeps) {
       }));
     },
 
-    runOnce,
-
+    /** Sends everything due now, after any run under way; resolves with how many were sent. */
+    runOnce: loop.runOnce,
     /** Polls every `pollIntervalMs`, and runs at once. */
-    start(): void {
-      if (timer || stopped) return;
-      timer = setInterval(poll, deps.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS);
-      timer.unref();
-      poll();
-    },
-
+    start: loop.start,
     /** Stops polling and waits for the run under way. */
-    async stop(): Promise<void> {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      timer = null;
-      await lastRun;
-    },
+    stop: loop.stop,
   };
 }
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../platform/config.js';
 import type { DataKeys } from '../../platform/crypto.js';
 import type { Database } from '../../platform/db/client.js';
-import { registerIntegrationRoutes } from '../integration/integration-auth.js';
+import { registerIntegrationRoutes } from '../../platform/http/integration-routes.js';
 import { createShaamOAuth } from './shaam-oauth.js';
 import { shaamKey } from './shaam-repository.js';
 import { shaamAuthRoutes, shaamIntegrationRoutes } from './shaam-routes.js';

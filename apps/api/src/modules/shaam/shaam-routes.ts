@@ -7,7 +7,7 @@ import {
   shaamStatusSchema,
 } from '@marpe/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { actorOf, callerOf } from '../integration/integration-auth.js';
+import { actorOf, callerOf } from '../../platform/http/integration-routes.js';
 import type { ShaamService } from './shaam-service.js';
 
 // A type, not an interface: registerIntegrationRoutes takes options as a Record.

@@ -8,7 +8,11 @@ import {
   updateStaffMemberBodySchema,
 } from '@marpe/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { callerOf, refuseNulCharacters, writerOf } from '../integration/integration-auth.js';
+import {
+  callerOf,
+  refuseNulCharacters,
+  clinicActorOf,
+} from '../../platform/http/integration-routes.js';
 import type { StaffMembers } from './staff-members.js';
 
 export interface StaffClinicRoutesOptions {
@@ -61,7 +65,7 @@ export const staffClinicRoutes: FastifyPluginAsyncZod<StaffClinicRoutesOptions> 
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const { name, phone, role, send_sms: sendSms } = request.body;
-      const created = await members.invite(writerOf(request), { name, phone, role, sendSms });
+      const created = await members.invite(clinicActorOf(request), { name, phone, role, sendSms });
       return reply.status(201).send(created);
     },
   );
@@ -77,7 +81,7 @@ export const staffClinicRoutes: FastifyPluginAsyncZod<StaffClinicRoutesOptions> 
       },
     },
     async (request, reply) => {
-      await members.revokeInvitation(writerOf(request), request.params.id);
+      await members.revokeInvitation(clinicActorOf(request), request.params.id);
       return reply.status(204).send(null);
     },
   );
@@ -95,7 +99,7 @@ export const staffClinicRoutes: FastifyPluginAsyncZod<StaffClinicRoutesOptions> 
       },
     },
     async (request, reply) => {
-      await members.changeRole(writerOf(request), request.params.id, request.body.role);
+      await members.changeRole(clinicActorOf(request), request.params.id, request.body.role);
       return reply.status(204).send(null);
     },
   );
@@ -112,7 +116,7 @@ export const staffClinicRoutes: FastifyPluginAsyncZod<StaffClinicRoutesOptions> 
       },
     },
     async (request, reply) => {
-      await members.remove(writerOf(request), request.params.id);
+      await members.remove(clinicActorOf(request), request.params.id);
       return reply.status(204).send(null);
     },
   );

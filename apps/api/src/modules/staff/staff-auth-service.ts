@@ -4,14 +4,13 @@ import type { Executor } from '../../platform/db/client.js';
 import { hmacHex, randomToken, safeEqual, sha256Hex } from '../../platform/crypto.js';
 import { AppError } from '../../platform/errors.js';
 import { assertCodeSendAllowed, windowFull } from '../../platform/limits.js';
-import type { SmsQueue } from '../patient-auth/patient-auth-service.js';
-import { generateCode, otpMessage } from '../patient-auth/otp-message.js';
+import { generateCode, otpMessage, type CodeSmsQueue } from '../../platform/one-time-code.js';
 import type { StaffRepository } from './staff-repository.js';
 import { staffAuthRules, type StaffAuthRules } from './staff-auth-rules.js';
 
 export interface StaffAuthServiceDeps {
   repository: StaffRepository;
-  messaging: SmsQueue;
+  messaging: CodeSmsQueue;
   clock: () => number;
   /** Keys the code hashes (derived from DATA_KEY). */
   codeKey: Buffer;

@@ -11,7 +11,7 @@ import {
   staffMemberships,
 } from '../../platform/db/schema.js';
 import { AppError, clinicNotFound } from '../../platform/errors.js';
-import type { Writer } from '../integration/integration-auth.js';
+import type { ClinicActor } from '../../platform/http/integration-routes.js';
 import type { Messaging } from '../messaging/messaging.js';
 import { staffAuthRules } from './staff-auth-rules.js';
 import type { StaffRepository } from './staff-repository.js';
@@ -115,7 +115,7 @@ export function createStaffMembers(deps: StaffMembersDeps) {
 
     /** A one-time invitation link for the phone (by SMS too unless `sendSms` is false). */
     async invite(
-      writer: Writer,
+      writer: ClinicActor,
       input: { name: string; phone: string; role: StaffRole; sendSms?: boolean },
       executor?: Executor,
     ): Promise<CreatedStaffInvitation> {
@@ -167,7 +167,7 @@ export function createStaffMembers(deps: StaffMembersDeps) {
       return created;
     },
 
-    async revokeInvitation(writer: Writer, invitationId: number): Promise<void> {
+    async revokeInvitation(writer: ClinicActor, invitationId: number): Promise<void> {
       const at = new Date(clock());
       await db.transaction(async (tx) => {
         const revoked = isStoredId(invitationId)
@@ -198,7 +198,7 @@ export function createStaffMembers(deps: StaffMembersDeps) {
       });
     },
 
-    async changeRole(writer: Writer, membershipId: number, role: StaffRole): Promise<void> {
+    async changeRole(writer: ClinicActor, membershipId: number, role: StaffRole): Promise<void> {
       const at = new Date(clock());
       await db.transaction(async (tx) => {
         const { membership, name } = await lockedMember(tx, writer.clinicId, membershipId);
@@ -226,7 +226,7 @@ export function createStaffMembers(deps: StaffMembersDeps) {
     },
 
     /** Removes the member from the clinic; their sessions can no longer act for it. */
-    async remove(writer: Writer, membershipId: number): Promise<void> {
+    async remove(writer: ClinicActor, membershipId: number): Promise<void> {
       const at = new Date(clock());
       await db.transaction(async (tx) => {
         const { membership, name } = await lockedMember(tx, writer.clinicId, membershipId);

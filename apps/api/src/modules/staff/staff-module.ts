@@ -3,7 +3,7 @@ import type { Config } from '../../platform/config.js';
 import { deriveKey, type DataKeys } from '../../platform/crypto.js';
 import type { Database } from '../../platform/db/client.js';
 import { staffCookie } from '../../platform/http/desk-cookie.js';
-import { registerIntegrationRoutes } from '../integration/integration-auth.js';
+import { registerIntegrationRoutes } from '../../platform/http/integration-routes.js';
 import type { Messaging } from '../messaging/messaging.js';
 import { staffClinicRoutes } from './clinic-routes.js';
 import { staffAuthRoutes } from './staff-auth-routes.js';

@@ -12,7 +12,11 @@ import {
   waitlistSlotsSchema,
 } from '@marpe/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { callerOf, refuseNulCharacters, writerOf } from '../integration/integration-auth.js';
+import {
+  callerOf,
+  refuseNulCharacters,
+  clinicActorOf,
+} from '../../platform/http/integration-routes.js';
 import type { WaitlistService } from './waitlist-service.js';
 
 export interface WaitlistIntegrationRoutesOptions {
@@ -94,7 +98,11 @@ export const waitlistIntegrationRoutes: FastifyPluginAsyncZod<
       },
     },
     async (request, reply) => {
-      const offer = await service.offerByHand(writerOf(request), request.params.id, request.body);
+      const offer = await service.offerByHand(
+        clinicActorOf(request),
+        request.params.id,
+        request.body,
+      );
       return reply.code(201).header('cache-control', 'no-store').send(offer);
     },
   );

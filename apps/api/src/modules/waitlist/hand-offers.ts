@@ -8,19 +8,18 @@ import {
 import { audit } from '../../platform/audit.js';
 import { AppError, clinicNotFound, invalidField } from '../../platform/errors.js';
 import { formatZonedIso, formatZonedLocal } from '../../platform/zoned-time.js';
-import type { Writer } from '../integration/integration-auth.js';
+import type { ClinicActor } from '../../platform/http/integration-routes.js';
 import {
   messageCapError,
   takeMessageCap,
   type MessageCapRefusal,
 } from '../integration/message-caps.js';
-import { nextAllowedAt } from '../reminders/reminder-schedule.js';
+import { clinicQuietTime, nextAllowedAt } from '../messaging/quiet-time.js';
 import {
   alreadyOffered,
   entryClosed,
   handOfferPayloadSchema,
   MINUTE,
-  quietPolicy,
   WAITLIST_HAND_OFFER_TOPIC,
   type HandOfferPayload,
 } from './offer-rules.js';
@@ -114,7 +113,7 @@ export function clinicSlots(ctx: WaitlistContext) {
  */
 export function offerByHand(ctx: WaitlistContext) {
   return async function offerByHand(
-    writer: Writer,
+    writer: ClinicActor,
     entryId: number,
     body: WaitlistOfferBody,
   ): Promise<WaitlistOffer> {
@@ -147,7 +146,7 @@ export function offerByHand(ctx: WaitlistContext) {
     }
     const previous = await repository.listOffers(db, [entry.id]);
     if (previous.some((o) => o.startAt.getTime() === start)) throw alreadyOffered();
-    const sendAt = nextAllowedAt(now, quietPolicy(caregiver));
+    const sendAt = nextAllowedAt(now, clinicQuietTime(caregiver));
     if (sendAt >= start) {
       throw invalidField(
         'start_date',
@@ -240,7 +239,7 @@ export function handleHandOffer(ctx: WaitlistContext) {
     if (!entry || entry.status !== 'waiting') return;
     const caregiver = await repository.findOfferCaregiver(offer.caregiverId);
     if (!caregiver || caregiver.clinicId !== offer.clinicId || !caregiver.isActive) return;
-    const allowed = nextAllowedAt(now, quietPolicy(caregiver));
+    const allowed = nextAllowedAt(now, clinicQuietTime(caregiver));
     if (allowed > now) {
       // Quiet hours changed meanwhile: later, if still before the time.
       if (allowed < offer.start) {

@@ -1,8 +1,6 @@
-import { defaultReminderSettings } from '@marpe/shared';
 import { z } from 'zod';
 import { AppError } from '../../platform/errors.js';
 import type { Interval } from '../availability/availability-engine.js';
-import type { ReminderPolicy } from '../reminders/reminder-schedule.js';
 import type { OfferRow } from './waitlist-repository.js';
 
 export const MINUTE = 60_000;
@@ -77,25 +75,6 @@ export function chooseSlot(
   let best: Interval | null = null;
   for (const slot of candidates) if (!best || distance(slot) < distance(best)) best = slot;
   return best;
-}
-
-/** The quiet time offers keep out of: the clinic's reminders' (their defaults if never set). */
-export function quietPolicy(caregiver: {
-  timezone: string;
-  cancelNoticeMinutes: number;
-  quietStart: string | null;
-  quietEnd: string | null;
-  observeRestDays: boolean | null;
-}): ReminderPolicy {
-  return {
-    leadMinutes: [],
-    quietStart: caregiver.quietStart ?? defaultReminderSettings.quiet_hours.start,
-    quietEnd: caregiver.quietEnd ?? defaultReminderSettings.quiet_hours.end,
-    observeRestDays:
-      caregiver.observeRestDays ?? defaultReminderSettings.observe_shabbat_and_holidays,
-    timezone: caregiver.timezone,
-    cancelNoticeMinutes: caregiver.cancelNoticeMinutes,
-  };
 }
 
 export const asInterval = (offer: OfferRow): Interval & { entryId: number } => ({

@@ -15,7 +15,7 @@ import {
   takeMessageCap,
   type MessageCapRefusal,
 } from '../integration/message-caps.js';
-import { nextAllowedAt } from '../reminders/reminder-schedule.js';
+import { clinicQuietTime, nextAllowedAt } from '../messaging/quiet-time.js';
 import {
   asInterval,
   chooseSlot,
@@ -23,7 +23,6 @@ import {
   offerPayloadSchema,
   OFFERS_AT_ONCE,
   overlaps,
-  quietPolicy,
   WAITLIST_ACTOR,
   WAITLIST_OFFER_TOPIC,
 } from './offer-rules.js';
@@ -61,7 +60,7 @@ async function offer(
   if (!caregiver || caregiver.clinicId !== clinicId || !caregiver.isActive) return;
   // The patient's night, Shabbat and holidays as the clinic's reminders keep them: the run
   // waits for them to end (the slot may be gone by then; the offer goes only if it is not).
-  const policy = quietPolicy(caregiver);
+  const policy = clinicQuietTime(caregiver);
   const allowed = nextAllowedAt(now, policy);
   if (allowed > now) {
     await queueRun(ctx, db, clinicId, caregiverId, new Date(allowed), freed);

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../platform/db/client.js';
 import type { AvailabilityService } from '../availability/availability-service.js';
 import { createBookingSubjects } from '../availability/booking-subject.js';
-import { registerIntegrationRoutes } from '../integration/integration-auth.js';
+import { registerIntegrationRoutes } from '../../platform/http/integration-routes.js';
 import type { AppOutbox, Messaging } from '../messaging/messaging.js';
 import { waitlistIntegrationRoutes } from './clinic-routes.js';
 import { waitlistRoutes } from './patient-routes.js';

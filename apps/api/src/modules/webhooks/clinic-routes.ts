@@ -13,7 +13,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { actorOf, callerOf } from '../integration/integration-auth.js';
+import { actorOf, callerOf } from '../../platform/http/integration-routes.js';
 import type { Webhooks } from './webhooks-service.js';
 
 // A type, not an interface: registerIntegrationRoutes takes options as a Record.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decryptText } from '../../platform/crypto.js';
-import type { OutboxAttempt } from '../../platform/outbox/outbox.js';
+import type { OutboxAttempt } from '../../platform/outbox/outbox-contract.js';
 import {
   guardedLookup,
   NOT_PUBLIC_ADDRESS,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { registerIntegrationRoutes } from '../integration/integration-auth.js';
+import { registerIntegrationRoutes } from '../../platform/http/integration-routes.js';
 import { webhooksRoutes } from './clinic-routes.js';
 import { WEBHOOK_TOPIC, type WebhooksDeps } from './webhooks-deps.js';
 import { createWebhooks, type Webhooks } from './webhooks-service.js';

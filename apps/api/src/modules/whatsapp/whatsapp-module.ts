@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../platform/config.js';
 import type { DataKeys } from '../../platform/crypto.js';
 import type { Database } from '../../platform/db/client.js';
-import { registerIntegrationRoutes } from '../integration/integration-auth.js';
+import { registerIntegrationRoutes } from '../../platform/http/integration-routes.js';
 import { createGraphSignup } from './graph-signup.js';
-import { whatsappTokenKey } from './whatsapp-repository.js';
+import { whatsappTokenKey } from '../messaging/whatsapp-connections.js';
 import { waSignupRoutes, whatsappIntegrationRoutes } from './whatsapp-routes.js';
 import { createWhatsAppService } from './whatsapp-service.js';
 

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { sendNotFound } from '../../platform/http/error-handler.js';
 import type { CspDirectives } from '../../platform/http/security-headers.js';
 import type { NavigationFallback } from '../../platform/http/web-app.js';
-import { actorOf, callerOf } from '../integration/integration-auth.js';
+import { actorOf, callerOf } from '../../platform/http/integration-routes.js';
 import type { WhatsAppService } from './whatsapp-service.js';
 
 // A type, not an interface: registerIntegrationRoutes takes options as a Record.

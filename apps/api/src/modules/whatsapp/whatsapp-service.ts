@@ -18,7 +18,7 @@ import {
   findClinicWhatsApp,
   saveConnection,
   setMessagingChannel,
-} from './whatsapp-repository.js';
+} from '../messaging/whatsapp-connections.js';
 import type { SealingKey } from '../../platform/crypto.js';
 
 /** How long a connection link works: a day is enough to find the business's Facebook login. */

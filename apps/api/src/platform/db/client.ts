@@ -7,6 +7,7 @@ import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { backoffDelayMs, type Backoff } from '../backoff.js';
 import { migratePgliteDatabase, migratePostgresDatabase } from './migrate.js';
 import * as schema from './schema.js';
 
@@ -147,14 +148,15 @@ async function openPostgres(
   };
 }
 
-const RECONNECT_MIN_MS = 250;
-const RECONNECT_MAX_MS = 10_000;
+/** The LISTEN connection's reconnections (platform/backoff.ts): below 250 ms, 500 ms… then 10 s. */
+const RECONNECT_BACKOFF: Readonly<Backoff> = { firstMs: 250, maxMs: 10_000 };
 
 /** One connection doing LISTEN; a lost connection is replaced, with back-off, until stopped. */
 class PostgresListener {
   private client: pg.Client | null = null;
   private stopped = false;
-  private retryDelay = RECONNECT_MIN_MS;
+  /** Reconnections failed in a row. */
+  private failures = 0;
   private retryTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -205,7 +207,7 @@ class PostgresListener {
       return;
     }
     this.client = client;
-    this.retryDelay = RECONNECT_MIN_MS;
+    this.failures = 0;
     this.handlers.onListeningChange?.(true);
   }
 
@@ -220,8 +222,8 @@ class PostgresListener {
 
   private scheduleReconnect(): void {
     if (this.stopped || this.retryTimer) return;
-    const delay = this.retryDelay;
-    this.retryDelay = Math.min(this.retryDelay * 2, RECONNECT_MAX_MS);
+    this.failures += 1;
+    const delay = backoffDelayMs(RECONNECT_BACKOFF, this.failures);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       if (this.stopped) return;

@@ -1,8 +1,11 @@
 import { and, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { backoffDelayMs, type Backoff } from '../backoff.js';
 import { decryptText, encryptText, sealedAt, type SealingKey } from '../crypto.js';
-import type { Database, Executor } from '../db/client.js';
+import type { Database } from '../db/client.js';
 import { outbox, outboxLanes, type OutboxLane } from '../db/schema.js';
+import { createWorkerLoop, withoutQueryParams, type WorkerLoop } from '../worker-loop.js';
+import type { Outbox, OutboxHandler, OutboxOutcome, OutboxRemains } from './outbox-contract.js';
 
 // Home-made rather than pg-boss or graphile-worker: both expect a PostgreSQL server reached through
 // `pg` (their own schema, LISTEN, advisory locks, several connections), which PGlite's single
@@ -27,88 +30,6 @@ export const OUTBOX_LANE_LEASE_MS: Readonly<Record<OutboxLane, number>> = {
   webhooks: 5 * 60_000,
 };
 
-/** What a handler is told about the try it is making. */
-export interface OutboxAttempt {
-  /** The row's id: a handler keeping its own record of the work (SMS deliveries) names it. */
-  id: number;
-  /** The clinic the row is a message of (OutboxItem.clinicId); null for none. */
-  clinicId: number | null;
-  /** When the work stops being of use (epoch ms; OutboxItem.expiresAt); null for never. */
-  expiresAt: number | null;
-  /** When the row was written (epoch ms). */
-  createdAt: number;
-  /**
-   * The row is given up ('failed') if this try throws: a handler keeping its own record of the
-   * work (webhook deliveries) marks it failed then, since the outbox calls nothing afterwards.
-   */
-  isLast: boolean;
-  /**
-   * "Not now, and this was no try": once the handler resolves, the row goes back to pending
-   * until `until` (epoch ms) without counting an attempt or touching `last_error` (an endpoint
-   * at its concurrency limit, or one whose circuit breaker is open).
-   */
-  defer(until: number): void;
-}
-
-/**
- * Does the work of one row. Throwing means "try again later"; the error's text is stored in
- * `last_error`, so it must not quote the payload (codes, phone numbers). An error with
- * `permanent: true` (an SMS provider's "invalid number") gives the row up at once: trying again
- * for 48 hours cannot help.
- */
-export type OutboxHandler = (payload: unknown, attempt: OutboxAttempt) => Promise<void>;
-
-export interface OutboxItem {
-  topic: string;
-  /** Anything JSON can hold; stored encrypted and erased once processed. */
-  payload: unknown;
-  /** Past this instant the work is pointless: the row is marked 'expired' instead. */
-  expiresAt?: Date;
-  /** The lane that works the row; 'default' unless said. */
-  lane?: OutboxLane;
-  /** Not worked before this instant (a later second look); at once unless said. */
-  notBefore?: Date;
-  /**
-   * The clinic a message is sent for: its owners see it if it fails or expires
-   * (`GET /api/integration/message-failures`). Rows that are no clinic's message leave it out.
-   */
-  clinicId?: number;
-}
-
-/**
- * What a row of a topic keeps of its payload once it fails or expires, instead of nothing: facts
- * the clinic's owners are shown (whom a message was for, what it was for), never a secret or the
- * text. Sealed like the payload; the rest is erased as for every processed row.
- */
-export type OutboxRemains = (payload: unknown) => Record<string, unknown> | null;
-
-export interface Outbox {
-  /** Adds a row in the caller's transaction; call `kick()` once that transaction has committed. */
-  enqueue(executor: Executor, item: OutboxItem): Promise<void>;
-  /**
-   * Runs the worker of a lane (of every lane without one) now instead of at the next poll.
-   * Does nothing unless started.
-   */
-  kick(lane?: OutboxLane): void;
-  /**
-   * Processes every row of the lane (of every lane, each independently, without one) due now,
-   * after any run of that lane under way (so what a kick started is done too); resolves with
-   * how many rows this run took.
-   */
-  runOnce(lane?: OutboxLane): Promise<number>;
-  /** Polls every `pollIntervalMs`, and runs at once. */
-  start(): void;
-  /** Stops polling and waits for the runs under way. */
-  stop(): Promise<void>;
-}
-
-/** How one try of one row ended: for metrics (platform/metrics.ts). */
-export interface OutboxOutcome {
-  topic: string;
-  /** retry: failed, tried again later; failed: given up; deferred: not tried (no attempt). */
-  outcome: 'sent' | 'expired' | 'retry' | 'failed' | 'deferred';
-}
-
 export interface OutboxOptions {
   db: Database;
   /** Encrypts payloads at rest: `sealingKey(dataKeys, 'outbox')`. */
@@ -132,27 +53,19 @@ export interface OutboxOptions {
    * nothing unless said.
    */
   remains?: Readonly<Record<string, OutboxRemains>>;
+  /** The backoff's draw in [0, 1) (Math.random unless a test pins it). */
+  random?: () => number;
 }
 
 /** A payload (or what a given-up row keeps of it) is bound to its row. */
 export const outboxPayloadAt = (id: number) => sealedAt('outbox', 'payload', id);
 const payloadAt = outboxPayloadAt;
 
-export const OUTBOX_FIRST_RETRY_MS = 1000;
-export const OUTBOX_MAX_RETRY_MS = 10 * 60_000;
+/** The outbox's retries (platform/backoff.ts): below 1 s, 2 s, 4 s… then below 10 minutes. */
+export const OUTBOX_BACKOFF: Readonly<Backoff> = { firstMs: 1000, maxMs: 10 * 60_000 };
 /** A row not done this long after it was written is given up ('failed'). */
 export const OUTBOX_GIVE_UP_MS = 48 * 3600_000;
 const LAST_ERROR_MAX_LENGTH = 200;
-
-/**
- * The delay before the next try after `attempts` tries: 1 s, 2 s, 4 s… capped at 10 minutes,
- * less up to a quarter at random so that rows failed together do not all come back together.
- */
-export function outboxRetryDelayMs(attempts: number, random: () => number = Math.random): number {
-  const exponent = Math.min(Math.max(attempts - 1, 0), 30);
-  const delay = Math.min(OUTBOX_FIRST_RETRY_MS * 2 ** exponent, OUTBOX_MAX_RETRY_MS);
-  return Math.round(delay * (1 - 0.25 * random()));
-}
 
 type ClaimedRow = Pick<
   typeof outbox.$inferSelect,
@@ -169,6 +82,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const concurrency = { ...OUTBOX_LANE_CONCURRENCY, ...options.concurrency };
   const observe = options.observe ?? (() => {});
   const remains = options.remains ?? {};
+  const random = options.random ?? Math.random;
 
   async function claim(lane: OutboxLane, limit: number): Promise<ClaimedRow[]> {
     const now = new Date(clock());
@@ -251,7 +165,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
 
   async function retryLater(row: ClaimedRow, lastError: string) {
     await settle(row, {
-      nextAttemptAt: new Date(clock() + outboxRetryDelayMs(row.attempts)),
+      nextAttemptAt: new Date(clock() + backoffDelayMs(OUTBOX_BACKOFF, row.attempts, random)),
       lockedUntil: null,
       lastError,
     });
@@ -386,60 +300,22 @@ export function createOutbox(options: OutboxOptions): Outbox {
     }
   }
 
-  interface LaneState {
-    /** The last run of this lane in this process; other processes are kept off by the claims. */
-    lastRun: Promise<unknown>;
-    running: Promise<void> | null;
-    runAgain: boolean;
-  }
-  const lanes = Object.fromEntries(
+  const loops = Object.fromEntries(
     outboxLanes.map((lane) => [
       lane,
-      { lastRun: Promise.resolve(), running: null, runAgain: false } satisfies LaneState,
+      createWorkerLoop({
+        name: `outbox (${lane})`,
+        run: () => runLane(lane),
+        everyMs: pollIntervalMs,
+        log,
+      }),
     ]),
-  ) as Record<OutboxLane, LaneState>;
-
-  function runLaneOnce(lane: OutboxLane): Promise<number> {
-    const state = lanes[lane];
-    const run = state.lastRun.then(() => runLane(lane));
-    state.lastRun = run.catch(() => {});
-    return run;
-  }
+  ) as Record<OutboxLane, WorkerLoop<number>>;
 
   async function runOnce(lane?: OutboxLane): Promise<number> {
-    if (lane) return runLaneOnce(lane);
-    const counts = await Promise.all(outboxLanes.map(runLaneOnce));
+    if (lane) return loops[lane].runOnce();
+    const counts = await Promise.all(outboxLanes.map((each) => loops[each].runOnce()));
     return counts.reduce((sum, count) => sum + count, 0);
-  }
-
-  let started = false;
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-
-  function kickLane(lane: OutboxLane): void {
-    const state = lanes[lane];
-    if (state.running) {
-      state.runAgain = true;
-      return;
-    }
-    state.running = (async () => {
-      do {
-        state.runAgain = false;
-        try {
-          await runLaneOnce(lane);
-        } catch (error) {
-          log.error({ err: withoutQueryParams(error), lane }, 'outbox: run failed');
-        }
-      } while (state.runAgain && !stopped);
-    })().finally(() => {
-      state.running = null;
-    });
-  }
-
-  function kick(lane?: OutboxLane): void {
-    if (!started || stopped) return;
-    if (lane) kickLane(lane);
-    else for (const each of outboxLanes) kickLane(each);
   }
 
   return {
@@ -464,23 +340,15 @@ export function createOutbox(options: OutboxOptions): Outbox {
         createdAt: now,
       });
     },
-    kick,
+    kick(lane) {
+      for (const each of lane ? [lane] : outboxLanes) loops[each].kick();
+    },
     runOnce,
     start() {
-      if (started || stopped) return;
-      started = true;
-      timer = setInterval(() => kick(), pollIntervalMs);
-      timer.unref();
-      kick();
+      for (const lane of outboxLanes) loops[lane].start();
     },
     async stop() {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      timer = null;
-      for (const lane of outboxLanes) {
-        await lanes[lane].running;
-        await lanes[lane].lastRun;
-      }
+      await Promise.all(outboxLanes.map((lane) => loops[lane].stop()));
     },
   };
 }
@@ -500,12 +368,4 @@ function stringsIn(value: unknown): string[] {
   if (typeof value === 'number') return [String(value)];
   if (value && typeof value === 'object') return Object.values(value).flatMap(stringsIn);
   return [];
-}
-
-/** Drizzle's query errors quote the query's parameters; the driver's error (cause) does not. */
-function withoutQueryParams(error: unknown): Error {
-  if (error instanceof Error && 'params' in error && error.cause instanceof Error) {
-    return error.cause;
-  }
-  return error instanceof Error ? error : new Error(String(error));
 }

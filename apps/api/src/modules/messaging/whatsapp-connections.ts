@@ -10,6 +10,9 @@ import {
 import type { Executor } from '../../platform/db/client.js';
 import { clinics, whatsappConnections, type MessagingChannel } from '../../platform/db/schema.js';
 
+// The clinics' WhatsApp connections (whatsapp_connections) and sending channel: messaging sends
+// with them, the whatsapp module (above it) connects and disconnects; both through this file.
+
 /** The key of the business tokens at rest; the messaging outbox decrypts with it at send time. */
 export const whatsappTokenKey = (dataKeys: DataKeys | Buffer): SealingKey =>
   sealingKey(dataKeys, 'whatsapp');
