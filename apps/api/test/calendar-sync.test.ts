@@ -3,11 +3,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Slot } from '@marpe/shared';
 import type { App } from '../src/app.js';
-import { marpeEventId } from '../src/modules/calendar-sync/calendar-sync-service.js';
+import { marpeEventId } from '../src/modules/calendar-sync/providers/google/google-calendar-api.js';
 import {
   createGoogleStandIn,
   type GoogleStandIn,
-} from '../src/modules/calendar-sync/google-standin.js';
+} from '../src/modules/calendar-sync/providers/google/google-standin.js';
 import type { Database } from '../src/platform/db/client.js';
 import {
   appointments,

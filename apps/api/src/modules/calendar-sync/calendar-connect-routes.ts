@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { linkRouteLimit, privateAnswer } from '../../platform/http/private-answer.js';
 import { refuseNulCharacters, writerOf } from '../integration/integration-auth.js';
 import { CALLBACK_PATH, LinkRefused, type CalendarConnections } from './calendar-connections.js';
-import type { GoogleCalendarApi } from './google-calendar-api.js';
+import type { CalendarProvider } from './calendar-provider.js';
 import {
   choosePage,
   connectPage,
@@ -25,7 +25,7 @@ import {
 export interface CalendarConnectRoutesOptions {
   connections: CalendarConnections;
   /** The service account's API: a disconnect stops a push channel it opened. */
-  serviceAccount: GoogleCalendarApi | null;
+  serviceAccount: CalendarProvider | null;
 }
 
 const tags = ['integration'];

@@ -8,25 +8,25 @@ import {
   sha256Hex,
   type SealingKey,
 } from '../../platform/crypto.js';
+import { requireClinicCaregiver } from '../../platform/clinic-caregiver.js';
 import { AppError } from '../../platform/errors.js';
 import type {
   CalendarConnectionsRepository,
   ConnectionLinkRow,
   StaleChannel,
 } from './calendar-connections-repository.js';
+import { CalendarProviderError, type CalendarProvider } from './calendar-provider.js';
 import {
   createGoogleCalendarApi,
-  GoogleApiError,
-  type GoogleCalendarApi,
   type GoogleTransport,
-} from './google-calendar-api.js';
+} from './providers/google/google-calendar-api.js';
 import {
   canWrite,
   GoogleOAuthError,
   pkcePair,
   type CalendarListEntry,
   type GoogleOAuth,
-} from './google-oauth.js';
+} from './providers/google/google-oauth.js';
 
 // Each caregiver connects their own Google Calendar by consent (docs/calendar-sync.md,
 // "Connecting by consent"; ADR 042): a one-time link, Google's consent with PKCE, a calendar
@@ -115,7 +115,7 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
     const next = (async () => {
       const connection = await repository.findConnection(caregiverId);
       if (!connection || !oauth) {
-        throw new GoogleApiError(401, 'The calendar is no longer connected', 'notConnected');
+        throw new CalendarProviderError(401, 'no_access', 'The calendar is no longer connected');
       }
       let tokens;
       try {
@@ -125,11 +125,12 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
       } catch (error) {
         accessTokens.delete(caregiverId);
         if (error instanceof GoogleOAuthError && error.error === 'invalid_grant') {
-          throw new GoogleApiError(401, REVOKED_MESSAGE, 'invalid_grant');
+          throw new CalendarProviderError(401, 'no_access', REVOKED_MESSAGE);
         }
         const status = error instanceof GoogleOAuthError ? error.status : 0;
-        throw new GoogleApiError(
+        throw new CalendarProviderError(
           status,
+          'unavailable',
           `Google token refresh failed (${(error as Error).message})`,
         );
       }
@@ -154,7 +155,7 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
   }
 
   /** Calendar API clients of connections, one per caregiver (each with its own token). */
-  const apis = new Map<number, GoogleCalendarApi>();
+  const apis = new Map<number, CalendarProvider>();
   const apiOfCaregiver = (caregiverId: number) => {
     let api = apis.get(caregiverId);
     if (!api) {
@@ -191,15 +192,14 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
     enabled: oauth !== null,
 
     /** The Calendar API for a calendar connected by consent; null when none holds it. */
-    async apiFor(calendarId: string): Promise<GoogleCalendarApi | null> {
+    async apiFor(calendarId: string): Promise<CalendarProvider | null> {
       const connection = await repository.findConnectionByCalendar(calendarId);
       return connection ? apiOfCaregiver(connection.caregiverId) : null;
     },
 
     /** `POST /api/integration/caregivers/:id/calendar-connection`. */
     async createLink(clinicId: number, caregiverId: number, actor: string) {
-      const caregiver = await repository.findCaregiver(clinicId, caregiverId);
-      if (!caregiver) throw new AppError('not_found', 404, `No caregiver ${caregiverId}`);
+      await requireClinicCaregiver(repository.db, clinicId, caregiverId);
       if (!oauth) {
         throw new AppError(
           'service_unavailable',
@@ -391,11 +391,10 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
     async disconnect(
       clinicId: number,
       caregiverId: number,
-      serviceAccount: GoogleCalendarApi | null,
+      serviceAccount: CalendarProvider | null,
       actor: string,
     ) {
-      const caregiver = await repository.findCaregiver(clinicId, caregiverId);
-      if (!caregiver) throw new AppError('not_found', 404, `No caregiver ${caregiverId}`);
+      await requireClinicCaregiver(repository.db, clinicId, caregiverId);
       const connection = await repository.findConnection(caregiverId);
       const sync = await repository.findSync(caregiverId);
       const api = connection ? apiOfCaregiver(caregiverId) : serviceAccount;
@@ -422,7 +421,7 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
         targetId: caregiverId,
         details: {
           provider: 'google',
-          calendar_id: sync?.calendarId ?? caregiver.calendarId ?? null,
+          calendar_id: sync?.calendarId ?? connection?.calendarId ?? null,
         },
         at: new Date(clock()),
       });
@@ -432,7 +431,7 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
     },
   };
 
-  async function stopChannel(api: GoogleCalendarApi, channel: StaleChannel) {
+  async function stopChannel(api: CalendarProvider, channel: StaleChannel) {
     try {
       await api.stopChannel({
         id: channel.channelId,

@@ -8,14 +8,17 @@ import type { AppOutbox } from '../messaging/messaging.js';
 import type { Webhooks } from '../webhooks/webhooks-service.js';
 import { createCalendarSyncRepository } from './calendar-sync-repository.js';
 import { calendarNotifyRoutes, calendarSyncIntegrationRoutes } from './calendar-sync-routes.js';
+import { NOTIFY_PATHS } from './calendar-push-channels.js';
 import {
-  CALENDAR_NOTIFY_PATH,
   CALENDAR_WRITE_TOPIC,
   createCalendarSync,
   type CalendarSync,
 } from './calendar-sync-service.js';
-import { createGoogleCalendarApi, type GoogleTransport } from './google-calendar-api.js';
-import { createGoogleStandIn, type GoogleStandIn } from './google-standin.js';
+import {
+  createGoogleCalendarApi,
+  type GoogleTransport,
+} from './providers/google/google-calendar-api.js';
+import { createGoogleStandIn, type GoogleStandIn } from './providers/google/google-standin.js';
 import { sealingKey } from '../../platform/crypto.js';
 import { GOOGLE_CALENDAR_API_BASE_URL } from '../../platform/config.js';
 import { createCalendarConnectionsRepository } from './calendar-connections-repository.js';
@@ -25,9 +28,12 @@ import {
   calendarConnectionIntegrationRoutes,
   registerCalendarConnectPages,
 } from './calendar-connect-routes.js';
-import { DEMO_GOOGLE_ACCOUNT, registerDemoConsentPage } from './demo-consent-page.js';
-import { createGoogleOAuth, type GoogleOAuth } from './google-oauth.js';
-import { createStandInOAuth, type StandInOAuth } from './google-standin-oauth.js';
+import {
+  DEMO_GOOGLE_ACCOUNT,
+  registerDemoConsentPage,
+} from './providers/google/demo-consent-page.js';
+import { createGoogleOAuth, type GoogleOAuth } from './providers/google/google-oauth.js';
+import { createStandInOAuth, type StandInOAuth } from './providers/google/google-standin-oauth.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -196,7 +202,7 @@ export async function registerCalendarSync(
       for (const channel of standIn?.channels(calendarId) ?? []) {
         void app.inject({
           method: 'POST',
-          url: CALENDAR_NOTIFY_PATH,
+          url: NOTIFY_PATHS.google,
           headers: {
             'x-goog-channel-id': channel.id,
             'x-goog-channel-token': channel.token,

@@ -12,10 +12,18 @@ import {
   clinics,
   isStoredId,
   patients,
+  type CalendarProviderName,
 } from '../../platform/db/schema.js';
 import type { MirrorRow } from './calendar-events.js';
 
 export type CalendarSyncRow = typeof calendarSyncs.$inferSelect;
+/** A claimed calendar with what its pass needs: the clinic's zone and setting, its provider. */
+export type ClaimedSync = CalendarSyncRow & {
+  timezone: string;
+  allDayEventsBlock: boolean;
+  /** The connection's provider; a calendar reached through the service account is Google's. */
+  provider: CalendarProviderName;
+};
 
 export function createCalendarSyncRepository(db: Database) {
   return {
@@ -117,10 +125,7 @@ export function createCalendarSyncRepository(db: Database) {
      * Takes one due calendar for `leaseMs`: due now, not held by another worker. Several API
      * processes share the work; a worker that dies frees its lease when it runs out.
      */
-    async claimDue(
-      now: Date,
-      leaseMs: number,
-    ): Promise<(CalendarSyncRow & { timezone: string; allDayEventsBlock: boolean }) | null> {
+    async claimDue(now: Date, leaseMs: number): Promise<ClaimedSync | null> {
       const [row] = await db
         .update(calendarSyncs)
         .set({ leaseUntil: new Date(now.getTime() + leaseMs) })
@@ -141,10 +146,15 @@ export function createCalendarSyncRepository(db: Database) {
         })
         .from(clinics)
         .where(eq(clinics.id, row.clinicId));
+      const [connection] = await db
+        .select({ provider: calendarConnections.provider })
+        .from(calendarConnections)
+        .where(eq(calendarConnections.caregiverId, row.caregiverId));
       return {
         ...row,
         timezone: clinic?.timezone ?? 'Asia/Jerusalem',
         allDayEventsBlock: clinic?.allDayEventsBlock ?? true,
+        provider: connection?.provider ?? 'google',
       };
     },
 

@@ -1,5 +1,5 @@
 import type { LinkProblem } from './calendar-connections.js';
-import type { CalendarListEntry } from './google-oauth.js';
+import type { CalendarListEntry } from './providers/google/google-oauth.js';
 
 // The caregiver's pages of a connection link: small server-rendered HTML, Hebrew (RTL) first,
 // English with `?lang=en`. They stand alone (no app bundle): a caregiver opens the link on a

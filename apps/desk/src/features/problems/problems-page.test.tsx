@@ -140,6 +140,31 @@ describe('the problems page', { timeout: 30_000 }, () => {
     expect(screen.getByText('No conflicts.')).toBeVisible();
   });
 
+  it('advises a new connection link, not a share, for a calendar connected by consent', async () => {
+    await renderPage(
+      fakeApi(
+        {
+          service_account_email: 'marpe@example.iam.gserviceaccount.com',
+          caregivers: [
+            {
+              caregiver_id: 3,
+              calendar_id: 'dana@example.com',
+              state: 'no_access',
+              last_error: 'Google no longer accepts this connection',
+              last_synced_at: null,
+              push: false,
+              connection: 'oauth',
+              account_email: 'dana@example.com',
+            },
+          ],
+        },
+        [],
+      ),
+    );
+    expect(await screen.findByText(/send them a new connection link/)).toBeVisible();
+    expect(screen.queryByText(/Share each calendar with/)).not.toBeInTheDocument();
+  });
+
   it('says plainly when there is nothing wrong', async () => {
     await renderPage(fakeApi({ service_account_email: null, caregivers: [] }, []));
     expect(await screen.findByText('No failed messages.')).toBeVisible();
