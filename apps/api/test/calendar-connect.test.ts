@@ -3,10 +3,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Slot } from '@marpe/shared';
 import type { App } from '../src/app.js';
-import {
-  GOOGLE_OAUTH_SCOPES,
-  pkcePair,
-} from '../src/modules/calendar-sync/providers/google/google-oauth.js';
+import { pkcePair } from '../src/modules/calendar-sync/consent-oauth.js';
+import { GOOGLE_OAUTH_SCOPES } from '../src/modules/calendar-sync/providers/google/google-oauth.js';
 import {
   createGoogleStandIn,
   type GoogleStandIn,

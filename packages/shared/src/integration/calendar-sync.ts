@@ -63,7 +63,7 @@ export const calendarConflictsQuerySchema = z.object({
 });
 
 /** The calendar providers a caregiver can connect by consent. */
-export const calendarProviderSchema = z.enum(['google']);
+export const calendarProviderSchema = z.enum(['google', 'microsoft']);
 export type CalendarProvider = z.infer<typeof calendarProviderSchema>;
 
 export const caregiverCalendarConnectionParamsSchema = z.object({

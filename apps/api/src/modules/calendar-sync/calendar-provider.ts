@@ -64,10 +64,13 @@ export interface CalendarProvider {
     cursor: string | null,
     options: { zone: string; window: { from: number; to: number } },
   ): Promise<ProviderChanges>;
-  /** Opens push notifications for the calendar's events; `token` comes back with each. */
+  /**
+   * Opens push notifications for the calendar's events; `token` comes back with each. The
+   * provider may grant less than `expiration` (asked at `now`): the answer says until when.
+   */
   openChannel(
     calendarId: string,
-    channel: { id: string; token: string; address: string; expiration: number },
+    channel: { id: string; token: string; address: string; expiration: number; now: number },
   ): Promise<{ id: string; resourceId: string; expiration: number }>;
   stopChannel(channel: ProviderChannel): Promise<void>;
   /** Busy intervals of one calendar in [from, to) (epoch ms); throws when it cannot answer. */

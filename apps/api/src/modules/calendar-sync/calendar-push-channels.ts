@@ -55,6 +55,7 @@ export function createPushChannels(
         token,
         address: `${deps.publicOrigin}${NOTIFY_PATHS[row.provider]}`,
         expiration: now + CHANNEL_LIFETIME_MS,
+        now,
       });
     } catch (error) {
       // No access or no calendar: the pass fails with it. Anything else (the provider refusing

@@ -1,6 +1,10 @@
 import type { Executor } from '../../platform/db/client.js';
 import { mirrorRowOf, type MirrorRow } from './calendar-events.js';
-import { CalendarProviderError, type ProviderChanges } from './calendar-provider.js';
+import {
+  CalendarProviderError,
+  type ProviderChanges,
+  type ProviderEvent,
+} from './calendar-provider.js';
 import type { createPushChannels } from './calendar-push-channels.js';
 import {
   DAY,
@@ -90,6 +94,12 @@ export function createSyncPass(
         id: b.id,
         clinicId: b.clinicId,
       })));
+    // Marpe's own events, known by their property or else by the link the write-back kept.
+    let linked: Map<string, number> | null = null;
+    const appointmentOf = async (event: ProviderEvent) =>
+      event.appointmentId ??
+      (linked ??= await repository.linkedEvents(tx, row.caregiverId)).get(event.id) ??
+      null;
     const kept: MirrorRow[] = [];
     const conflicts: {
       appointmentId: number;
@@ -98,7 +108,7 @@ export function createSyncPass(
       eventId: string;
     }[] = [];
     for (const event of pass.events) {
-      const mirror = mirrorRowOf(event);
+      const mirror = mirrorRowOf({ ...event, appointmentId: await appointmentOf(event) });
       if (event.cancelled) {
         const link = await repository.findLinkByEvent(tx, row.caregiverId, event.id);
         if (link) {

@@ -432,6 +432,22 @@ export function createCalendarSyncRepository(db: Database) {
         .onConflictDoUpdate({ target: calendarEventLinks.appointmentId, set: link });
     },
 
+    /**
+     * Marpe's events in the caregiver's calendar by event id, with the appointment each shows:
+     * how an event is known as Marpe's where the provider's changes do not carry Marpe's
+     * property (Graph's delta brings no extended properties).
+     */
+    async linkedEvents(ex: Executor, caregiverId: number): Promise<Map<string, number>> {
+      const rows = await ex
+        .select({
+          eventId: calendarEventLinks.eventId,
+          appointmentId: calendarEventLinks.appointmentId,
+        })
+        .from(calendarEventLinks)
+        .where(eq(calendarEventLinks.caregiverId, caregiverId));
+      return new Map(rows.map((r) => [r.eventId, r.appointmentId]));
+    },
+
     /** The appointment whose event Marpe wrote under this id in this calendar, if any. */
     async findLinkByEvent(ex: Executor, caregiverId: number, eventId: string) {
       const [row] = await ex
