@@ -267,6 +267,13 @@ describe.each(engines)('Microsoft 365 calendars through Graph (%s)', (engine) =>
   };
 
   it('connects by consent (PKCE S256, narrow scopes, a calendar the account may edit), subscribes after the handshake, and reads pages of changes', async () => {
+    // The link's page offers its provider first, and Google beside it (this server has both).
+    const page = await app.inject({ method: 'GET', url: `${await newLink()}?lang=en` });
+    expect(page.body).toContain('connect your Outlook to Marpe');
+    const microsoftAt = page.body.indexOf('Continue to Microsoft');
+    expect(microsoftAt).toBeGreaterThan(0);
+    expect(page.body.indexOf('Continue to Google')).toBeGreaterThan(microsoftAt);
+
     const { query, location, path, cookies } = await consent();
     expect(`${location.origin}${location.pathname}`).toBe(
       `${fake.origin}/common/oauth2/v2.0/authorize`,
@@ -357,9 +364,19 @@ describe.each(engines)('Microsoft 365 calendars through Graph (%s)', (engine) =>
     );
     expect(sync?.channelId).toBe(subscription?.id);
     const status = await integration('GET', '/calendar-sync');
-    expect(status.json<{ caregivers: object[] }>().caregivers).toEqual([
-      expect.objectContaining({ state: 'syncing', push: true, connection: 'oauth' }),
-    ]);
+    expect(status.json()).toMatchObject({
+      // The tests run in demo mode: Google's stand-in makes links too.
+      connect_providers: ['google', 'microsoft'],
+      caregivers: [
+        expect.objectContaining({
+          state: 'syncing',
+          push: true,
+          connection: 'oauth',
+          provider: 'microsoft',
+          account_email: account,
+        }),
+      ],
+    });
   });
 
   it('answers the validation handshake, and syncs at once on a notification whose clientState matches only', async () => {

@@ -630,6 +630,8 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
           const shown = await integration('GET', '/calendar-sync');
           expect(shown.json()).toEqual({
             service_account_email: SERVICE_ACCOUNT,
+            // The tests run in demo mode: Microsoft's stand-in makes links.
+            connect_providers: ['microsoft'],
             caregivers: [
               {
                 caregiver_id: dana,
@@ -640,6 +642,7 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
                 push: false,
                 connection: 'service_account',
                 account_email: null,
+                provider: 'google',
               },
             ],
           });

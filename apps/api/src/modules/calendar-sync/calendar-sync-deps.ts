@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../../platform/db/client.js';
-import type { CalendarSyncState } from '../../platform/db/schema.js';
+import type { CalendarProviderName, CalendarSyncState } from '../../platform/db/schema.js';
 import type { Webhooks } from '../webhooks/webhooks-service.js';
 import { CalendarProviderError, type CalendarProvider } from './calendar-provider.js';
 import type { CalendarSyncRepository } from './calendar-sync-repository.js';
@@ -30,6 +30,8 @@ export interface CalendarSyncDeps {
   tickMs?: number;
   /** The clinics the operator opened the service account to (GOOGLE_SERVICE_ACCOUNT_CLINICS). */
   allowedClinics: 'all' | readonly number[];
+  /** The providers a connection link can be made for (each has its OAuth client). */
+  connectProviders?: readonly CalendarProviderName[];
   /** Counts passes failed for the server's own reason (metrics); none without metrics. */
   onServerFault?: () => void;
 }

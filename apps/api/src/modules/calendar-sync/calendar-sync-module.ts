@@ -202,6 +202,7 @@ export async function registerCalendarSync(
     tickMs: deps.tickMs,
     onServerFault: () => app.metrics?.observeCalendarServerFault(),
     allowedClinics: config.calendar.serviceAccountClinics,
+    connectProviders: connections.providers,
   });
   const sync = calendarSync;
   const opened = config.calendar.serviceAccountClinics;

@@ -246,6 +246,7 @@ export function createCalendarSyncRepository(db: Database) {
           lastSyncedAt: calendarSyncs.lastSyncedAt,
           channelExpiresAt: calendarSyncs.channelExpiresAt,
           accountEmail: calendarConnections.accountEmail,
+          provider: calendarConnections.provider,
         })
         .from(caregivers)
         .leftJoin(calendarSyncs, eq(calendarSyncs.caregiverId, caregivers.id))

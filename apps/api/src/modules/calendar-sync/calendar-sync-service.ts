@@ -151,6 +151,7 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
       const rows = await repository.listClinicSyncs(clinicId);
       return {
         service_account_email: api?.serviceAccountEmail ?? null,
+        connect_providers: [...(deps.connectProviders ?? [])],
         caregivers: rows.map((row) => ({
           caregiver_id: row.caregiverId,
           calendar_id: row.calendarId ?? '',
@@ -163,6 +164,7 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
             row.channelExpiresAt.getTime() > clock(),
           connection: row.accountEmail ? ('oauth' as const) : ('service_account' as const),
           account_email: row.accountEmail ?? null,
+          provider: row.provider ?? ('google' as const),
         })),
       };
     },
