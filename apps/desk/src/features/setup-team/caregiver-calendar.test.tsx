@@ -323,6 +323,29 @@ describe("a caregiver's calendar on the desk", { timeout: 60_000 }, () => {
   });
 
   it.each([
+    ['no_access', /^Microsoft no longer lets Marpe reach this calendar/],
+    ['not_found', /^Microsoft has no such calendar any more/],
+    ['error', /^Microsoft answered with an error: HTTP 429/],
+  ] as const)('a Microsoft calendar in state %s names Microsoft', async (state, text) => {
+    const api = fakeApi({
+      caregiver: dana('AAMkDana'),
+      state: {
+        calendars: [
+          connected({
+            state,
+            provider: 'microsoft',
+            calendar_id: 'AAMkDana',
+            last_error: state === 'error' ? 'HTTP 429: Too many requests' : null,
+          }),
+        ],
+        serviceAccount: null,
+      },
+    });
+    await renderPage(api.fetch);
+    expect(await within(section()).findByText(text)).toBeVisible();
+  });
+
+  it.each([
     ['read_only', 'Read only', /can only be read.*Send a new link/],
     ['no_access', 'No access', /no longer lets Marpe reach this calendar.*new link/],
     ['not_found', 'Calendar not found', /no such calendar any more/],
