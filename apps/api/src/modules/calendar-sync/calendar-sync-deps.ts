@@ -36,9 +36,12 @@ export interface CalendarSyncDeps {
   onServerFault?: () => void;
 }
 
-/** What a clinic reads of a calendar shared for reading only. */
+/**
+ * What a clinic reads of a calendar shared for reading only: in Google's words (a share "See all
+ * event details"), and for a calendar connected by consent, whichever the provider, a new link.
+ */
 export const READ_ONLY_MESSAGE =
-  'The calendar is shared with "See all event details" only: Marpe reads it but cannot write its bookings into it. Share it with "Make changes to events".';
+  'The calendar is shared with "See all event details" only: Marpe reads it but cannot write its bookings into it. Share it with "Make changes to events" (for a calendar the caregiver connected: send a new link and choose one they can edit).';
 
 /** The state a failed pass leaves, from the provider's answer. */
 export function failureState(error: unknown): Exclude<CalendarSyncState, 'pending' | 'syncing'> {
