@@ -16,6 +16,10 @@ import {
 } from '../../platform/db/schema.js';
 import type { MirrorRow } from './calendar-events.js';
 
+// The sync's tables (calendar_syncs, calendar_events, calendar_event_links, calendar_conflicts)
+// and the appointments it compares with them. Over 400 lines: one repository a module, as the
+// other modules keep theirs; each query is small and named for its one use.
+
 export type CalendarSyncRow = typeof calendarSyncs.$inferSelect;
 /** A claimed calendar with what its pass needs: the clinic's zone and setting, its provider. */
 export type ClaimedSync = CalendarSyncRow & {

@@ -15,7 +15,8 @@ import { providerEventOf } from './google-events.js';
 // typed requests over `fetch`. The token comes from google-auth-library's service-account JWT
 // flow, or a connection's own; both the API and the token endpoint are reached through one
 // transport, so tests point them at a loopback fake and the demo at its in-process stand-in
-// (google-standin.ts).
+// (google-standin.ts). Over 400 lines: the raw calls and the provider over them share one
+// request frame and one error reading, and are read together.
 
 /** Events read and written, push channels, and the free/busy question; nothing else. */
 export const GOOGLE_CALENDAR_SCOPES = [
