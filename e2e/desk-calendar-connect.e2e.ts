@@ -125,6 +125,57 @@ describe('the desk: a caregiver connects their own Google Calendar by a link', (
     },
   );
 
+  it(
+    'Microsoft 365 / Outlook: the link page offers it beside Google, the stand-in consents, the desk names it',
+    { timeout: 180_000 },
+    async () => {
+      const { context, page } = await ownerPage('he');
+      await openCaregiver(page);
+      const section = page.getByRole('region', { name: 'יומן Google' });
+      await section.getByText('לא מחובר', { exact: true }).waitFor();
+      await section.getByRole('button', { name: 'חיבור יומן Microsoft 365 / Outlook' }).click();
+      const dialogName = `קישור לחיבור היומן של ${caregiverName}`;
+      const dialog = page.getByRole('dialog', { name: dialogName });
+      await dialogIsClean(page, dialogName);
+      const [consent] = await Promise.all([
+        context.waitForEvent('page'),
+        dialog.getByRole('link', { name: 'פתיחה כאן' }).click(),
+      ]);
+      await consent.waitForLoadState();
+      await consent
+        .getByRole('heading', { level: 1, name: `חיבור היומן של ${caregiverName}` })
+        .waitFor();
+      // Both providers, the link's first; the page is axe-clean with both.
+      await expectNoAxeViolations(consent);
+      await consent.getByRole('button', { name: 'המשך ל-Microsoft' }).click();
+      await consent.getByRole('heading', { level: 1, name: 'Microsoft (demo)' }).waitFor();
+      await consent.getByRole('button', { name: 'Allow' }).click();
+      await consent.getByRole('heading', { level: 1, name: 'באיזה יומן להשתמש?' }).waitFor();
+      await expectNoAxeViolations(consent);
+      await consent.getByRole('button', { name: 'חיבור היומן' }).click();
+      await consent.getByRole('heading', { level: 1, name: 'היומן חובר' }).waitFor();
+      await consent.close();
+
+      await dialog.getByRole('button', { name: 'סגירה' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await section.getByText('מחובר', { exact: true }).waitFor({ timeout: 30_000 });
+      await section.getByText('יומן Microsoft 365 / Outlook').waitFor();
+      await expectNoAxeViolations(page);
+      const status = await deskFetch<CalendarSyncStatus>(page, '/api/integration/calendar-sync');
+      expect(status.body.caregivers.find((c) => c.caregiver_id === caregiverId)).toMatchObject({
+        connection: 'oauth',
+        provider: 'microsoft',
+      });
+      const gone = await deskFetch(
+        page,
+        `/api/integration/caregivers/${caregiverId}/calendar-connection`,
+        { method: 'DELETE', body: {} },
+      );
+      expect(gone.status).toBe(204);
+      await context.close();
+    },
+  );
+
   it('in English: the section and both dialogs are axe-clean', { timeout: 120_000 }, async () => {
     const { context, page } = await ownerPage('en');
     await openCaregiver(page);

@@ -6,7 +6,7 @@ import {
   createGoogleStandIn,
   type GoogleStandIn,
   type StandInEvent,
-} from '../src/modules/calendar-sync/google-standin.js';
+} from '../src/modules/calendar-sync/providers/google/google-standin.js';
 import type { Database } from '../src/platform/db/client.js';
 import {
   appointmentTypes,

@@ -3,15 +3,16 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Slot } from '@marpe/shared';
 import type { App } from '../src/app.js';
-import { GOOGLE_OAUTH_SCOPES, pkcePair } from '../src/modules/calendar-sync/google-oauth.js';
+import { pkcePair } from '../src/modules/calendar-sync/consent-oauth.js';
+import { GOOGLE_OAUTH_SCOPES } from '../src/modules/calendar-sync/providers/google/google-oauth.js';
 import {
   createGoogleStandIn,
   type GoogleStandIn,
-} from '../src/modules/calendar-sync/google-standin.js';
+} from '../src/modules/calendar-sync/providers/google/google-standin.js';
 import {
   createStandInOAuth,
   type StandInOAuth,
-} from '../src/modules/calendar-sync/google-standin-oauth.js';
+} from '../src/modules/calendar-sync/providers/google/google-standin-oauth.js';
 import type { Database } from '../src/platform/db/client.js';
 import {
   appointmentTypes,
@@ -466,8 +467,12 @@ describe.each(engines)('calendar connection by consent (%s)', (engine) => {
     const [other] = await db.insert(clinics).values(clinicRow('מרפאה שנייה')).returning();
     const otherKey = (await app.apiKeys.create(other?.id ?? 0, 'pms', 'test')).key;
     const url = `/caregivers/${dana}/calendar-connection`;
-    expect((await integration('POST', url, { provider: 'google' }, otherKey)).statusCode).toBe(404);
-    expect((await integration('DELETE', url, undefined, otherKey)).statusCode).toBe(404);
+    const refused = await integration('POST', url, { provider: 'google' }, otherKey);
+    expect(refused.statusCode).toBe(404);
+    expect(refused.json()).toMatchObject({ code: 'caregiver_not_found' });
+    const notDeleted = await integration('DELETE', url, undefined, otherKey);
+    expect(notDeleted.statusCode).toBe(404);
+    expect(notDeleted.json()).toMatchObject({ code: 'caregiver_not_found' });
     const bad = await integration('POST', url, { provider: 'outlook' });
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toContain('provider');
@@ -475,6 +480,30 @@ describe.each(engines)('calendar connection by consent (%s)', (engine) => {
       (await integration('POST', `/caregivers/abc/calendar-connection`, { provider: 'google' }))
         .statusCode,
     ).toBe(400);
+  });
+
+  it("a connected caregiver's calendar id cannot be typed over; the same id passes", async () => {
+    const { path, cookies } = await consent();
+    expect((await choose(path, account, cookies)).statusCode).toBe(200);
+    const patch = (calendarId: string | null) =>
+      app.inject({
+        method: 'PATCH',
+        url: `/api/integration/caregivers/${dana}`,
+        headers: { authorization: `Bearer ${key}` },
+        payload: { google_calendar_sync_calendar_id: calendarId },
+      });
+    for (const other of [shared, null]) {
+      const refused = await patch(other);
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json()).toMatchObject({ code: 'calendar_connected' });
+    }
+    expect(await calendarIdOf()).toBe(account);
+    expect((await patch(account)).statusCode).toBe(200);
+    // Disconnected, any id may be typed again (the service account, where the operator allows).
+    expect(
+      (await integration('DELETE', `/caregivers/${dana}/calendar-connection`)).statusCode,
+    ).toBe(204);
+    expect((await patch(null)).statusCode).toBe(200);
   });
 
   it('disconnecting revokes the token at Google, stops the channel and forgets the calendar', async () => {

@@ -3,11 +3,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Slot } from '@marpe/shared';
 import type { App } from '../src/app.js';
-import { marpeEventId } from '../src/modules/calendar-sync/calendar-sync-service.js';
+import { marpeEventId } from '../src/modules/calendar-sync/providers/google/google-calendar-api.js';
 import {
   createGoogleStandIn,
   type GoogleStandIn,
-} from '../src/modules/calendar-sync/google-standin.js';
+} from '../src/modules/calendar-sync/providers/google/google-standin.js';
 import type { Database } from '../src/platform/db/client.js';
 import {
   appointments,
@@ -630,6 +630,8 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
           const shown = await integration('GET', '/calendar-sync');
           expect(shown.json()).toEqual({
             service_account_email: SERVICE_ACCOUNT,
+            // The tests run in demo mode: Microsoft's stand-in makes links.
+            connect_providers: ['microsoft'],
             caregivers: [
               {
                 caregiver_id: dana,
@@ -640,6 +642,7 @@ describe.each(engines)('calendar sync (%s)', (engine) => {
                 push: false,
                 connection: 'service_account',
                 account_email: null,
+                provider: 'google',
               },
             ],
           });

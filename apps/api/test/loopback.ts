@@ -37,7 +37,7 @@ export interface Loopback {
  * what `respond` returns for it, or nothing at all for `null` (the client's timeout is the test).
  */
 export async function startLoopback(
-  respond: (request: LoopbackRequest) => LoopbackAnswer | null,
+  respond: (request: LoopbackRequest) => LoopbackAnswer | null | Promise<LoopbackAnswer | null>,
 ): Promise<Loopback> {
   const requests: LoopbackRequest[] = [];
   const unanswered = new Set<ServerResponse>();
@@ -56,21 +56,24 @@ export async function startLoopback(
         body: Buffer.concat(chunks).toString('utf8'),
       };
       requests.push(request);
-      const answer = respond(request);
-      if (!answer) {
-        unanswered.add(res);
-        res.on('close', () => unanswered.delete(res));
-        return;
-      }
-      const { status, body, headers } = answer;
-      if (typeof body === 'object') {
-        res.writeHead(status, { 'content-type': 'application/json', ...headers });
-        res.end(JSON.stringify(body));
-      } else {
-        res.writeHead(status, headers).end(body);
-      }
+      // A fake may answer after calling out itself (Graph's subscription handshake).
+      void Promise.resolve(respond(request)).then((answer) => reply(res, answer));
     });
   });
+  const reply = (res: ServerResponse, answer: LoopbackAnswer | null) => {
+    if (!answer) {
+      unanswered.add(res);
+      res.on('close', () => unanswered.delete(res));
+      return;
+    }
+    const { status, body, headers } = answer;
+    if (typeof body === 'object') {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(body));
+    } else {
+      res.writeHead(status, headers).end(body);
+    }
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;

@@ -48,6 +48,9 @@ export const errorCodes = [
   'passkey_failed',
   // An uploaded image that is not a PNG, JPEG or WebP of at most 1 MiB.
   'invalid_image',
+  // Typing a calendar id for a caregiver whose calendar is connected by consent (409): the
+  // connection would go on holding the old one (docs/calendar-sync.md, "Disconnecting").
+  'calendar_connected',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

@@ -1,7 +1,7 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { GoogleStandIn } from '../modules/calendar-sync/google-standin.js';
+import type { GoogleStandIn } from '../modules/calendar-sync/providers/google/google-standin.js';
 import type { Database } from '../platform/db/client.js';
 import { caregivers, clinics } from '../platform/db/schema.js';
 import { AppError, invalidField } from '../platform/errors.js';
@@ -15,7 +15,7 @@ import {
 import { DEMO_CLINIC_ID } from './demo-clinic.js';
 
 // Demo mode's Google Calendar: the demo clinic's caregivers' calendars live in the in-process
-// stand-in (modules/calendar-sync/google-standin.ts), with a few busy events from the front desk,
+// stand-in (modules/calendar-sync/providers/google/google-standin.ts), with a few busy events from the front desk,
 // and a dev route adds more, so a newcomer watches a time leave the booking page within seconds.
 
 /** The next Sunday–Thursday on or after `date` (the demo clinic's working days). */

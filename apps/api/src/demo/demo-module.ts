@@ -8,7 +8,7 @@ import {
   sandboxApiRoutes,
 } from '../modules/payments/sandbox-api.js';
 import { sandboxRoutes } from '../modules/payments/sandbox-routes.js';
-import type { GoogleStandIn } from '../modules/calendar-sync/google-standin.js';
+import type { GoogleStandIn } from '../modules/calendar-sync/providers/google/google-standin.js';
 import type { Database } from '../platform/db/client.js';
 import { demoCalendarRoutes } from './demo-calendar.js';
 import { DEMO_PROVIDER_CREDENTIALS } from './demo-payment.js';

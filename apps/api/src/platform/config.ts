@@ -125,7 +125,25 @@ export interface CalendarConfig {
    * Null without a client id: no connection links (in demo mode, the stand-in plays Google).
    */
   readonly oauth: GoogleOAuthConfig | null;
+  /**
+   * MICROSOFT_CLIENT_ID and _SECRET: caregivers connect a Microsoft 365 / Outlook calendar by
+   * consent. Null without a client id (in demo mode, the stand-in plays Microsoft).
+   */
+  readonly microsoft: MicrosoftConfig | null;
 }
+
+/** Marpe's app registration at the Microsoft identity platform, and where Graph is. */
+export interface MicrosoftConfig {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** `https://login.microsoftonline.com/{tenant}/oauth2/v2.0` (MICROSOFT_TENANT, default common). */
+  readonly authorityUrl: string;
+  /** Microsoft Graph v1.0, no trailing slash. */
+  readonly graphBaseUrl: string;
+}
+
+export const MICROSOFT_LOGIN_ORIGIN = 'https://login.microsoftonline.com';
+export const MICROSOFT_GRAPH_BASE_URL = 'https://graph.microsoft.com/v1.0';
 
 /** Marpe's OAuth client at Google (a "Web application" client of the operator's project). */
 export interface GoogleOAuthConfig {
@@ -571,6 +589,24 @@ const envSchema = z.object({
     z.string().refine((v) => parseHttpUrl(v) !== null, 'must be an http:// or https:// URL'),
   ),
   GOOGLE_OAUTH_REVOKE_URL: baseUrl,
+  MICROSOFT_CLIENT_ID: optional(
+    z
+      .string()
+      .regex(/^[\x21-\x7e]{1,200}$/, "must be the app registration's client id (no spaces)"),
+  ),
+  MICROSOFT_CLIENT_SECRET: optional(
+    z.string().regex(/^[\x21-\x7e]{1,200}$/, "must be the app registration's secret (no spaces)"),
+  ),
+  MICROSOFT_TENANT: optional(
+    z
+      .string()
+      .regex(
+        /^[A-Za-z0-9.-]{1,100}$/,
+        'must be common, organizations, consumers, a tenant id or a domain',
+      ),
+  ),
+  MICROSOFT_LOGIN_URL: baseUrl,
+  MICROSOFT_GRAPH_BASE_URL: baseUrl,
   CALENDAR_FREEBUSY_TIMEOUT_MS: optional(
     z
       .string()
@@ -772,6 +808,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       `PUBLIC_ORIGIN is required when SMS_PROVIDER=${smsProvider}: delivery receipts are posted to it`,
     );
   }
+  if (Boolean(e.MICROSOFT_CLIENT_ID) !== Boolean(e.MICROSOFT_CLIENT_SECRET)) {
+    problems.push('MICROSOFT_CLIENT_ID and MICROSOFT_CLIENT_SECRET go together: set both or none');
+  }
   if (Boolean(e.GOOGLE_OAUTH_CLIENT_ID) !== Boolean(e.GOOGLE_OAUTH_CLIENT_SECRET)) {
     problems.push(
       'GOOGLE_OAUTH_CLIENT_ID and GOOGLE_OAUTH_CLIENT_SECRET go together: set both or none',
@@ -876,6 +915,17 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
             clientSecret: e.GOOGLE_OAUTH_CLIENT_SECRET ?? '',
             authorizeUrl: e.GOOGLE_OAUTH_AUTHORIZE_URL ?? GOOGLE_AUTHORIZE_URL,
             revokeUrl: e.GOOGLE_OAUTH_REVOKE_URL ?? GOOGLE_REVOKE_URL,
+          })
+        : null,
+      microsoft: e.MICROSOFT_CLIENT_ID
+        ? Object.freeze({
+            clientId: e.MICROSOFT_CLIENT_ID,
+            clientSecret: e.MICROSOFT_CLIENT_SECRET ?? '',
+            authorityUrl: `${(e.MICROSOFT_LOGIN_URL ?? MICROSOFT_LOGIN_ORIGIN).replace(/\/+$/, '')}/${e.MICROSOFT_TENANT ?? 'common'}/oauth2/v2.0`,
+            graphBaseUrl: (e.MICROSOFT_GRAPH_BASE_URL ?? MICROSOFT_GRAPH_BASE_URL).replace(
+              /\/+$/,
+              '',
+            ),
           })
         : null,
     }),

@@ -12,6 +12,10 @@ export const calendarSyncStateSchema = z.enum([
   'error',
 ]);
 
+/** The calendar providers a caregiver can connect by consent. */
+export const calendarProviderSchema = z.enum(['google', 'microsoft']);
+export type CalendarProvider = z.infer<typeof calendarProviderSchema>;
+
 export const calendarConnectionKindSchema = z.enum(['oauth', 'service_account']);
 export type CalendarConnectionKind = z.infer<typeof calendarConnectionKindSchema>;
 
@@ -36,13 +40,17 @@ export const caregiverCalendarSyncSchema = z.object({
    * link); `service_account`, the clinic typed its id and shared it with the service account.
    */
   connection: calendarConnectionKindSchema,
-  /** The Google account that consented (`oauth`); null for the service account. */
+  /** The account that consented (`oauth`); null for the service account. */
   account_email: z.string().nullable(),
+  /** Whose calendar it is: `google` (also every service-account one) or `microsoft`. */
+  provider: calendarProviderSchema,
 });
 
 export const calendarSyncStatusSchema = z.object({
   /** Share each caregiver's calendar with this address ("make changes to events"); null when the server has no service account. */
   service_account_email: z.string().nullable(),
+  /** The providers a connection link can be made for on this server (each needs its OAuth client). */
+  connect_providers: z.array(calendarProviderSchema),
   caregivers: z.array(caregiverCalendarSyncSchema),
 });
 export type CalendarSyncStatus = z.infer<typeof calendarSyncStatusSchema>;
@@ -61,10 +69,6 @@ export type CalendarConflict = z.infer<typeof calendarConflictSchema>;
 export const calendarConflictsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
-
-/** The calendar providers a caregiver can connect by consent. */
-export const calendarProviderSchema = z.enum(['google']);
-export type CalendarProvider = z.infer<typeof calendarProviderSchema>;
 
 export const caregiverCalendarConnectionParamsSchema = z.object({
   caregiverId: z.coerce.number().int().min(1).max(2_147_483_647),

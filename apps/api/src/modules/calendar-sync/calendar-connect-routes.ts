@@ -3,6 +3,7 @@ import {
   caregiverCalendarConnectionParamsSchema,
   createCalendarConnectionBodySchema,
   errorBodySchema,
+  calendarProviderSchema,
 } from '@marpe/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -10,7 +11,7 @@ import { z } from 'zod';
 import { linkRouteLimit, privateAnswer } from '../../platform/http/private-answer.js';
 import { refuseNulCharacters, writerOf } from '../integration/integration-auth.js';
 import { CALLBACK_PATH, LinkRefused, type CalendarConnections } from './calendar-connections.js';
-import type { GoogleCalendarApi } from './google-calendar-api.js';
+import type { CalendarProvider } from './calendar-provider.js';
 import {
   choosePage,
   connectPage,
@@ -25,7 +26,7 @@ import {
 export interface CalendarConnectRoutesOptions {
   connections: CalendarConnections;
   /** The service account's API: a disconnect stops a push channel it opened. */
-  serviceAccount: GoogleCalendarApi | null;
+  serviceAccount: CalendarProvider | null;
 }
 
 const tags = ['integration'];
@@ -45,7 +46,7 @@ export const calendarConnectionIntegrationRoutes: FastifyPluginAsyncZod<
       schema: {
         tags,
         summary:
-          'A one-time link (24 hours, used once; a newer one voids it) for the caregiver to connect their own Google Calendar by consent',
+          'A one-time link (24 hours, used once; a newer one voids it) for the caregiver to connect their own Google or Microsoft 365 calendar by consent',
         params: caregiverCalendarConnectionParamsSchema,
         body: createCalendarConnectionBodySchema,
         response: {
@@ -59,7 +60,12 @@ export const calendarConnectionIntegrationRoutes: FastifyPluginAsyncZod<
     },
     async (request, reply) => {
       const { clinicId, actor } = writerOf(request);
-      const link = await connections.createLink(clinicId, request.params.caregiverId, actor);
+      const link = await connections.createLink(
+        clinicId,
+        request.params.caregiverId,
+        actor,
+        request.body.provider,
+      );
       return reply.status(201).send(link);
     },
   );
@@ -93,6 +99,8 @@ const COOKIE = 'marpe_calendar_link';
 
 const tokenParams = z.object({ token: z.string().min(1).max(100) });
 const langQuery = z.object({ lang: z.string().max(5).optional() });
+/** "Continue" names the provider when the page offered both; absent, the link's own. */
+const providerChoice = z.object({ provider: calendarProviderSchema.optional() }).nullish();
 const callbackQuery = z.object({
   code: z.string().max(2000).optional(),
   state: z.string().max(200).optional(),
@@ -116,7 +124,11 @@ function cookieOf(request: FastifyRequest): { lang: PageLang; token: string } {
 /** A refused link's page; anything else goes on to the error handler (a 500, logged). */
 function refused(reply: FastifyReply, lang: PageLang, error: unknown) {
   if (!(error instanceof LinkRefused)) throw error;
-  return sendPage(reply, problemStatus[error.problem], problemPage(lang, error.problem));
+  return sendPage(
+    reply,
+    problemStatus[error.problem],
+    problemPage(lang, error.problem, error.provider),
+  );
 }
 
 /**
@@ -127,7 +139,12 @@ function refused(reply: FastifyReply, lang: PageLang, error: unknown) {
  */
 export async function registerCalendarConnectPages(
   app: FastifyInstance,
-  options: { connections: CalendarConnections; authorizeOrigin: string; secureCookie: boolean },
+  options: {
+    connections: CalendarConnections;
+    /** The consent screens' origins: "continue" may lead to any of them. */
+    authorizeOrigins: string[];
+    secureCookie: boolean;
+  },
 ): Promise<void> {
   const { connections } = options;
   const cookie = (reply: FastifyReply, lang: PageLang, token: string) =>
@@ -156,7 +173,7 @@ export async function registerCalendarConnectPages(
         config: {
           ...config,
           // "Continue" posts here and is sent on to Google: the form may lead there.
-          contentSecurityPolicy: { formAction: ["'self'", options.authorizeOrigin] },
+          contentSecurityPolicy: { formAction: ["'self'", ...options.authorizeOrigins] },
         },
         schema: { hide: true, params: tokenParams, querystring: langQuery },
       },
@@ -171,6 +188,9 @@ export async function registerCalendarConnectPages(
               token: request.params.token,
               clinicName: view.clinicName,
               caregiverName: view.caregiverName,
+              provider: view.link.provider,
+              // Both, where the server has both: the caregiver knows where their diary is.
+              providers: connections.providers,
             }),
           );
         } catch (error) {
@@ -184,12 +204,15 @@ export async function registerCalendarConnectPages(
       {
         onRequest: privateAnswer,
         config: { ...config, xsrf: false },
-        schema: { hide: true, params: tokenParams, querystring: langQuery },
+        schema: { hide: true, params: tokenParams, querystring: langQuery, body: providerChoice },
       },
       async (request, reply) => {
         const lang = langOf(request.query.lang);
         try {
-          const { location } = await connections.startAuthorization(request.params.token);
+          const { location } = await connections.startAuthorization(
+            request.params.token,
+            request.body?.provider,
+          );
           cookie(reply, lang, request.params.token);
           return reply.redirect(location, 303);
         } catch (error) {
@@ -231,6 +254,7 @@ export async function registerCalendarConnectPages(
         choosePage(lang, {
           token: request.params.token,
           accountEmail: view.link.accountEmail ?? '',
+          provider: view.link.provider,
           calendars,
           error,
         }),

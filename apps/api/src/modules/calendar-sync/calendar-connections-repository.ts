@@ -8,7 +8,6 @@ import {
   calendarSyncs,
   caregivers,
   clinics,
-  isStoredId,
 } from '../../platform/db/schema.js';
 
 export type ConnectionLinkRow = typeof calendarConnectionLinks.$inferSelect;
@@ -36,16 +35,6 @@ async function dropSync(tx: Executor, caregiverId: number): Promise<StaleChannel
 export function createCalendarConnectionsRepository(db: Database) {
   return {
     db,
-
-    /** The clinic's caregiver, or null when it is not the clinic's. */
-    async findCaregiver(clinicId: number, caregiverId: number) {
-      if (!isStoredId(caregiverId)) return null;
-      const [row] = await db
-        .select({ id: caregivers.id, calendarId: caregivers.googleCalendarSyncCalendarId })
-        .from(caregivers)
-        .where(and(eq(caregivers.id, caregiverId), eq(caregivers.clinicId, clinicId)));
-      return row ?? null;
-    },
 
     /** A new link for the caregiver; the older ones still open end now (a new link voids them). */
     async createLink(values: typeof calendarConnectionLinks.$inferInsert, entry: AuditEntry) {

@@ -8,61 +8,64 @@ import {
   sha256Hex,
   type SealingKey,
 } from '../../platform/crypto.js';
+import { requireClinicCaregiver } from '../../platform/clinic-caregiver.js';
 import { AppError } from '../../platform/errors.js';
 import type {
   CalendarConnectionsRepository,
   ConnectionLinkRow,
   StaleChannel,
 } from './calendar-connections-repository.js';
+import { CalendarProviderError, type CalendarProvider } from './calendar-provider.js';
+import type { CalendarProviderName } from '../../platform/db/schema.js';
 import {
-  createGoogleCalendarApi,
-  GoogleApiError,
-  type GoogleCalendarApi,
-  type GoogleTransport,
-} from './google-calendar-api.js';
-import {
-  canWrite,
-  GoogleOAuthError,
+  OAuthError,
   pkcePair,
   type CalendarListEntry,
-  type GoogleOAuth,
-} from './google-oauth.js';
+  type ConsentOAuth,
+} from './consent-oauth.js';
 
-// Each caregiver connects their own Google Calendar by consent (docs/calendar-sync.md,
-// "Connecting by consent"; ADR 042): a one-time link, Google's consent with PKCE, a calendar
-// chosen from the account's own list. Consent proves the calendar is theirs to give.
+// Each caregiver connects their own calendar (Google or Microsoft 365) by consent
+// (docs/calendar-sync.md, "Connecting by consent"; ADR 042, ADR 043): a one-time link, the
+// provider's consent with PKCE, a calendar chosen from the account's own list. Consent proves
+// the calendar is theirs to give. This file is over 400 lines: the link, the consent and the
+// connection's tokens are one flow over one sealed state, read best in one place.
 
 const HOUR = 3_600_000;
 /** How long a connection link may be opened. */
 export const LINK_LIFETIME_MS = 24 * HOUR;
-/** Where Google sends the caregiver's browser back. */
+/** Where the provider sends the caregiver's browser back. */
 export const CALLBACK_PATH = '/calendar/oauth/callback';
-/** An access token is renewed this long before Google says it ends. */
+/** An access token is renewed this long before the provider says it ends. */
 const RENEW_BEFORE_MS = 60_000;
 
-/** What the clinic reads when the caregiver took Marpe's access back at Google. */
+/** What the clinic reads when the caregiver took Marpe's access back at the provider. */
 export const REVOKED_MESSAGE =
-  "Google no longer accepts this calendar's connection (the caregiver removed Marpe's access or changed their password): send the caregiver a new connection link.";
+  "The provider no longer accepts this calendar's connection (the caregiver removed Marpe's access or changed their password): send the caregiver a new connection link.";
 
 /** Why a link's page cannot go on: each has its own page. */
 export type LinkProblem =
   'unknown' | 'expired' | 'used' | 'state_mismatch' | 'denied' | 'google_failed' | 'not_configured';
 
 export class LinkRefused extends Error {
-  constructor(readonly problem: LinkProblem) {
+  constructor(
+    readonly problem: LinkProblem,
+    /** Whose consent failed, where known: its page names it. */
+    readonly provider: CalendarProviderName = 'google',
+  ) {
     super(problem);
   }
 }
 
 export interface CalendarConnectionsDeps {
   repository: CalendarConnectionsRepository;
-  /** Null when the server has no OAuth client (GOOGLE_OAUTH_CLIENT_ID): no links. */
-  oauth: GoogleOAuth | null;
+  /**
+   * Each provider's OAuth client, where the server has one (GOOGLE_OAUTH_CLIENT_ID,
+   * MICROSOFT_CLIENT_ID): links only for these.
+   */
+  oauth: Partial<Record<CalendarProviderName, ConsentOAuth>>;
   sealKey: SealingKey;
   clock: () => number;
   publicOrigin: string;
-  apiBaseUrl: string;
-  transport?: GoogleTransport;
   log: FastifyBaseLogger;
   /** A calendar was connected or disconnected: reconcile and sync at once, refresh the slots. */
   changed: (clinicId: number) => void;
@@ -81,7 +84,8 @@ const connectionSealedAt = (caregiverId: number) =>
   sealedAt('calendar_connections', 'refresh_token', caregiverId);
 
 export function createCalendarConnections(deps: CalendarConnectionsDeps) {
-  const { repository, oauth, sealKey, clock, log } = deps;
+  const { repository, sealKey, clock, log } = deps;
+  const oauthOf = (provider: CalendarProviderName) => deps.oauth[provider] ?? null;
   const redirectUri = `${deps.publicOrigin}${CALLBACK_PATH}`;
   /** Access tokens of connections, until they end (per process; a refresh is cheap). */
   const accessTokens = new Map<number, { token: string; until: number }>();
@@ -114,8 +118,9 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
     if (pending) return pending;
     const next = (async () => {
       const connection = await repository.findConnection(caregiverId);
+      const oauth = connection ? oauthOf(connection.provider) : null;
       if (!connection || !oauth) {
-        throw new GoogleApiError(401, 'The calendar is no longer connected', 'notConnected');
+        throw new CalendarProviderError(401, 'no_access', 'The calendar is no longer connected');
       }
       let tokens;
       try {
@@ -124,13 +129,14 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
         );
       } catch (error) {
         accessTokens.delete(caregiverId);
-        if (error instanceof GoogleOAuthError && error.error === 'invalid_grant') {
-          throw new GoogleApiError(401, REVOKED_MESSAGE, 'invalid_grant');
+        if (error instanceof OAuthError && error.error === 'invalid_grant') {
+          throw new CalendarProviderError(401, 'no_access', REVOKED_MESSAGE);
         }
-        const status = error instanceof GoogleOAuthError ? error.status : 0;
-        throw new GoogleApiError(
+        const status = error instanceof OAuthError ? error.status : 0;
+        throw new CalendarProviderError(
           status,
-          `Google token refresh failed (${(error as Error).message})`,
+          'unavailable',
+          `token refresh failed (${(error as Error).message})`,
         );
       }
       if (tokens.refreshToken) {
@@ -153,25 +159,30 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
     }
   }
 
-  /** Calendar API clients of connections, one per caregiver (each with its own token). */
-  const apis = new Map<number, GoogleCalendarApi>();
-  const apiOfCaregiver = (caregiverId: number) => {
+  /** Calendar APIs of connections, one per caregiver (each with its own token). */
+  const apis = new Map<number, CalendarProvider>();
+  const apiOfConnection = (connection: {
+    caregiverId: number;
+    provider: CalendarProviderName;
+    accountEmail: string;
+  }): CalendarProvider | null => {
+    const { caregiverId } = connection;
     let api = apis.get(caregiverId);
-    if (!api) {
-      api = createGoogleCalendarApi({
-        apiBaseUrl: deps.apiBaseUrl,
-        tokenUrl: '',
-        accessToken: (fresh) => accessTokenOf(caregiverId, fresh),
-        ...(deps.transport ? { transport: deps.transport } : {}),
-      });
+    const oauth = oauthOf(connection.provider);
+    if (!api && oauth) {
+      api = oauth.calendarApi(
+        (fresh) => accessTokenOf(caregiverId, fresh),
+        connection.accountEmail,
+      );
       apis.set(caregiverId, api);
     }
-    return api;
+    return api ?? null;
   };
 
   /** The account's calendars, with the link's access token (refreshed when it ran out). */
   async function calendarsOf(view: LinkView): Promise<CalendarListEntry[]> {
     const { link } = view;
+    const oauth = oauthOf(link.provider);
     if (!oauth || !link.refreshToken || !link.accessToken) throw new LinkRefused('unknown');
     let token = open(link.accessToken, linkSealedAt('access_token', link.tokenHash));
     if ((link.accessExpiresAt?.getTime() ?? 0) <= clock()) {
@@ -184,27 +195,34 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
         accessExpiresAt: new Date(clock() + fresh.expiresIn * 1000 - RENEW_BEFORE_MS),
       });
     }
-    return oauth.calendarList(token);
+    return (await oauth.calendarList(token)).calendars;
   }
 
   return {
-    enabled: oauth !== null,
+    /** The providers a link can be made for. */
+    providers: (['google', 'microsoft'] as const).filter((p) => oauthOf(p) !== null),
 
     /** The Calendar API for a calendar connected by consent; null when none holds it. */
-    async apiFor(calendarId: string): Promise<GoogleCalendarApi | null> {
+    async apiFor(calendarId: string): Promise<CalendarProvider | null> {
       const connection = await repository.findConnectionByCalendar(calendarId);
-      return connection ? apiOfCaregiver(connection.caregiverId) : null;
+      return connection ? apiOfConnection(connection) : null;
     },
 
     /** `POST /api/integration/caregivers/:id/calendar-connection`. */
-    async createLink(clinicId: number, caregiverId: number, actor: string) {
-      const caregiver = await repository.findCaregiver(clinicId, caregiverId);
-      if (!caregiver) throw new AppError('not_found', 404, `No caregiver ${caregiverId}`);
-      if (!oauth) {
+    async createLink(
+      clinicId: number,
+      caregiverId: number,
+      actor: string,
+      provider: CalendarProviderName,
+    ) {
+      await requireClinicCaregiver(repository.db, clinicId, caregiverId);
+      if (!oauthOf(provider)) {
         throw new AppError(
           'service_unavailable',
           503,
-          'This server has no Google OAuth client (GOOGLE_OAUTH_CLIENT_ID): ask whoever runs Marpe',
+          provider === 'google'
+            ? 'This server has no Google OAuth client (GOOGLE_OAUTH_CLIENT_ID): ask whoever runs Marpe'
+            : 'This server has no Microsoft app registration (MICROSOFT_CLIENT_ID): ask whoever runs Marpe',
         );
       }
       const token = randomToken(32);
@@ -214,7 +232,7 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
         {
           caregiverId,
           clinicId,
-          provider: 'google',
+          provider,
           tokenHash: sha256Hex(token),
           createdAt: new Date(now),
           expiresAt,
@@ -225,7 +243,7 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
           action: 'caregiver.calendar_link',
           targetType: 'caregiver',
           targetId: caregiverId,
-          details: { provider: 'google', expires_at: expiresAt.toISOString() },
+          details: { provider, expires_at: expiresAt.toISOString() },
           at: new Date(now),
         },
       );
@@ -239,16 +257,22 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
     view: (token: string) => usableLink(token),
 
     /**
-     * "Continue to Google": a PKCE verifier and a `state`, kept with the link (the verifier
+     * "Continue" (to the provider the caregiver chose): a PKCE verifier and a `state`, kept with the link (the verifier
      * sealed, the state hashed); the address to send the browser to. The routes give the browser
      * the link's token in a cookie: Google's answer must come back to the browser that asked.
      */
-    async startAuthorization(token: string): Promise<{ location: string }> {
-      if (!oauth) throw new LinkRefused('not_configured');
+    async startAuthorization(
+      token: string,
+      chosen?: CalendarProviderName,
+    ): Promise<{ location: string }> {
       const view = await usableLink(token);
+      const provider = chosen ?? view.link.provider;
+      const oauth = oauthOf(provider);
+      if (!oauth) throw new LinkRefused('not_configured');
       const { verifier, challenge } = pkcePair();
       const state = randomToken(32);
       await repository.updateLink(view.link.id, {
+        provider,
         stateHash: sha256Hex(state),
         codeVerifier: seal(verifier, linkSealedAt('code_verifier', view.link.tokenHash)),
       });
@@ -266,7 +290,6 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
       error?: string;
       browser: string;
     }): Promise<LinkView> {
-      if (!oauth) throw new LinkRefused('not_configured');
       const found = query.state
         ? await repository.findLink({ stateHash: sha256Hex(query.state) })
         : null;
@@ -274,12 +297,14 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
         throw new LinkRefused('state_mismatch');
       }
       const { link } = found;
+      const oauth = oauthOf(link.provider);
+      if (!oauth) throw new LinkRefused('not_configured');
       if (link.usedAt) throw new LinkRefused('used');
       if (link.expiresAt.getTime() <= clock()) throw new LinkRefused('expired');
       const verifier = link.codeVerifier;
       // The state answers once, whatever Google said.
       await repository.updateLink(link.id, { stateHash: null, codeVerifier: null });
-      if (query.error || !query.code || !verifier) throw new LinkRefused('denied');
+      if (query.error || !query.code || !verifier) throw new LinkRefused('denied', link.provider);
       let tokens;
       try {
         tokens = await oauth.exchangeCode({
@@ -289,18 +314,16 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
         });
       } catch (error) {
         log.warn({ error: (error as Error).message }, 'calendar connection: code not exchanged');
-        throw new LinkRefused('google_failed');
+        throw new LinkRefused('google_failed', link.provider);
       }
-      if (!tokens.refreshToken) throw new LinkRefused('google_failed');
-      let calendars: CalendarListEntry[];
+      if (!tokens.refreshToken) throw new LinkRefused('google_failed', link.provider);
+      let account: string;
       try {
-        calendars = await oauth.calendarList(tokens.accessToken);
+        account = (await oauth.calendarList(tokens.accessToken)).account;
       } catch (error) {
         log.warn({ error: (error as Error).message }, 'calendar connection: calendar list failed');
-        throw new LinkRefused('google_failed');
+        throw new LinkRefused('google_failed', link.provider);
       }
-      // The primary calendar's id is the account's address: no profile scope needed for it.
-      const account = calendars.find((c) => c.primary)?.id ?? '';
       const values = {
         accountEmail: account,
         refreshToken: seal(tokens.refreshToken, linkSealedAt('refresh_token', link.tokenHash)),
@@ -339,7 +362,7 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
       const { view, calendars } = await this.choices(token, browser);
       const entry = calendars.find((c) => c.id === calendarId);
       if (!entry) return { outcome: 'not_listed' };
-      if (!canWrite(entry)) return { outcome: 'read_only' };
+      if (!entry.canWrite) return { outcome: 'read_only' };
       const { link } = view;
       const caregiverId = link.caregiverId;
       const refreshToken = open(
@@ -353,7 +376,7 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
           {
             caregiverId,
             clinicId: link.clinicId,
-            provider: 'google',
+            provider: link.provider,
             accountEmail: link.accountEmail ?? '',
             calendarId: entry.id,
             refreshToken: seal(refreshToken, connectionSealedAt(caregiverId)),
@@ -367,7 +390,7 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
             action: 'caregiver.calendar_connect',
             targetType: 'caregiver',
             targetId: caregiverId,
-            details: { provider: 'google', calendar_id: entry.id },
+            details: { provider: link.provider, calendar_id: entry.id },
             at: new Date(clock()),
           },
         );
@@ -379,26 +402,31 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
       if (result.outcome === 'used') throw new LinkRefused('used');
       if (result.outcome === 'held') return { outcome: 'held' };
       accessTokens.delete(caregiverId);
-      if (result.stale) await stopChannel(apiOfCaregiver(caregiverId), result.stale);
+      apis.delete(caregiverId);
+      const api = apiOfConnection({
+        caregiverId,
+        provider: link.provider,
+        accountEmail: link.accountEmail ?? '',
+      });
+      if (result.stale && api) await stopChannel(api, result.stale);
       deps.changed(link.clinicId);
       return { outcome: 'connected', summary: entry.summary };
     },
 
     /**
      * `DELETE …/calendar-connection`: the push channel stopped (with the connection's own token,
-     * while it still works), the token revoked at Google, then everything forgotten.
+     * while it still works), the token revoked where the provider can, then everything forgotten.
      */
     async disconnect(
       clinicId: number,
       caregiverId: number,
-      serviceAccount: GoogleCalendarApi | null,
+      serviceAccount: CalendarProvider | null,
       actor: string,
     ) {
-      const caregiver = await repository.findCaregiver(clinicId, caregiverId);
-      if (!caregiver) throw new AppError('not_found', 404, `No caregiver ${caregiverId}`);
+      await requireClinicCaregiver(repository.db, clinicId, caregiverId);
       const connection = await repository.findConnection(caregiverId);
       const sync = await repository.findSync(caregiverId);
-      const api = connection ? apiOfCaregiver(caregiverId) : serviceAccount;
+      const api = connection ? apiOfConnection(connection) : serviceAccount;
       if (sync?.channelId && sync.channelResourceId && api) {
         await stopChannel(api, {
           channelId: sync.channelId,
@@ -406,11 +434,12 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
           calendarId: sync.calendarId,
         });
       }
+      const oauth = connection ? oauthOf(connection.provider) : null;
       if (connection && oauth) {
         try {
           await oauth.revoke(open(connection.refreshToken, connectionSealedAt(caregiverId)));
         } catch (error) {
-          // Forgotten here all the same; the caregiver can remove Marpe in their Google account.
+          // Forgotten here all the same; the caregiver can remove Marpe in their account.
           log.warn({ error: (error as Error).message }, 'calendar connection: revoke failed');
         }
       }
@@ -421,8 +450,8 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
         targetType: 'caregiver',
         targetId: caregiverId,
         details: {
-          provider: 'google',
-          calendar_id: sync?.calendarId ?? caregiver.calendarId ?? null,
+          provider: connection?.provider ?? 'google',
+          calendar_id: sync?.calendarId ?? connection?.calendarId ?? null,
         },
         at: new Date(clock()),
       });
@@ -432,7 +461,7 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
     },
   };
 
-  async function stopChannel(api: GoogleCalendarApi, channel: StaleChannel) {
+  async function stopChannel(api: CalendarProvider, channel: StaleChannel) {
     try {
       await api.stopChannel({
         id: channel.channelId,

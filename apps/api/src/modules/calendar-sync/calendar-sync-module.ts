@@ -7,15 +7,22 @@ import { registerIntegrationRoutes } from '../integration/integration-auth.js';
 import type { AppOutbox } from '../messaging/messaging.js';
 import type { Webhooks } from '../webhooks/webhooks-service.js';
 import { createCalendarSyncRepository } from './calendar-sync-repository.js';
-import { calendarNotifyRoutes, calendarSyncIntegrationRoutes } from './calendar-sync-routes.js';
 import {
-  CALENDAR_NOTIFY_PATH,
+  calendarMicrosoftNotifyRoutes,
+  calendarNotifyRoutes,
+  calendarSyncIntegrationRoutes,
+} from './calendar-sync-routes.js';
+import { NOTIFY_PATHS } from './calendar-push-channels.js';
+import {
   CALENDAR_WRITE_TOPIC,
   createCalendarSync,
   type CalendarSync,
 } from './calendar-sync-service.js';
-import { createGoogleCalendarApi, type GoogleTransport } from './google-calendar-api.js';
-import { createGoogleStandIn, type GoogleStandIn } from './google-standin.js';
+import {
+  createGoogleCalendarApi,
+  type GoogleTransport,
+} from './providers/google/google-calendar-api.js';
+import { createGoogleStandIn, type GoogleStandIn } from './providers/google/google-standin.js';
 import { sealingKey } from '../../platform/crypto.js';
 import { GOOGLE_CALENDAR_API_BASE_URL } from '../../platform/config.js';
 import { createCalendarConnectionsRepository } from './calendar-connections-repository.js';
@@ -26,8 +33,11 @@ import {
   registerCalendarConnectPages,
 } from './calendar-connect-routes.js';
 import { DEMO_GOOGLE_ACCOUNT, registerDemoConsentPage } from './demo-consent-page.js';
-import { createGoogleOAuth, type GoogleOAuth } from './google-oauth.js';
-import { createStandInOAuth, type StandInOAuth } from './google-standin-oauth.js';
+import type { ConsentOAuth } from './consent-oauth.js';
+import { createGoogleOAuth } from './providers/google/google-oauth.js';
+import type { GraphStandIn } from './providers/microsoft/graph-standin.js';
+import { setUpMicrosoft } from './providers/microsoft/microsoft-setup.js';
+import { createStandInOAuth, type StandInOAuth } from './providers/google/google-standin-oauth.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,6 +45,8 @@ declare module 'fastify' {
     calendarSync: CalendarSync;
     /** Demo mode without a service account: the in-process stand-in for Google's API. */
     googleStandIn: GoogleStandIn | null;
+    /** Demo mode without a Microsoft app: the in-process stand-in for Graph. */
+    graphStandIn: GraphStandIn | null;
   }
 }
 
@@ -89,7 +101,7 @@ export async function registerCalendarSync(
   let standIn: GoogleStandIn | null = null;
   let standInOAuth: StandInOAuth | null = null;
   let serviceAccount = null;
-  let oauth: GoogleOAuth | null = null;
+  let oauth: ConsentOAuth | null = null;
   const redirectUri = `${config.publicOrigin}${CALLBACK_PATH}`;
   if (config.calendar.oauth) {
     oauth = createGoogleOAuth({
@@ -150,24 +162,32 @@ export async function registerCalendarSync(
       transport,
     });
   }
+  const microsoft = await setUpMicrosoft(app, {
+    config: config.calendar.microsoft,
+    demo: config.demo,
+    redirectUri,
+    notifyPath: NOTIFY_PATHS.microsoft,
+  });
   let calendarSync: CalendarSync | null = null;
   const connections = createCalendarConnections({
     repository: createCalendarConnectionsRepository(deps.db),
-    oauth,
+    oauth: {
+      ...(oauth ? { google: oauth } : {}),
+      ...(microsoft.oauth ? { microsoft: microsoft.oauth } : {}),
+    },
     sealKey: sealingKey(app.dataKeys, 'calendar'),
     clock: deps.clock,
     publicOrigin: config.publicOrigin,
-    apiBaseUrl: standIn
-      ? `${STANDIN_ORIGIN}/calendar/v3`
-      : (apiBaseUrl ?? GOOGLE_CALENDAR_API_BASE_URL),
-    ...(standIn ? { transport: standInTransport(standIn) } : {}),
     log: app.log,
     changed: (clinicId) => {
       deps.cache.invalidate(clinicId);
       calendarSync?.kick();
     },
   });
-  const api = serviceAccount || oauth ? routingCalendarApi(serviceAccount, connections) : null;
+  const api =
+    serviceAccount || connections.providers.length > 0
+      ? routingCalendarApi(serviceAccount, connections)
+      : null;
   calendarSync = createCalendarSync({
     repository: createCalendarSyncRepository(deps.db),
     api,
@@ -182,6 +202,7 @@ export async function registerCalendarSync(
     tickMs: deps.tickMs,
     onServerFault: () => app.metrics?.observeCalendarServerFault(),
     allowedClinics: config.calendar.serviceAccountClinics,
+    connectProviders: connections.providers,
   });
   const sync = calendarSync;
   const opened = config.calendar.serviceAccountClinics;
@@ -196,7 +217,7 @@ export async function registerCalendarSync(
       for (const channel of standIn?.channels(calendarId) ?? []) {
         void app.inject({
           method: 'POST',
-          url: CALENDAR_NOTIFY_PATH,
+          url: NOTIFY_PATHS.google,
           headers: {
             'x-goog-channel-id': channel.id,
             'x-goog-channel-token': channel.token,
@@ -213,9 +234,11 @@ export async function registerCalendarSync(
   });
   app.decorate('calendarSync', sync);
   app.decorate('googleStandIn', standIn);
+  app.decorate('graphStandIn', microsoft.standIn);
   app.addHook('onReady', async () => sync.start());
   app.addHook('onClose', async () => sync.stop());
   await app.register(calendarNotifyRoutes, { prefix: '/api', calendarSync: sync });
+  await app.register(calendarMicrosoftNotifyRoutes, { prefix: '/api', calendarSync: sync });
   await registerIntegrationRoutes(app, calendarSyncIntegrationRoutes, { calendarSync: sync });
   // Links are made by the clinic's owners (a key may do everything).
   await registerIntegrationRoutes(
@@ -226,9 +249,20 @@ export async function registerCalendarSync(
   );
   await registerCalendarConnectPages(app, {
     connections,
-    authorizeOrigin: oauth ? new URL(oauth.authorizeUrl).origin : "'self'",
+    authorizeOrigins: [oauth, microsoft.oauth].flatMap((o) =>
+      o ? [new URL(o.authorizeUrl).origin] : [],
+    ),
     secureCookie: config.publicOrigin.startsWith('https:'),
   });
-  if (standInOAuth) await registerDemoConsentPage(app, standInOAuth);
+  if (standInOAuth) {
+    const google = standInOAuth;
+    await registerDemoConsentPage(app, {
+      provider: 'google',
+      name: 'Google',
+      account: DEMO_GOOGLE_ACCOUNT,
+      consent: (query, allow) =>
+        google.consent(query, allow ? { account: DEMO_GOOGLE_ACCOUNT } : 'cancel'),
+    });
+  }
   return sync;
 }

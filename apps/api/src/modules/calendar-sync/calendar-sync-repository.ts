@@ -12,10 +12,22 @@ import {
   clinics,
   isStoredId,
   patients,
+  type CalendarProviderName,
 } from '../../platform/db/schema.js';
 import type { MirrorRow } from './calendar-events.js';
 
+// The sync's tables (calendar_syncs, calendar_events, calendar_event_links, calendar_conflicts)
+// and the appointments it compares with them. Over 400 lines: one repository a module, as the
+// other modules keep theirs; each query is small and named for its one use.
+
 export type CalendarSyncRow = typeof calendarSyncs.$inferSelect;
+/** A claimed calendar with what its pass needs: the clinic's zone and setting, its provider. */
+export type ClaimedSync = CalendarSyncRow & {
+  timezone: string;
+  allDayEventsBlock: boolean;
+  /** The connection's provider; a calendar reached through the service account is Google's. */
+  provider: CalendarProviderName;
+};
 
 export function createCalendarSyncRepository(db: Database) {
   return {
@@ -117,10 +129,7 @@ export function createCalendarSyncRepository(db: Database) {
      * Takes one due calendar for `leaseMs`: due now, not held by another worker. Several API
      * processes share the work; a worker that dies frees its lease when it runs out.
      */
-    async claimDue(
-      now: Date,
-      leaseMs: number,
-    ): Promise<(CalendarSyncRow & { timezone: string; allDayEventsBlock: boolean }) | null> {
+    async claimDue(now: Date, leaseMs: number): Promise<ClaimedSync | null> {
       const [row] = await db
         .update(calendarSyncs)
         .set({ leaseUntil: new Date(now.getTime() + leaseMs) })
@@ -141,10 +150,15 @@ export function createCalendarSyncRepository(db: Database) {
         })
         .from(clinics)
         .where(eq(clinics.id, row.clinicId));
+      const [connection] = await db
+        .select({ provider: calendarConnections.provider })
+        .from(calendarConnections)
+        .where(eq(calendarConnections.caregiverId, row.caregiverId));
       return {
         ...row,
         timezone: clinic?.timezone ?? 'Asia/Jerusalem',
         allDayEventsBlock: clinic?.allDayEventsBlock ?? true,
+        provider: connection?.provider ?? 'google',
       };
     },
 
@@ -236,6 +250,7 @@ export function createCalendarSyncRepository(db: Database) {
           lastSyncedAt: calendarSyncs.lastSyncedAt,
           channelExpiresAt: calendarSyncs.channelExpiresAt,
           accountEmail: calendarConnections.accountEmail,
+          provider: calendarConnections.provider,
         })
         .from(caregivers)
         .leftJoin(calendarSyncs, eq(calendarSyncs.caregiverId, caregivers.id))
@@ -420,6 +435,22 @@ export function createCalendarSyncRepository(db: Database) {
         .insert(calendarEventLinks)
         .values(link)
         .onConflictDoUpdate({ target: calendarEventLinks.appointmentId, set: link });
+    },
+
+    /**
+     * Marpe's events in the caregiver's calendar by event id, with the appointment each shows:
+     * how an event is known as Marpe's where the provider's changes do not carry Marpe's
+     * property (Graph's delta brings no extended properties).
+     */
+    async linkedEvents(ex: Executor, caregiverId: number): Promise<Map<string, number>> {
+      const rows = await ex
+        .select({
+          eventId: calendarEventLinks.eventId,
+          appointmentId: calendarEventLinks.appointmentId,
+        })
+        .from(calendarEventLinks)
+        .where(eq(calendarEventLinks.caregiverId, caregiverId));
+      return new Map(rows.map((r) => [r.eventId, r.appointmentId]));
     },
 
     /** The appointment whose event Marpe wrote under this id in this calendar, if any. */

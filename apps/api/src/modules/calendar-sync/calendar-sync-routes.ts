@@ -96,3 +96,65 @@ export const calendarSyncIntegrationRoutes: FastifyPluginAsyncZod<
     async (request) => calendarSync.conflicts(callerOf(request).clinicId, request.query.limit),
   );
 };
+
+/** One change notification of Graph's (the fields Marpe reads). */
+const graphNotificationsSchema = z.object({
+  value: z
+    .array(
+      z
+        .object({
+          subscriptionId: z.string().max(200),
+          clientState: z.string().max(200).optional(),
+          lifecycleEvent: z.string().max(60).optional(),
+        })
+        .passthrough(),
+    )
+    .max(1000),
+});
+
+/**
+ * `POST /api/calendar-sync/microsoft/notify`: Microsoft Graph's change notifications. With
+ * `?validationToken=`, the subscription handshake: the token answered as it came, text/plain,
+ * 200, at once (Graph waits 10 s). Otherwise each notification of a subscription of ours whose
+ * `clientState` matches (compared in constant time) syncs its calendar at once; the answer is 202
+ * whatever came, so Graph neither retries nor learns which subscriptions exist.
+ */
+export const calendarMicrosoftNotifyRoutes: FastifyPluginAsyncZod<
+  CalendarSyncRoutesOptions
+> = async (app, { calendarSync }) => {
+  // The handshake comes as text/plain with no body to read.
+  app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: 1024 }, (_r, _b, done) =>
+    done(null, undefined),
+  );
+  app.post(
+    '/calendar-sync/microsoft/notify',
+    {
+      config: { xsrf: false, rateLimit: notifyLimit },
+      schema: {
+        tags: ['calendar-sync'],
+        summary:
+          "Microsoft Graph's change notifications for the subscriptions Marpe opened, and their validation handshake",
+        querystring: z.object({ validationToken: z.string().max(1024).optional() }),
+        body: graphNotificationsSchema.nullish(),
+        response: { 200: z.string(), 202: z.null(), 400: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const { validationToken } = request.query;
+      if (validationToken !== undefined) {
+        return reply.status(200).type('text/plain; charset=utf-8').send(validationToken);
+      }
+      for (const notification of request.body?.value ?? []) {
+        await calendarSync.notify({
+          channelId: notification.subscriptionId,
+          token: notification.clientState ?? '',
+          // Every notification (a change, or a lifecycle one: missed, reauthorization) calls
+          // for a read.
+          resourceState: 'exists',
+          resourceId: '',
+        });
+      }
+      return reply.status(202).send(null);
+    },
+  );
+};

@@ -1,9 +1,11 @@
 import type { LinkProblem } from './calendar-connections.js';
-import type { CalendarListEntry } from './google-oauth.js';
+import type { CalendarProviderName } from '../../platform/db/schema.js';
+import type { CalendarListEntry } from './consent-oauth.js';
 
 // The caregiver's pages of a connection link: small server-rendered HTML, Hebrew (RTL) first,
 // English with `?lang=en`. They stand alone (no app bundle): a caregiver opens the link on a
-// phone, once, and the pages must work before and after Google's consent without the SPA.
+// phone, once, and the pages must work before and after the provider's consent without the SPA.
+// The texts name Google; a Microsoft link's pages say Microsoft and Outlook instead (`branded`).
 
 export type PageLang = 'he' | 'en';
 
@@ -38,6 +40,15 @@ function shell(lang: PageLang, title: string, body: string, other: string | null
       : `<p><a href="${escape(other)}" lang="${lang === 'he' ? 'en' : 'he'}">${lang === 'he' ? 'English' : 'עברית'}</a></p>`;
   return `<!doctype html><html lang="${lang}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escape(title)}</title><style>${STYLE}</style></head><body><main>${body}${switcher}</main></body></html>`;
 }
+
+/** A text of the pages as the link's provider reads: Google's words are the source. */
+const branded = (text: string, provider: CalendarProviderName): string =>
+  provider === 'google'
+    ? text
+    : text
+        .replaceAll('יומן Google', 'יומן Outlook')
+        .replaceAll('Google Calendar', 'Outlook')
+        .replaceAll('Google', 'Microsoft');
 
 /** The same address in the other language. */
 const otherLang = (path: string, lang: PageLang) => (lang === 'he' ? `${path}?lang=en` : path);
@@ -144,18 +155,35 @@ const T = {
   },
 };
 
+/**
+ * The link's first page. Where the server has both providers, a button for each (the link's
+ * first): the caregiver knows where their diary is, the clinic may not.
+ */
 export function connectPage(
   lang: PageLang,
-  view: { token: string; clinicName: string; caregiverName: string },
+  view: {
+    token: string;
+    clinicName: string;
+    caregiverName: string;
+    provider: CalendarProviderName;
+    providers: readonly CalendarProviderName[];
+  },
 ): string {
   const t = T[lang];
   const path = `/calendar/connect/${view.token}`;
+  const choices = [view.provider, ...view.providers.filter((p) => p !== view.provider)];
+  const buttons = choices
+    .map(
+      (p) =>
+        `<button type="submit" name="provider" value="${p}">${escape(branded(t.continue, p))}</button>`,
+    )
+    .join(' ');
   const body = `<h1>${escape(t.connectTitle(view.caregiverName))}</h1>
-<p>${escape(t.connectIntro(view.clinicName))}</p>
+<p>${escape(branded(t.connectIntro(view.clinicName), view.provider))}</p>
 <h2>${escape(t.shared)}</h2>
 <ul>${t.sharedItems.map((item) => `<li>${escape(item)}</li>`).join('')}</ul>
-<p class="muted">${escape(t.revoke)}</p>
-<form method="post" action="${escape(withLang(path, lang))}"><button type="submit">${escape(t.continue)}</button></form>`;
+<p class="muted">${escape(branded(t.revoke, view.provider))}</p>
+<form method="post" action="${escape(withLang(path, lang))}">${buttons}</form>`;
   return shell(lang, t.connectTitle(view.caregiverName), body, otherLang(path, lang));
 }
 
@@ -163,13 +191,17 @@ export type ChoiceError = 'held' | 'read_only' | 'not_listed' | null;
 
 export function choosePage(
   lang: PageLang,
-  view: { token: string; accountEmail: string; calendars: CalendarListEntry[]; error: ChoiceError },
+  view: {
+    token: string;
+    accountEmail: string;
+    calendars: CalendarListEntry[];
+    error: ChoiceError;
+    provider: CalendarProviderName;
+  },
 ): string {
   const t = T[lang];
   const path = `/calendar/connect/${view.token}/calendar`;
-  const writable = view.calendars.filter(
-    (c) => c.accessRole === 'owner' || c.accessRole === 'writer',
-  );
+  const writable = view.calendars.filter((c) => c.canWrite);
   const chosen = (writable.find((c) => c.primary) ?? writable[0])?.id;
   const errorText =
     view.error === 'held'
@@ -179,11 +211,11 @@ export function choosePage(
         : view.error === 'not_listed'
           ? t.notListed
           : writable.length === 0
-            ? t.noneWritable
+            ? branded(t.noneWritable, view.provider)
             : null;
   const options = view.calendars
     .map((c, i) => {
-      const canChoose = c.accessRole === 'owner' || c.accessRole === 'writer';
+      const canChoose = c.canWrite;
       const note = canChoose ? (c.primary ? ` ${t.primary}` : '') : ` ${t.readOnly}`;
       return `<label for="c${i}"><input type="radio" id="c${i}" name="calendar_id" value="${escape(c.id)}"${canChoose ? '' : ' disabled'}${c.id === chosen ? ' checked' : ''}> ${escape(c.summary)}<span class="muted">${escape(note)}</span></label>`;
     })
@@ -207,9 +239,18 @@ export function donePage(lang: PageLang, calendarName: string): string {
   );
 }
 
-export function problemPage(lang: PageLang, problem: LinkProblem): string {
-  const [title, text] = T[lang].problems[problem];
-  return shell(lang, title, `<h1>${escape(title)}</h1><p>${escape(text)}</p>`, null);
+export function problemPage(
+  lang: PageLang,
+  problem: LinkProblem,
+  provider: CalendarProviderName = 'google',
+): string {
+  const [title, text] = T[lang].problems[problem].map((line) => branded(line, provider));
+  return shell(
+    lang,
+    title ?? '',
+    `<h1>${escape(title ?? '')}</h1><p>${escape(text ?? '')}</p>`,
+    null,
+  );
 }
 
 /** The HTTP status of each problem page. */

@@ -7,7 +7,7 @@ import {
 } from '@marpe/shared';
 import { caregiverNotFound, requireClinicCaregiver } from '../../platform/clinic-caregiver.js';
 import type { Executor, Transaction } from '../../platform/db/client.js';
-import { invalidField } from '../../platform/errors.js';
+import { AppError, invalidField } from '../../platform/errors.js';
 import { zonedDate } from '../../platform/zoned-time.js';
 import { effectiveMarpeRules } from '../availability/marpe-rules.js';
 import type { ClinicActor } from '../../platform/http/integration-routes.js';
@@ -114,6 +114,27 @@ export function createSetupCaregivers(
     if (await repository.calendarTaken(tx, calendarId, caregiverId)) {
       throw invalidField(field, 'This calendar is already connected to another caregiver');
     }
+  }
+
+  /**
+   * A calendar connected by consent is changed by disconnecting and a new link, never by typing
+   * another id: the connection's token would stay with the old calendar (ADR 042). The same id
+   * again (a form sent whole) changes nothing and passes.
+   */
+  async function checkNotConnected(
+    tx: Executor,
+    caregiverId: number,
+    calendarId: string | null | undefined,
+  ): Promise<void> {
+    if (calendarId === undefined) return;
+    const connected = await repository.connectedCalendar(tx, caregiverId);
+    if (connected === null || connected === calendarId) return;
+    throw new AppError(
+      'calendar_connected',
+      409,
+      'The caregiver connected this calendar by consent: disconnect it (DELETE …/calendar-connection) and send a new connection link instead',
+      { field: 'google_calendar_sync_calendar_id' },
+    );
   }
 
   async function readCaregivers(
@@ -230,6 +251,7 @@ export function createSetupCaregivers(
       const now = clock();
       await changeSetup(writer.clinicId, async (tx, clinic) => {
         const caregiver = await requireClinicCaregiver(tx, clinic.id, caregiverId);
+        await checkNotConnected(tx, caregiver.id, body.google_calendar_sync_calendar_id);
         const values = caregiverValues(body);
         await checkCalendarClaim(
           tx,

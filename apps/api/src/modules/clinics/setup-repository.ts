@@ -3,6 +3,7 @@ import type { Database, Executor } from '../../platform/db/client.js';
 import {
   appointments,
   appointmentTypes,
+  calendarConnections,
   caregiverAppointmentTypes,
   caregiverBreaks,
   caregivers,
@@ -210,7 +211,15 @@ export function createClinicRepository(db: Database) {
         .orderBy(asc(caregivers.sortOrder), asc(caregivers.id));
     },
 
-    /** The clinic's caregiver, or null when it is not the clinic's. */
+    /** The calendar the caregiver connected by consent, or null when none is. */
+    async connectedCalendar(ex: Executor, caregiverId: number): Promise<string | null> {
+      const [row] = await ex
+        .select({ calendarId: calendarConnections.calendarId })
+        .from(calendarConnections)
+        .where(eq(calendarConnections.caregiverId, caregiverId));
+      return row?.calendarId ?? null;
+    },
+
     /** Whether another caregiver, of any clinic, has this calendar (ids compared case-blind). */
     async calendarTaken(ex: Executor, calendarId: string, exceptCaregiverId: number | null) {
       const [row] = await ex

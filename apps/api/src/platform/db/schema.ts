@@ -1283,7 +1283,7 @@ export const calendarSyncs = pgTable(
 );
 
 /** The calendar providers a caregiver connects by consent. */
-export const calendarProviders = ['google'] as const;
+export const calendarProviders = ['google', 'microsoft'] as const;
 export type CalendarProviderName = (typeof calendarProviders)[number];
 
 /**
@@ -1311,7 +1311,7 @@ export const calendarConnections = pgTable(
   },
   (t) => [
     uniqueIndex('calendar_connections_calendar_unique').on(sql`lower(${t.calendarId})`),
-    check('calendar_connections_provider_check', sql`${t.provider} IN ('google')`),
+    check('calendar_connections_provider_check', sql`${t.provider} IN ('google', 'microsoft')`),
   ],
 );
 
@@ -1352,7 +1352,10 @@ export const calendarConnectionLinks = pgTable(
     unique('calendar_connection_links_token_unique').on(t.tokenHash),
     unique('calendar_connection_links_state_unique').on(t.stateHash),
     index('calendar_connection_links_caregiver_idx').on(t.caregiverId),
-    check('calendar_connection_links_provider_check', sql`${t.provider} IN ('google')`),
+    check(
+      'calendar_connection_links_provider_check',
+      sql`${t.provider} IN ('google', 'microsoft')`,
+    ),
   ],
 );
 

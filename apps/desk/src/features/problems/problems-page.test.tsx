@@ -101,6 +101,7 @@ describe('the problems page', { timeout: 30_000 }, () => {
       fakeApi(
         {
           service_account_email: 'marpe@example.iam.gserviceaccount.com',
+          connect_providers: ['google'],
           caregivers: [
             {
               caregiver_id: 3,
@@ -111,6 +112,7 @@ describe('the problems page', { timeout: 30_000 }, () => {
               push: false,
               connection: 'service_account',
               account_email: null,
+              provider: 'google',
             },
           ],
         },
@@ -140,15 +142,47 @@ describe('the problems page', { timeout: 30_000 }, () => {
     expect(screen.getByText('No conflicts.')).toBeVisible();
   });
 
+  it('advises a new connection link, not a share, for a calendar connected by consent', async () => {
+    await renderPage(
+      fakeApi(
+        {
+          service_account_email: 'marpe@example.iam.gserviceaccount.com',
+          connect_providers: ['google'],
+          caregivers: [
+            {
+              caregiver_id: 3,
+              calendar_id: 'dana@example.com',
+              state: 'no_access',
+              last_error: 'Google no longer accepts this connection',
+              last_synced_at: null,
+              push: false,
+              connection: 'oauth',
+              account_email: 'dana@example.com',
+              provider: 'google',
+            },
+          ],
+        },
+        [],
+      ),
+    );
+    expect(await screen.findByText(/send them a new connection link/)).toBeVisible();
+    expect(screen.queryByText(/Share each calendar with/)).not.toBeInTheDocument();
+  });
+
   it('says plainly when there is nothing wrong', async () => {
-    await renderPage(fakeApi({ service_account_email: null, caregivers: [] }, []));
+    await renderPage(
+      fakeApi({ service_account_email: null, connect_providers: [], caregivers: [] }, []),
+    );
     expect(await screen.findByText('No failed messages.')).toBeVisible();
     expect(await screen.findByText('No synced calendars.')).toBeVisible();
     expect(await screen.findByText('No conflicts.')).toBeVisible();
   });
 
   it('front desk reads that the page is for owners, and asks nothing', async () => {
-    const fetch = fakeApi({ service_account_email: null, caregivers: [] }, failures);
+    const fetch = fakeApi(
+      { service_account_email: null, connect_providers: [], caregivers: [] },
+      failures,
+    );
     await renderPage(fetch, { ...owner, role: 'front_desk', isOwner: false });
     expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent(
       "For the clinic's owners only",

@@ -35,10 +35,17 @@ export function explanationKey(calendar: CaregiverCalendar | null): string {
     case 'pending':
     case 'syncing':
       return `calendar.explain.${calendar.state}`;
-    case 'error':
-      return calendar.last_error ? 'calendar.explain.error' : 'calendar.explain.errorUnknown';
+    case 'error': {
+      // Microsoft's calendars say Microsoft; Google's (and the service account's) say Google.
+      const who = calendar.provider === 'microsoft' ? 'Microsoft' : '';
+      return calendar.last_error
+        ? `calendar.explain.error${who}`
+        : `calendar.explain.errorUnknown${who}`;
+    }
+    case 'read_only':
+      return `calendar.explain.read_only.${calendar.connection}`;
     default:
-      return `calendar.explain.${calendar.state}.${calendar.connection}`;
+      return `calendar.explain.${calendar.state}.${calendar.provider === 'microsoft' ? 'microsoft' : calendar.connection}`;
   }
 }
 

@@ -1,5 +1,6 @@
 import type {
   CalendarConnectionLink,
+  CalendarProvider,
   CalendarSyncStatus,
   IntegrationCaregiver,
   StaffSession,
@@ -83,6 +84,7 @@ const connected = (overrides: Partial<Calendar> = {}): Calendar => ({
   push: true,
   connection: 'oauth',
   account_email: 'dana.levi@gmail.com',
+  provider: 'google',
   ...overrides,
 });
 
@@ -107,7 +109,12 @@ interface Call {
  */
 function fakeApi(options: {
   caregiver: IntegrationCaregiver;
-  state: { calendars: Calendar[]; serviceAccount: string | null };
+  state: {
+    calendars: Calendar[];
+    serviceAccount: string | null;
+    /** The providers the server makes links for (default: Google only). */
+    providers?: CalendarProvider[];
+  };
   connect?: () => Response;
   disconnect?: () => Response;
 }) {
@@ -132,6 +139,7 @@ function fakeApi(options: {
       case 'GET /api/integration/calendar-sync':
         return json(200, {
           service_account_email: options.state.serviceAccount,
+          connect_providers: options.state.providers ?? ['google'],
           caregivers: options.state.calendars,
         } satisfies CalendarSyncStatus);
       case 'POST /api/integration/caregivers/3/calendar-connection':
@@ -315,6 +323,29 @@ describe("a caregiver's calendar on the desk", { timeout: 60_000 }, () => {
   });
 
   it.each([
+    ['no_access', /^Microsoft no longer lets Marpe reach this calendar/],
+    ['not_found', /^Microsoft has no such calendar any more/],
+    ['error', /^Microsoft answered with an error: HTTP 429/],
+  ] as const)('a Microsoft calendar in state %s names Microsoft', async (state, text) => {
+    const api = fakeApi({
+      caregiver: dana('AAMkDana'),
+      state: {
+        calendars: [
+          connected({
+            state,
+            provider: 'microsoft',
+            calendar_id: 'AAMkDana',
+            last_error: state === 'error' ? 'HTTP 429: Too many requests' : null,
+          }),
+        ],
+        serviceAccount: null,
+      },
+    });
+    await renderPage(api.fetch);
+    expect(await within(section()).findByText(text)).toBeVisible();
+  });
+
+  it.each([
     ['read_only', 'Read only', /can only be read.*Send a new link/],
     ['no_access', 'No access', /no longer lets Marpe reach this calendar.*new link/],
     ['not_found', 'Calendar not found', /no such calendar any more/],
@@ -407,6 +438,41 @@ describe("a caregiver's calendar on the desk", { timeout: 60_000 }, () => {
       within(dialog).getByText('בתוקף עד 29.11.2099 14:30. קישור חדש מבטל את הקישור הזה.'),
     ).toBeVisible();
     expect(document.documentElement).toHaveAttribute('dir', 'rtl');
+  });
+
+  it('offers Microsoft 365 beside Google where the server has both, and names the provider of a connected calendar', async () => {
+    const user = userEvent.setup();
+    const state = {
+      calendars: [] as Calendar[],
+      serviceAccount: null,
+      providers: ['google', 'microsoft'] as CalendarProvider[],
+    };
+    const api = fakeApi({ caregiver: dana(null), state });
+    await renderPage(api.fetch);
+    await screen.findByText('Not connected');
+    expect(screen.getByRole('button', { name: 'Connect Google Calendar' })).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Connect Microsoft 365 / Outlook' }));
+    await screen.findByRole('dialog', { name: 'A link to connect ד"ר דנה לוי\'s calendar' });
+    expect(
+      api.calls.find((c) => c.method === 'POST' && c.path.endsWith('/calendar-connection'))?.body,
+    ).toEqual({ provider: 'microsoft' });
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+
+    // The caregiver consents with their Microsoft account: the open page learns of it.
+    state.calendars = [
+      connected({
+        calendar_id: 'AAMkDana',
+        account_email: 'dana@clinic.onmicrosoft.com',
+        provider: 'microsoft',
+      }),
+    ];
+    expect(await screen.findByText('Connected', {}, { timeout: 8_000 })).toBeVisible();
+    expect(within(section()).getByText('Microsoft 365 / Outlook')).toBeVisible();
+    // A new link for a connected calendar is for its own provider, and there is one button.
+    expect(
+      screen.queryByRole('button', { name: 'Connect Google Calendar' }),
+    ).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send a new link' })).toBeVisible();
   });
 
   it('front desk reads that the page is for owners, and asks nothing', async () => {

@@ -41,8 +41,12 @@ export function CalendarSyncState({
   const nameOf = useCaregiverName(caregivers);
   const calendars = sync.data?.caregivers ?? [];
   const email = sync.data?.service_account_email ?? null;
-  // Not shared, or shared without "Make changes to events": the same fix.
-  const needsSharing = calendars.some((c) => c.state === 'no_access' || c.state === 'read_only');
+  // Not shared, or shared without "Make changes to events": the same fix for a calendar reached
+  // through the service account. One connected by consent is fixed by the caregiver consenting
+  // again and choosing a calendar they may change: a new connection link, not a share.
+  const refused = calendars.filter((c) => c.state === 'no_access' || c.state === 'read_only');
+  const needsSharing = refused.some((c) => c.connection === 'service_account');
+  const needsNewLink = refused.some((c) => c.connection === 'oauth');
 
   return (
     <Section title={t('sync.title')} intro={t('sync.intro')} id={id}>
@@ -54,6 +58,11 @@ export function CalendarSyncState({
       {needsSharing && email ? (
         <Alert severity="warning" sx={{ mb: 2 }}>
           {t('sync.shareWith', { email })}
+        </Alert>
+      ) : null}
+      {needsNewLink ? (
+        <Alert severity="warning" sx={{ mb: 2 }}>
+          {t('sync.newLink')}
         </Alert>
       ) : null}
       {calendars.length > 0 ? (

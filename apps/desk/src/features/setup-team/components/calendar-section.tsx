@@ -8,7 +8,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { CalendarConnectionLink, IntegrationCaregiver } from '@marpe/shared';
+import type { CalendarConnectionLink, CalendarProvider, IntegrationCaregiver } from '@marpe/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useEffect, useId, useRef, useState } from 'react';
@@ -150,6 +150,7 @@ export function CalendarSection({
           caregiver={caregiver}
           calendar={calendar}
           serviceAccountEmail={status.data.service_account_email}
+          connectProviders={status.data.connect_providers}
           link={linkLive ? (link ?? null) : null}
           timeZone={timeZone}
           onDisconnected={onDisconnected}
@@ -170,6 +171,7 @@ function Connection({
   caregiver,
   calendar,
   serviceAccountEmail,
+  connectProviders,
   link,
   timeZone,
   onDisconnected,
@@ -177,6 +179,8 @@ function Connection({
   caregiver: IntegrationCaregiver;
   calendar: CaregiverCalendar | null;
   serviceAccountEmail: string | null;
+  /** The providers this server can make links for (each with its OAuth client). */
+  connectProviders: CalendarProvider[];
   /** The live link made last here, when the calendar is not yet connected by consent. */
   link: CalendarConnectionLink | null;
   timeZone: string;
@@ -193,7 +197,7 @@ function Connection({
   const byConsent = calendar?.connection === 'oauth';
 
   const create = useMutation({
-    mutationFn: () => createCalendarConnection(caregiver.id, 'google'),
+    mutationFn: (provider: CalendarProvider) => createCalendarConnection(caregiver.id, provider),
     onSuccess: async (made) => {
       queryClient.setQueryData(calendarLinkQueryKey(caregiver.id), made);
       setShown(made);
@@ -223,12 +227,31 @@ function Connection({
   }
 
   const email = serviceAccountEmail ?? t('calendar.serviceAccountEmail');
+  // A connected calendar's new link is for its own provider; otherwise one button a provider
+  // the server has (Google's alone where it has none: its answer says the server lacks it).
+  const offered: CalendarProvider[] =
+    byConsent && calendar
+      ? [calendar.provider]
+      : connectProviders.length > 0
+        ? connectProviders
+        : ['google'];
+  const labelOf = (provider: CalendarProvider) =>
+    provider === 'microsoft'
+      ? byConsent
+        ? t('calendar.newLink')
+        : t('calendar.connectMicrosoft')
+      : link || byConsent
+        ? t('calendar.newLink')
+        : t('calendar.connect');
   const troubled = state === 'no_access' || state === 'not_found' || state === 'read_only';
 
   return (
     <Stack spacing={2}>
       <Alert severity={toneOf(state)} role="status">
         <AlertTitle>{t(`calendar.states.${state}`)}</AlertTitle>
+        {calendar ? (
+          <Typography variant="body2">{t(`calendar.providerName.${calendar.provider}`)}</Typography>
+        ) : null}
         {calendar && !byConsent ? (
           <Typography variant="body2">{t('calendar.throughServiceAccount')}</Typography>
         ) : null}
@@ -259,14 +282,18 @@ function Connection({
         </Typography>
       ) : null}
       <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
-        <Button
-          ref={connectButton}
-          variant={byConsent && !troubled ? 'outlined' : 'contained'}
-          loading={create.isPending}
-          onClick={() => create.mutate()}
-        >
-          {link || byConsent ? t('calendar.newLink') : t('calendar.connect')}
-        </Button>
+        {offered.map((provider, index) => (
+          <Button
+            key={provider}
+            ref={index === 0 ? connectButton : undefined}
+            variant={(byConsent && !troubled) || index > 0 ? 'outlined' : 'contained'}
+            loading={create.isPending && create.variables === provider}
+            disabled={create.isPending && create.variables !== provider}
+            onClick={() => create.mutate(provider)}
+          >
+            {labelOf(provider)}
+          </Button>
+        ))}
         {link ? (
           <Button variant="outlined" onClick={() => setShown(link)}>
             {t('calendar.showLink')}

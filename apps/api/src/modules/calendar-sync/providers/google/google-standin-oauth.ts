@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { GOOGLE_OAUTH_SCOPES, pkceChallenge } from './google-oauth.js';
+import { pkceChallenge } from '../../consent-oauth.js';
+import { GOOGLE_OAUTH_SCOPES } from './google-oauth.js';
 
 // The stand-in's half of Google's OAuth 2.0 for web server apps: the consent (the demo's page and
 // the tests call `consent`), the token endpoint's authorization_code and refresh_token grants,

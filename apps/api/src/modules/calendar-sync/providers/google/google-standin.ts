@@ -3,8 +3,8 @@ import {
   localDateToDayNumber,
   dayNumberToLocalDate,
   zonedToEpoch,
-} from '../../platform/zoned-time.js';
-import { GOOGLE_TOKEN_URL } from '../../platform/config.js';
+} from '../../../../platform/zoned-time.js';
+import { GOOGLE_TOKEN_URL } from '../../../../platform/config.js';
 import { GOOGLE_CALENDAR_SCOPES, type GoogleEvent } from './google-calendar-api.js';
 import type { StandInAccount, StandInOAuth } from './google-standin-oauth.js';
 

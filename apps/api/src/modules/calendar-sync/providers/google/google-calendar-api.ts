@@ -1,11 +1,22 @@
 import { Gaxios } from 'gaxios';
 import { JWT } from 'google-auth-library';
-import { GOOGLE_TOKEN_URL, type ServiceAccountKey } from '../../platform/config.js';
+import { GOOGLE_TOKEN_URL, type ServiceAccountKey } from '../../../../platform/config.js';
+import {
+  CalendarProviderError,
+  retryAfterOf,
+  type CalendarErrorKind,
+  type CalendarProvider,
+  type ProviderEventWrite,
+} from '../../calendar-provider.js';
+import { MARPE_APPOINTMENT_PROPERTY } from '../../calendar-events.js';
+import { providerEventOf } from './google-events.js';
 
-// Google Calendar API v3, the calls the sync needs, as typed requests over `fetch` (ADR 031).
-// The token comes from google-auth-library's service-account JWT flow; both the API and the token
-// endpoint are reached through one transport, so tests point them at a loopback fake and the demo
-// at its in-process stand-in (demo-google-calendar.ts).
+// Google Calendar API v3 as a CalendarProvider (ADR 031, ADR 043): the calls the sync needs, as
+// typed requests over `fetch`. The token comes from google-auth-library's service-account JWT
+// flow, or a connection's own; both the API and the token endpoint are reached through one
+// transport, so tests point them at a loopback fake and the demo at its in-process stand-in
+// (google-standin.ts). Over 400 lines: the raw calls and the provider over them share one
+// request frame and one error reading, and are read together.
 
 /** Events read and written, push channels, and the free/busy question; nothing else. */
 export const GOOGLE_CALENDAR_SCOPES = [
@@ -64,27 +75,27 @@ const RATE_LIMIT_REASONS = new Set([
   'usageLimits',
 ]);
 
-/**
- * A refusal or failure of Google's API. `status` 0: no answer (network, timeout). 410 on a list
- * with a sync token means "start again with a full sync". `reason` is Google's
- * (`error.errors[0].reason`): a 403 is a missing share or a spent quota, told apart only by it.
- */
-export class GoogleApiError extends Error {
-  override name = 'GoogleApiError';
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly reason: string | null = null,
-    /** Marpe's own credentials failed (the token request), whatever calendar was asked about. */
-    readonly serverWide = false,
-  ) {
-    super(message);
-  }
+/** The event id Marpe writes an appointment under: derived, so a retried insert never makes two. */
+export const marpeEventId = (appointmentId: number): string => `marpe${appointmentId}`;
 
-  /** Google's usage limits (403 with these reasons, or 429): wait and try again, not "no access". */
-  get rateLimited(): boolean {
-    return this.status === 429 || (this.reason !== null && RATE_LIMIT_REASONS.has(this.reason));
-  }
+/**
+ * A refusal of Google's API in the sync's words. `reason` is Google's
+ * (`error.errors[0].reason`): a 403 is a missing share, a spent quota or a read-only calendar,
+ * told apart only by it. 410 on a list with a sync token means "start again with a full sync".
+ */
+export function googleError(
+  status: number,
+  message: string,
+  reason: string | null,
+  retryAfter: number | null = null,
+): CalendarProviderError {
+  let kind: CalendarErrorKind = 'unavailable';
+  if (status === 429 || (reason !== null && RATE_LIMIT_REASONS.has(reason))) kind = 'rate_limited';
+  else if (reason === 'requiredAccessLevel') kind = 'read_only';
+  else if (status === 401 || status === 403) kind = 'no_access';
+  else if (status === 404) kind = 'not_found';
+  else if (status === 410) kind = 'stale_cursor';
+  return new CalendarProviderError(status, kind, message, retryAfter);
 }
 
 export type GoogleTransport = (url: string, init: RequestInit) => Promise<Response>;
@@ -94,7 +105,7 @@ export interface GoogleCalendarApiOptions {
   key?: ServiceAccountKey;
   /**
    * The connection's access token (`fresh`: the last one was refused with 401, get a new one).
-   * Its failures are thrown as they come (a GoogleApiError).
+   * Its failures are thrown as they come (a CalendarProviderError).
    */
   accessToken?: (fresh: boolean) => Promise<string>;
   /** No trailing slash. */
@@ -107,9 +118,8 @@ export interface GoogleCalendarApiOptions {
   timeoutMs?: number;
 }
 
-export interface GoogleCalendarApi {
-  /** Null for a calendar connected by consent. */
-  readonly serviceAccountEmail: string | null;
+/** The raw calls, under the provider. */
+interface GoogleCalls {
   listEvents(
     calendarId: string,
     page: { syncToken?: string | null; pageToken?: string },
@@ -132,7 +142,7 @@ export interface GoogleCalendarApi {
 }
 
 /** Google's error body: `{ error: { code, message, errors: [{ domain, reason, message }] } }`. */
-const errorOf = async (response: Response): Promise<GoogleApiError> => {
+const errorOf = async (response: Response): Promise<CalendarProviderError> => {
   let message = `HTTP ${response.status}`;
   let reason: string | null = null;
   try {
@@ -145,10 +155,15 @@ const errorOf = async (response: Response): Promise<GoogleApiError> => {
   } catch {
     // Not JSON (a proxy's page): the status says enough.
   }
-  return new GoogleApiError(response.status, reason ? `${message} (${reason})` : message, reason);
+  return googleError(
+    response.status,
+    reason ? `${message} (${reason})` : message,
+    reason,
+    retryAfterOf(response.headers.get('retry-after')),
+  );
 };
 
-export function createGoogleCalendarApi(options: GoogleCalendarApiOptions): GoogleCalendarApi {
+export function createGoogleCalendarApi(options: GoogleCalendarApiOptions): CalendarProvider {
   const { key, apiBaseUrl, tokenUrl } = options;
   // Either the service account's JWT flow, or a connection's own token.
   const transport = options.transport ?? fetch;
@@ -178,11 +193,10 @@ export function createGoogleCalendarApi(options: GoogleCalendarApiOptions): Goog
     } catch (error) {
       const status = (error as { status?: unknown; response?: { status?: unknown } }).response
         ?.status;
-      throw new GoogleApiError(
+      throw new CalendarProviderError(
         typeof status === 'number' ? status : 0,
+        'server_wide',
         `Google token refused or unreachable (${(error as Error).message.slice(0, 120)})`,
-        null,
-        true,
       );
     }
   }
@@ -215,7 +229,7 @@ export function createGoogleCalendarApi(options: GoogleCalendarApiOptions): Goog
     let token: string | null | undefined;
     if (userToken) token = await userToken(fresh);
     else token = await serviceAccountToken(auth as JWT);
-    if (!token) throw new GoogleApiError(0, 'Google gave no access token', null, true);
+    if (!token) throw new CalendarProviderError(0, 'server_wide', 'Google gave no access token');
     let response: Response;
     try {
       response = await transport(`${apiBaseUrl}${path}`, {
@@ -229,7 +243,11 @@ export function createGoogleCalendarApi(options: GoogleCalendarApiOptions): Goog
         signal: signal ?? AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
-      throw new GoogleApiError(0, `Google Calendar unreachable (${(error as Error).name})`);
+      throw new CalendarProviderError(
+        0,
+        'unavailable',
+        `Google Calendar unreachable (${(error as Error).name})`,
+      );
     }
     return response;
   }
@@ -238,9 +256,7 @@ export function createGoogleCalendarApi(options: GoogleCalendarApiOptions): Goog
   const eventPath = (calendarId: string, eventId: string) =>
     `${calendarPath(calendarId)}/events/${encodeURIComponent(eventId)}`;
 
-  return {
-    serviceAccountEmail: key?.client_email ?? null,
-
+  const calls: GoogleCalls = {
     async listEvents(calendarId, page) {
       const query = new URLSearchParams({
         singleEvents: 'true',
@@ -269,7 +285,11 @@ export function createGoogleCalendarApi(options: GoogleCalendarApiOptions): Goog
       });
       const json = (await response.json()) as { resourceId?: unknown; expiration?: unknown };
       if (typeof json.resourceId !== 'string') {
-        throw new GoogleApiError(502, 'Google answered a watch without a resourceId');
+        throw new CalendarProviderError(
+          502,
+          'unavailable',
+          'Google answered a watch without a resourceId',
+        );
       }
       const expiration = Number(json.expiration);
       return {
@@ -303,7 +323,7 @@ export function createGoogleCalendarApi(options: GoogleCalendarApiOptions): Goog
       const reason = calendar?.errors?.[0]?.reason;
       if (!calendar || reason) {
         // The answer is 200 whatever befell the calendar; its `errors` entry says what.
-        throw new GoogleApiError(
+        throw googleError(
           reason === 'notFound' ? 404 : 403,
           `freeBusy: ${reason ?? 'no calendar'}`,
           reason ?? null,
@@ -329,4 +349,88 @@ export function createGoogleCalendarApi(options: GoogleCalendarApiOptions): Goog
       await call('DELETE', eventPath(calendarId, eventId));
     },
   };
+  return googleProvider(calls, key?.client_email ?? null);
 }
+
+/** The raw calls as the one provider interface the sync speaks. */
+function googleProvider(calls: GoogleCalls, serviceAccountEmail: string | null): CalendarProvider {
+  return {
+    serviceAccountEmail,
+
+    /** Every changed event since the sync token (all of them without one), page by page. */
+    async listChanges(calendarId, cursor, { zone }) {
+      const events = [];
+      let pageToken: string | undefined;
+      for (;;) {
+        const page = await calls.listEvents(calendarId, {
+          syncToken: cursor,
+          ...(pageToken ? { pageToken } : {}),
+        });
+        events.push(...page.items.map((item) => providerEventOf(item, zone)));
+        if (page.nextPageToken) {
+          pageToken = page.nextPageToken;
+          continue;
+        }
+        return {
+          full: cursor === null,
+          events,
+          cursor: page.nextSyncToken ?? null,
+          // Google says on every list what the caller may do with the calendar.
+          readOnly: page.accessRole === 'reader' || page.accessRole === 'freeBusyReader',
+        };
+      }
+    },
+
+    openChannel: async (calendarId, channel) => ({
+      id: channel.id,
+      ...(await calls.watch(calendarId, channel)),
+    }),
+
+    stopChannel: (channel) => calls.stopChannel(channel),
+
+    freeBusy: (calendarId, window, signal) => calls.freeBusy(calendarId, window, signal),
+
+    /**
+     * Under its derived id, patched or inserted: a retry finds it and patches, and an insert
+     * that meets one made meanwhile (another worker, a try whose answer was lost) patches it.
+     */
+    async writeEvent(calendarId, write) {
+      const eventId = marpeEventId(write.appointmentId);
+      const event = googleEventOf(eventId, write);
+      try {
+        await calls.patchEvent(calendarId, eventId, event);
+      } catch (error) {
+        if (!(error instanceof CalendarProviderError && error.status === 404)) throw error;
+        try {
+          await calls.insertEvent(calendarId, event);
+        } catch (insertError) {
+          if (!(insertError instanceof CalendarProviderError && insertError.status === 409))
+            throw insertError;
+          await calls.patchEvent(calendarId, eventId, event);
+        }
+      }
+      return eventId;
+    },
+
+    async deleteEvent(calendarId, eventId) {
+      try {
+        await calls.deleteEvent(calendarId, eventId);
+      } catch (error) {
+        // Gone already (deleted by the caregiver): nothing left to delete.
+        const status = error instanceof CalendarProviderError ? error.status : 0;
+        if (status !== 404 && status !== 410) throw error;
+      }
+    },
+  };
+}
+
+const googleEventOf = (id: string, write: ProviderEventWrite): EventWrite => ({
+  id,
+  summary: write.summary,
+  description: write.description,
+  start: { dateTime: write.start, timeZone: write.timeZone },
+  end: { dateTime: write.end, timeZone: write.timeZone },
+  status: 'confirmed',
+  transparency: 'opaque',
+  extendedProperties: { private: { [MARPE_APPOINTMENT_PROPERTY]: String(write.appointmentId) } },
+});

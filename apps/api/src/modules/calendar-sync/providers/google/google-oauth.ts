@@ -1,5 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
-import type { GoogleTransport } from './google-calendar-api.js';
+import {
+  OAuthError,
+  tokensOf,
+  type CalendarListEntry,
+  type ConsentOAuth,
+} from '../../consent-oauth.js';
+import { createGoogleCalendarApi, type GoogleTransport } from './google-calendar-api.js';
 
 // Google's OAuth 2.0 for web server apps, the calls a caregiver's connection needs: the consent
 // address (code + PKCE S256, offline access), the code exchange, the refresh, the revoke, and the
@@ -18,35 +23,6 @@ export const GOOGLE_OAUTH_SCOPES = [
   'https://www.googleapis.com/auth/calendar.calendarlist.readonly',
 ] as const;
 
-/** Google refused or did not answer; `error` is its OAuth error (`invalid_grant`…) or 'unreachable'. */
-export class GoogleOAuthError extends Error {
-  override name = 'GoogleOAuthError';
-  constructor(
-    readonly status: number,
-    readonly error: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export interface GoogleTokens {
-  accessToken: string;
-  /** Seconds. */
-  expiresIn: number;
-  /** Given on the first consent with `access_type=offline`; a refresh rarely brings a new one. */
-  refreshToken: string | null;
-  scope: string;
-}
-
-export interface CalendarListEntry {
-  id: string;
-  summary: string;
-  /** 'owner' and 'writer' can be chosen; 'reader' and 'freeBusyReader' cannot. */
-  accessRole: string;
-  primary: boolean;
-}
-
 export interface GoogleOAuthOptions {
   clientId: string;
   clientSecret: string;
@@ -59,16 +35,7 @@ export interface GoogleOAuthOptions {
   timeoutMs?: number;
 }
 
-/** A PKCE pair: the verifier stays with Marpe, its S256 challenge goes to Google (RFC 7636). */
-export function pkcePair(): { verifier: string; challenge: string } {
-  const verifier = randomBytes(48).toString('base64url');
-  return { verifier, challenge: pkceChallenge(verifier) };
-}
-
-export const pkceChallenge = (verifier: string): string =>
-  createHash('sha256').update(verifier).digest('base64url');
-
-export function createGoogleOAuth(options: GoogleOAuthOptions) {
+export function createGoogleOAuth(options: GoogleOAuthOptions): ConsentOAuth {
   const transport = options.transport ?? fetch;
   const timeoutMs = options.timeoutMs ?? 10_000;
 
@@ -76,11 +43,11 @@ export function createGoogleOAuth(options: GoogleOAuthOptions) {
     try {
       return await transport(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     } catch (error) {
-      throw new GoogleOAuthError(0, 'unreachable', `Google unreachable (${(error as Error).name})`);
+      throw new OAuthError(0, 'unreachable', `Google unreachable (${(error as Error).name})`);
     }
   }
 
-  async function tokenRequest(form: Record<string, string>): Promise<GoogleTokens> {
+  async function tokenRequest(form: Record<string, string>) {
     const response = await send(options.tokenUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
@@ -90,30 +57,11 @@ export function createGoogleOAuth(options: GoogleOAuthOptions) {
         ...form,
       }).toString(),
     });
-    let json: Record<string, unknown> = {};
-    try {
-      json = (await response.json()) as Record<string, unknown>;
-    } catch {
-      // Not JSON (a proxy's page): the status says enough.
-    }
-    if (!response.ok) {
-      const error = typeof json.error === 'string' ? json.error.slice(0, 60) : 'token_error';
-      throw new GoogleOAuthError(response.status, error, `Google token endpoint: ${error}`);
-    }
-    if (typeof json.access_token !== 'string' || json.access_token === '') {
-      throw new GoogleOAuthError(502, 'no_access_token', 'Google gave no access token');
-    }
-    const expiresIn = Number(json.expires_in);
-    return {
-      accessToken: json.access_token,
-      expiresIn: Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : 3600,
-      refreshToken: typeof json.refresh_token === 'string' ? json.refresh_token : null,
-      scope: typeof json.scope === 'string' ? json.scope : '',
-    };
+    return tokensOf(response, 'Google');
   }
 
   return {
-    clientId: options.clientId,
+    provider: 'google',
     authorizeUrl: options.authorizeUrl,
 
     /** Where the caregiver's browser goes to consent. */
@@ -157,16 +105,16 @@ export function createGoogleOAuth(options: GoogleOAuthOptions) {
       });
       // 400 invalid_token: revoked already (by the user at Google, say): nothing left to revoke.
       if (!response.ok && response.status !== 400) {
-        throw new GoogleOAuthError(
-          response.status,
-          'revoke_failed',
-          `revoke: HTTP ${response.status}`,
-        );
+        throw new OAuthError(response.status, 'revoke_failed', `revoke: HTTP ${response.status}`);
       }
     },
 
-    /** Every calendar in the account's list, with what the account may do in each. */
-    async calendarList(accessToken: string): Promise<CalendarListEntry[]> {
+    /**
+     * Every calendar in the account's list, with what the account may do in each ('owner' and
+     * 'writer' write; 'reader' and 'freeBusyReader' only read). The primary calendar's id is the
+     * account's address: no profile scope needed for it.
+     */
+    async calendarList(accessToken) {
       const entries: CalendarListEntry[] = [];
       let pageToken: string | undefined;
       for (let page = 0; page < 20; page++) {
@@ -177,7 +125,7 @@ export function createGoogleOAuth(options: GoogleOAuthOptions) {
           headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
         });
         if (!response.ok) {
-          throw new GoogleOAuthError(
+          throw new OAuthError(
             response.status,
             'calendar_list',
             `calendarList: HTTP ${response.status}`,
@@ -192,20 +140,22 @@ export function createGoogleOAuth(options: GoogleOAuthOptions) {
           entries.push({
             id: item.id,
             summary: typeof item.summary === 'string' ? item.summary : item.id,
-            accessRole: typeof item.accessRole === 'string' ? item.accessRole : 'reader',
+            canWrite: item.accessRole === 'owner' || item.accessRole === 'writer',
             primary: item.primary === true,
           });
         }
         if (typeof json.nextPageToken !== 'string') break;
         pageToken = json.nextPageToken;
       }
-      return entries;
+      return { account: entries.find((c) => c.primary)?.id ?? '', calendars: entries };
     },
+
+    calendarApi: (accessToken) =>
+      createGoogleCalendarApi({
+        apiBaseUrl: options.apiBaseUrl,
+        tokenUrl: '',
+        accessToken,
+        ...(options.transport ? { transport: options.transport } : {}),
+      }),
   };
 }
-
-export type GoogleOAuth = ReturnType<typeof createGoogleOAuth>;
-
-/** Whether the account may write events into a calendar of its list. */
-export const canWrite = (entry: Pick<CalendarListEntry, 'accessRole'>): boolean =>
-  entry.accessRole === 'owner' || entry.accessRole === 'writer';

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { randomToken, sha256Hex } from '../../platform/crypto.js';
+import type { ProviderChannel } from './calendar-provider.js';
+import { DAY, describe, failureState, type CalendarSyncDeps } from './calendar-sync-deps.js';
+import type { CalendarSyncRow } from './calendar-sync-repository.js';
+
+/** Push channels are asked for a week (a provider may grant less) and renewed a day before they end. */
+const CHANNEL_LIFETIME_MS = 7 * DAY;
+const CHANNEL_RENEW_BEFORE_MS = DAY;
+
+/** Where each provider sends its push notifications. */
+export const NOTIFY_PATHS = {
+  google: '/api/calendar-sync/google/notify',
+  microsoft: '/api/calendar-sync/microsoft/notify',
+} as const;
+
+/** The push channels of the synced calendars: opened, renewed before they end, stopped. */
+export function createPushChannels(
+  deps: Pick<CalendarSyncDeps, 'api' | 'repository' | 'log' | 'publicOrigin'>,
+) {
+  const { api, repository, log } = deps;
+
+  async function stopChannel(channel: ProviderChannel) {
+    if (!api) return;
+    try {
+      await api.stopChannel(channel);
+    } catch (error) {
+      // It expires by itself; its notifications are refused meanwhile.
+      log.warn({ error: describe(error) }, 'calendar push channel not stopped');
+    }
+  }
+
+  /**
+   * A push channel, stored as soon as the provider opens it; the old one is stopped once the new
+   * one is in place. At most one channel per calendar is live: a pass that fails after this keeps
+   * the stored one for the next pass instead of opening another.
+   */
+  async function ensureChannel(
+    row: CalendarSyncRow & { provider: keyof typeof NOTIFY_PATHS },
+    now: number,
+  ): Promise<void> {
+    if (!api) return;
+    if (
+      row.channelId &&
+      row.channelExpiresAt &&
+      row.channelExpiresAt.getTime() - now > CHANNEL_RENEW_BEFORE_MS
+    ) {
+      return;
+    }
+    const token = randomToken(32);
+    let answer: { id: string; resourceId: string; expiration: number };
+    try {
+      answer = await api.openChannel(row.calendarId, {
+        id: randomUUID(),
+        token,
+        address: `${deps.publicOrigin}${NOTIFY_PATHS[row.provider]}`,
+        expiration: now + CHANNEL_LIFETIME_MS,
+        now,
+      });
+    } catch (error) {
+      // No access or no calendar: the pass fails with it. Anything else (the provider refusing
+      // our address, say): the poll still keeps the mirror fresh.
+      if (failureState(error) !== 'error') throw error;
+      log.warn(
+        { caregiverId: row.caregiverId, error: describe(error) },
+        'calendar push channel not opened; polling',
+      );
+      return;
+    }
+    const saved = await repository.saveChannel(row.caregiverId, row.calendarId, {
+      channelId: answer.id,
+      channelResourceId: answer.resourceId,
+      channelTokenHash: sha256Hex(token),
+      channelExpiresAt: new Date(answer.expiration),
+    });
+    if (!saved) {
+      // The caregiver's calendar changed meanwhile: this channel watches one nobody syncs.
+      await stopChannel({
+        id: answer.id,
+        resourceId: answer.resourceId,
+        calendarId: row.calendarId,
+      });
+      return;
+    }
+    if (row.channelId && row.channelResourceId) {
+      await stopChannel({
+        id: row.channelId,
+        resourceId: row.channelResourceId,
+        calendarId: row.calendarId,
+      });
+    }
+  }
+
+  return { ensureChannel, stopChannel };
+}
