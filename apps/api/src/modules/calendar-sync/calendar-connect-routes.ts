@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { linkRouteLimit, privateAnswer } from '../../platform/http/private-answer.js';
-import { refuseNulCharacters, writerOf } from '../integration/integration-auth.js';
+import { clinicActorOf, refuseNulCharacters } from '../../platform/http/integration-routes.js';
 import { CALLBACK_PATH, LinkRefused, type CalendarConnections } from './calendar-connections.js';
 import type { CalendarProvider } from './calendar-provider.js';
 import {
@@ -59,7 +59,7 @@ export const calendarConnectionIntegrationRoutes: FastifyPluginAsyncZod<
       },
     },
     async (request, reply) => {
-      const { clinicId, actor } = writerOf(request);
+      const { clinicId, actor } = clinicActorOf(request);
       const link = await connections.createLink(
         clinicId,
         request.params.caregiverId,
@@ -87,7 +87,7 @@ export const calendarConnectionIntegrationRoutes: FastifyPluginAsyncZod<
       },
     },
     async (request, reply) => {
-      const { clinicId, actor } = writerOf(request);
+      const { clinicId, actor } = clinicActorOf(request);
       await connections.disconnect(clinicId, request.params.caregiverId, serviceAccount, actor);
       return reply.status(204).send(null);
     },

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config, ServiceAccountKey } from '../../platform/config.js';
 import type { Database } from '../../platform/db/client.js';
 import type { ClinicDataCache } from '../clinics/clinic-data-cache.js';
-import { registerIntegrationRoutes } from '../integration/integration-auth.js';
+import { registerIntegrationRoutes } from '../../platform/http/integration-routes.js';
 import type { AppOutbox } from '../messaging/messaging.js';
 import type { Webhooks } from '../webhooks/webhooks-service.js';
 import { createCalendarSyncRepository } from './calendar-sync-repository.js';

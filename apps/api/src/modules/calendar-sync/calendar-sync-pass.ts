@@ -1,3 +1,4 @@
+import { backoffDelayMs } from '../../platform/backoff.js';
 import type { Executor } from '../../platform/db/client.js';
 import { mirrorRowOf, type MirrorRow } from './calendar-events.js';
 import {
@@ -33,14 +34,13 @@ const READ_AHEAD_MS = 400 * DAY;
 const FULL_RESYNC_MS = DAY;
 
 /**
- * 1, 2, 4… minutes up to 30, each cut by up to half at random: calendars that failed together
- * (a rate limit, an outage) do not all come back to the provider in the same second. A
- * provider's `Retry-After` is never undercut.
+ * The one backoff (ADR 044) below 1, 2, 4… minutes up to 30: calendars that failed together (a
+ * rate limit, an outage) do not all come back to the provider in the same second. A provider's
+ * `Retry-After` is never undercut.
  */
 const retryDelay = (failures: number, error: unknown) =>
   Math.max(
-    Math.min(MINUTE * 2 ** Math.min(Math.max(failures - 1, 0), 10), MAX_RETRY_MS) *
-      (0.5 + Math.random() / 2),
+    backoffDelayMs({ firstMs: MINUTE, maxMs: MAX_RETRY_MS }, failures),
     error instanceof CalendarProviderError ? (error.retryAfter ?? 0) : 0,
   );
 

@@ -7,7 +7,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../platform/errors.js';
-import { callerOf, refuseNulCharacters } from '../integration/integration-auth.js';
+import { callerOf, refuseNulCharacters } from '../../platform/http/integration-routes.js';
 import type { CalendarSync } from './calendar-sync-service.js';
 
 export interface CalendarSyncRoutesOptions {

@@ -1,5 +1,6 @@
 import type { Executor } from '../../platform/db/client.js';
 import { safeEqual, sha256Hex } from '../../platform/crypto.js';
+import { createWorkerLoop } from '../../platform/worker-loop.js';
 import { createLastCheck } from './calendar-last-check.js';
 import { createPushChannels } from './calendar-push-channels.js';
 import { MINUTE, type CalendarSyncDeps } from './calendar-sync-deps.js';
@@ -20,16 +21,12 @@ export type { CalendarSyncDeps } from './calendar-sync-deps.js';
 
 export function createCalendarSync(deps: CalendarSyncDeps) {
   const { repository, api, clock, log } = deps;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<number> | null = null;
-  let again = false;
-  let stopped = false;
   let prunedAt = Number.NEGATIVE_INFINITY;
   const channels = createPushChannels(deps);
   const { syncOne } = createSyncPass(deps, channels);
 
   /** Brings the syncs in step with the caregivers, then works every due calendar. */
-  async function runOnce(): Promise<number> {
+  async function syncDueCalendars(): Promise<number> {
     if (!api) return 0;
     const stale = await repository.reconcile(new Date(clock()), deps.allowedClinics);
     for (const channel of stale) {
@@ -53,55 +50,30 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
     return passes;
   }
 
-  /** Runs now, or once more right after the run under way. */
-  function run(): Promise<number> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      let total = 0;
-      do {
-        again = false;
-        try {
-          total += await runOnce();
-        } catch (error) {
-          log.error({ err: error }, 'calendar sync worker failed');
-        }
-      } while (again && !stopped);
-      running = null;
-      return total;
-    })();
-    return running;
-  }
+  const loop = createWorkerLoop({
+    name: 'calendar sync',
+    run: syncDueCalendars,
+    everyMs: deps.tickMs ?? 15_000,
+    log,
+  });
 
   return {
     /** Whether calendars can be synced at all (a service account is configured). */
     enabled: api !== null,
     serviceAccountEmail: api?.serviceAccountEmail ?? null,
 
-    /** Works every due calendar now (tests and the demo call it; the worker polls). */
-    runOnce: run,
+    /** Works every due calendar now, after the run under way (tests and the demo call it). */
+    runOnce: loop.runOnce,
 
     /** Starts the worker: a look every `tickMs`, and one now. */
     start(): void {
-      if (!api || timer || stopped) return;
-      timer = setInterval(() => void run(), deps.tickMs ?? 15_000);
-      timer.unref();
-      void run();
+      if (api) loop.start();
     },
 
-    async stop(): Promise<void> {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
-    },
+    stop: loop.stop,
 
     /** A calendar id was set or changed (the integration API): sync without waiting for the poll. */
-    kick(): void {
-      if (api && !stopped) void run();
-    },
+    kick: loop.kick,
 
     /**
      * A push notification (the `X-Goog-*` headers): true when it is one of our channels with its
@@ -125,7 +97,7 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
       // 'sync' only says the channel is open; 'exists' and 'not_exists' say something changed.
       if (headers.resourceState !== 'sync') {
         await repository.markDue(row.caregiverId, new Date(clock()));
-        if (!stopped) void run();
+        loop.kick();
       }
       return true;
     },

@@ -82,12 +82,3 @@ export function registerIntegrationAuth(
     };
   });
 }
-
-// calendar-sync, being rewritten apart, still takes these from here; they live in
-// platform/http/integration-routes.ts, where it takes them once its rewrite lands.
-export {
-  callerOf,
-  clinicActorOf as writerOf,
-  refuseNulCharacters,
-  registerIntegrationRoutes,
-} from '../../platform/http/integration-routes.js';
