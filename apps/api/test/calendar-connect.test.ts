@@ -473,6 +473,9 @@ describe.each(engines)('calendar connection by consent (%s)', (engine) => {
     const notDeleted = await integration('DELETE', url, undefined, otherKey);
     expect(notDeleted.statusCode).toBe(404);
     expect(notDeleted.json()).toMatchObject({ code: 'caregiver_not_found' });
+    // No body: a Google link, as before Microsoft was offered.
+    const plain = await integration('POST', url);
+    expect(plain.statusCode, plain.body).toBe(201);
     const bad = await integration('POST', url, { provider: 'outlook' });
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toContain('provider');

@@ -74,10 +74,14 @@ export const caregiverCalendarConnectionParamsSchema = z.object({
   caregiverId: z.coerce.number().int().min(1).max(2_147_483_647),
 });
 
-/** `POST /api/integration/caregivers/:caregiverId/calendar-connection`. */
-export const createCalendarConnectionBodySchema = z.object({
-  provider: calendarProviderSchema,
-});
+/**
+ * `POST /api/integration/caregivers/:caregiverId/calendar-connection`. Google when not said: the
+ * route took no body before Microsoft was offered, and callers written then still get a link.
+ */
+export const createCalendarConnectionBodySchema = z.preprocess(
+  (body) => body ?? {},
+  z.object({ provider: calendarProviderSchema.default('google') }),
+);
 export type CreateCalendarConnectionBody = z.infer<typeof createCalendarConnectionBodySchema>;
 
 /**
