@@ -115,6 +115,7 @@ export const patientPages = {
     html: { from: 'server', data: 'clinic', rendersAs: 'login-page' },
   },
   'appointments-page': {
+    // A patient without a session is sent to the login page: that is what the server renders.
     path: '/appointments/:clinicId',
     html: { from: 'server', data: 'clinic', rendersAs: 'login-page' },
   },

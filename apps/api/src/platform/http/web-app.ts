@@ -9,6 +9,7 @@ import {
   normaliseClinicName,
   patientPage,
   patientPageIds,
+  patientPages,
 } from '@marpe/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
@@ -152,16 +153,13 @@ async function compileRouteTemplates(
 export function canonicalClinicAddress(url: string): string | null {
   const at = url.indexOf('?');
   const [pathname, query] = at === -1 ? [url, ''] : [url.slice(0, at), url.slice(at)];
-  const match = /^\/clinic\/([1-9]\d{0,9})\/([^/]+)\/?$/i.exec(pathname);
-  if (!match?.[2]) return null;
-  let name: string;
-  try {
-    name = decodeURIComponent(match[2]);
-  } catch {
-    return null;
-  }
+  // Null too for a name that does not decode.
+  const params = matchPagePath(patientPages['clinic-page'].path, pathname);
+  const id = params?.clinicId ?? '';
+  const name = params?.clinicName;
+  if (name === undefined || !/^[1-9]\d{0,9}$/.test(id)) return null;
   if (normaliseClinicName(name) === name) return null;
-  return `${clinicPagePath({ id: Number(match[1]), name })}${query}`;
+  return `${clinicPagePath({ id: Number(id), name })}${query}`;
 }
 
 /**
