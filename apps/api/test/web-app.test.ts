@@ -648,7 +648,7 @@ describe('rendering the clinic page on the server', () => {
       'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
       'TelegramBot (like TwitterBot)',
     ]) {
-      for (const url of [`/q/${link.token}`, `/p/not-a-real-token`]) {
+      for (const url of [`/q/${link.token}`, `/p/not-a-real-token`, `/tranzila/${link.token}`]) {
         const response = await app.inject({
           method: 'GET',
           url,
@@ -661,6 +661,18 @@ describe('rendering the clinic page on the server', () => {
       }
     }
     expect(renders()).not.toContain(`/q/${link.token}`);
+    expect(renders()).not.toContain(`/tranzila/${link.token}`);
+    expect(await opened()).toBeNull();
+
+    // An address the link's limited route does not answer (another letter case) reaches only
+    // the navigation fallback: the plain page, never its data.
+    const unlimited = await app.inject({
+      method: 'GET',
+      url: `/Q/${link.token}`,
+      headers: { accept: 'text/html' },
+    });
+    expect(unlimited.body).toContain('<div id="root"></div>');
+    expect(unlimited.headers['cache-control']).toBe('no-store');
     expect(await opened()).toBeNull();
 
     // The patient's own browser: rendered with the form, and the desk sees it opened.
