@@ -302,13 +302,17 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const navigationFallback = await registerWebApp(app, {
     webDistDir: options.webDistDir === undefined ? defaultWebDistDir : options.webDistDir,
     config,
-    clinicDataJson: (clinicId) => clinics.clinicDataJson(clinicId),
-    // As the link's API route answers it: its schema leaves out anything else the service holds.
-    paymentRequestData: async (token) =>
-      paymentRequestDataSchema.parse(await payments.getPaymentRequest(token)),
-    paymentResultData: async (token) =>
-      paymentRequestDataSchema.parse(await payments.getPaymentRequest(token, { pinFrame: false })),
-    intakeFormData: async (token) => getFormResponseSchema.parse(await forms.getForm(token)),
+    // As each link's API route answers it: its schema leaves out anything else the service holds.
+    pageData: {
+      clinic: (clinicId) => clinics.clinicDataJson(clinicId),
+      paymentRequest: async (token) =>
+        paymentRequestDataSchema.parse(await payments.getPaymentRequest(token)),
+      paymentResult: async (token) =>
+        paymentRequestDataSchema.parse(
+          await payments.getPaymentRequest(token, { pinFrame: false }),
+        ),
+      intakeForm: async (token) => getFormResponseSchema.parse(await forms.getForm(token)),
+    },
   });
   const deskFallback = await registerDeskApp(
     app,

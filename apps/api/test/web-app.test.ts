@@ -5,12 +5,8 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../src/app.js';
-import {
-  canonicalClinicAddress,
-  clinicDataPage,
-  PARENT_SITE_PLACEHOLDER,
-  routePattern,
-} from '../src/platform/http/web-app.js';
+import { dataPageOf } from '../src/platform/http/server-pages.js';
+import { canonicalClinicAddress, PARENT_SITE_PLACEHOLDER } from '../src/platform/http/web-app.js';
 import { DEMO_CLINIC_ID } from '../src/demo/demo-clinic.js';
 import { formRequests } from '../src/platform/db/schema.js';
 import { demoFormInitData, seedDemoForm } from '../src/demo/demo-form.js';
@@ -258,28 +254,23 @@ describe('serving the built web app', () => {
     expect(privacy.body).not.toContain(preload('privacy'));
   });
 
-  it('reads React Router patterns as the router does', () => {
-    const pattern = routePattern('/whatsapp-signup/:clientId?');
-    expect(pattern.test('/whatsapp-signup')).toBe(true);
-    expect(pattern.test('/whatsapp-signup/12/')).toBe(true);
-    expect(pattern.test('/whatsapp-signup/12/x')).toBe(false);
-    expect(routePattern('/a.b/:id').test('/axb/1')).toBe(false);
-    expect(routePattern('/').test('/')).toBe(true);
-  });
-
   it("knows a page rendered with a clinic's data by its address, as the router does", () => {
-    expect(clinicDataPage('/clinic/1')).toEqual({ page: 'clinic', clinicId: 1 });
-    expect(clinicDataPage('/clinic/12/%D7%9C%D7%91/')).toEqual({ page: 'clinic', clinicId: 12 });
-    expect(clinicDataPage('/Clinic/2147483647')).toEqual({ page: 'clinic', clinicId: 2147483647 });
-    expect(clinicDataPage('/login/3/?next=booking')).toEqual({ page: 'login', clinicId: 3 });
-    expect(clinicDataPage('/booking/4?caregiverId=7&date=2026-12-01')).toEqual({
-      page: 'booking',
-      clinicId: 4,
-    });
-    expect(clinicDataPage('/appointments/5')).toEqual({ page: 'appointments', clinicId: 5 });
-    expect(clinicDataPage('/booking/6/Confirmation/')).toEqual({
-      page: 'confirmation',
-      clinicId: 6,
+    const clinicPage = (page: string, key: number) => ({ page, data: 'clinic', key });
+    expect(dataPageOf('/clinic/1')).toEqual(clinicPage('clinic-page', 1));
+    expect(dataPageOf('/clinic/12/%D7%9C%D7%91/')).toEqual(clinicPage('clinic-page', 12));
+    expect(dataPageOf('/Clinic/2147483647')).toEqual(clinicPage('clinic-page', 2147483647));
+    expect(dataPageOf('/login/3/?next=booking')).toEqual(clinicPage('login-page', 3));
+    expect(dataPageOf('/booking/4?caregiverId=7&date=2026-12-01')).toEqual(
+      clinicPage('booking-page', 4),
+    );
+    expect(dataPageOf('/appointments/5')).toEqual(clinicPage('appointments-page', 5));
+    expect(dataPageOf('/booking/6/Confirmation/')).toEqual(
+      clinicPage('booking-confirmation-page', 6),
+    );
+    expect(dataPageOf('/q/tok')).toEqual({
+      page: 'intake-form-page',
+      data: 'intakeForm',
+      key: 'tok',
     });
     for (const path of [
       '/clinic',
@@ -297,7 +288,7 @@ describe('serving the built web app', () => {
       '/appointments/1/x',
       '/payments/1',
     ]) {
-      expect(clinicDataPage(path), path).toBeNull();
+      expect(dataPageOf(path), path).toBeNull();
     }
   });
 
@@ -403,12 +394,12 @@ describe('rendering the clinic page on the server', () => {
             `<script type="application/json" id="marpe-code">${JSON.stringify({ entry: '/assets/index-abc123.js', ...code })}</script>`,
         ),
       );
-    await writeShell('clinic', { preload: ['/assets/clinic.js'] });
-    await writeShell('login', { preload: [], withoutSession: true });
-    await writeShell('booking', { preload: ['/assets/booking.js'], withoutSession: true });
-    await writeShell('payment', { preload: ['/assets/payment.js'] });
-    await writeShell('intake-form', { preload: ['/assets/intake-form.js'] });
-    await writeShell('payment-result', { preload: ['/assets/result.js'], leavesFrame: true });
+    await writeShell('clinic-page', { preload: ['/assets/clinic.js'] });
+    await writeShell('login-page', { preload: [], withoutSession: true });
+    await writeShell('booking-page', { preload: ['/assets/booking.js'], withoutSession: true });
+    await writeShell('payment-request-page', { preload: ['/assets/payment.js'] });
+    await writeShell('intake-form-page', { preload: ['/assets/intake-form.js'] });
+    await writeShell('payment-result-page', { preload: ['/assets/result.js'], leavesFrame: true });
     await writeFile(
       path.join(root, 'dist-ssr', 'prerender.js'),
       `export async function prerender(path, data) {
@@ -634,7 +625,8 @@ describe('rendering the clinic page on the server', () => {
         '<script type="module" crossorigin src="/assets/wake-on-demand-abc.js"></script>',
       );
     }
-    expect(renders().filter((rendered) => rendered === `/q/${link.token}`)).toHaveLength(2);
+    // Rendered at the address the browser shows, its query too, as the app hydrates it there.
+    expect(renders().filter((rendered) => rendered === `/q/${link.token}?utm=sms`)).toHaveLength(2);
   });
 
   it("gives a chat's link preview the plain page: no patient data, and the form stays unopened", async () => {
@@ -656,7 +648,7 @@ describe('rendering the clinic page on the server', () => {
       'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
       'TelegramBot (like TwitterBot)',
     ]) {
-      for (const url of [`/q/${link.token}`, `/p/not-a-real-token`]) {
+      for (const url of [`/q/${link.token}`, `/p/not-a-real-token`, `/tranzila/${link.token}`]) {
         const response = await app.inject({
           method: 'GET',
           url,
@@ -669,6 +661,18 @@ describe('rendering the clinic page on the server', () => {
       }
     }
     expect(renders()).not.toContain(`/q/${link.token}`);
+    expect(renders()).not.toContain(`/tranzila/${link.token}`);
+    expect(await opened()).toBeNull();
+
+    // An address the link's limited route does not answer (another letter case) reaches only
+    // the navigation fallback: the plain page, never its data.
+    const unlimited = await app.inject({
+      method: 'GET',
+      url: `/Q/${link.token}`,
+      headers: { accept: 'text/html' },
+    });
+    expect(unlimited.body).toContain('<div id="root"></div>');
+    expect(unlimited.headers['cache-control']).toBe('no-store');
     expect(await opened()).toBeNull();
 
     // The patient's own browser: rendered with the form, and the desk sees it opened.

@@ -1,7 +1,8 @@
-// Writes dist/prerendered/*.html: the pages that are the same for every visitor (the landing,
-// legal and status pages) rendered at build time, so they paint before any script runs (ADR 021);
-// and dist/prerendered/routes.json, the modulepreload links of each client route, which the
-// server adds to index.html. Also preloads the Hebrew font files from every page. Runs after
+// Writes, from the page registry (docs/pages.md): dist/prerendered/*.html, the pages that are the
+// same for every visitor (the landing, legal and status pages) rendered at build time, so they
+// paint before any script runs (ADR 021); dist/prerendered/shells/*.html, the shells the server
+// renders the pages with data into; and dist/prerendered/routes.json, the modulepreload links of
+// each client route, which the server adds to index.html. Also preloads the Hebrew font files from every page. Runs after
 // `vite build` (the browser bundle, with its manifest) and `vite build --ssr src/prerender.tsx`
 // (the renderer, in dist-ssr).
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -12,16 +13,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const webDir = fileURLToPath(new URL('..', import.meta.url));
 const distDir = path.join(webDir, 'dist');
 const ssrDir = path.join(webDir, 'dist-ssr');
-
-/** Address → file name under dist/prerendered (the server reads the same names). */
-const pages = {
-  '/': 'index',
-  '/privacy': 'privacy',
-  '/terms': 'terms',
-  '/accessibility': 'accessibility',
-  '/completed': 'completed',
-  '/expired': 'expired',
-};
 
 const escapeHtml = (value) =>
   value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
@@ -35,22 +26,18 @@ function replaceOnce(html, search, replacement, what) {
 }
 
 const manifest = JSON.parse(await readFile(path.join(distDir, '.vite/manifest.json'), 'utf8'));
-const {
-  prerender,
-  placeholders,
-  lazyRoutes,
-  pageCodeManifestElementId,
-  clinicPath,
-  loginPath,
-  bookingPath,
-  paymentPath,
-  intakeFormPath,
-  paymentResultPath,
-  appointmentsPath,
-  confirmationPath,
-  completedPath,
-  expiredPath,
-} = await import(pathToFileURL(path.join(ssrDir, 'prerender.js')).href);
+const { prerender, placeholders, pageList, pageCodeManifestElementId } = await import(
+  pathToFileURL(path.join(ssrDir, 'prerender.js')).href
+);
+/** The page registry (docs/pages.md): every page's address, HTML, start and next pages. */
+const pages = pageList();
+const pageById = (id) => {
+  const page = pages.find((candidate) => candidate.id === id);
+  if (!page) throw new Error(`no page ${id}`);
+  return page;
+};
+/** The pages whose code loads on first visit (all but the landing page, in the entry chunk). */
+const lazyPages = pages.filter(({ modules }) => modules.length > 0);
 const wakeManifest = JSON.parse(
   await readFile(path.join(distDir, '.vite/wake-manifest.json'), 'utf8'),
 );
@@ -104,9 +91,8 @@ await writeFile(path.join(distDir, 'index.html'), template);
  * The chunks of a lazy route beyond the entry's: its modules, what they import, and what they load
  * lazily themselves (a step, a dialog), as URLs.
  */
-function routeChunks(pattern) {
-  const route = lazyRoutes().find((candidate) => candidate.path === pattern);
-  if (!route) throw new Error(`no lazy route ${pattern}`);
+function routeChunks(id) {
+  const route = pageById(id);
   const lazyModules = route.modules.flatMap((m) => manifest[m]?.dynamicImports ?? []);
   return [...new Set([...route.modules, ...lazyModules].flatMap((m) => [...chunkUrls(m)]))]
     .filter((file) => !entryChunks.has(file))
@@ -114,12 +100,12 @@ function routeChunks(pattern) {
 }
 
 /**
- * The ids of the routes at `patterns` whose code is all in `chunks` (URLs): the app can load them
- * before it starts without a request (PageCodeManifest.nextRoutes).
+ * The pages of `ids` whose code is all in `chunks` (URLs): the app can load them before it starts
+ * without a request (PageCodeManifest.nextRoutes).
  */
-function routesWithin(patterns, chunks) {
-  return lazyRoutes()
-    .filter(({ path: pattern }) => patterns.includes(pattern))
+function routesWithin(ids, chunks) {
+  return lazyPages
+    .filter(({ id }) => ids.includes(id))
     .filter(({ modules }) =>
       modules.every((m) =>
         [...chunkUrls(m)].every((file) => entryChunks.has(file) || chunks.includes(`/${file}`)),
@@ -140,7 +126,7 @@ function modulePreloads(modules) {
  * A page painted from its HTML (ADR 025): its module script and modulepreload links become the
  * data of the small waking script, which loads them at the patient's first touch, key or focus,
  * or at once when the app must render the page itself, and runs again a click that came before
- * the app. `next`: a page a patient came to act on, and the routes (patterns) it leads to: its
+ * the app. `next`: a page a patient came to act on, and the pages (ids) it leads to: its
  * app starts while the patient reads, with those routes' chunks, so a tap waits on no request
  * (ADR 033). `withoutSession`: the HTML is what a patient without a session sees; `leavesFrame`: the
  * page moves a frame of ours that holds it to the whole window; `namesLinkClinic`: the page names
@@ -184,84 +170,64 @@ function wakingOnDemand(
 await mkdir(path.join(distDir, 'prerendered', 'shells'), { recursive: true });
 // For every other page, the server puts its route's links into the empty index.html, so the
 // page's code downloads beside the entry chunk instead of after it.
-const routes = lazyRoutes().map(({ path: pattern, modules }) => ({
+const routes = lazyPages.map(({ path: pattern, modules }) => ({
   path: pattern,
   head: modulePreloads(modules),
 }));
 await writeFile(path.join(distDir, 'prerendered', 'routes.json'), JSON.stringify(routes));
 
-/** index.html with the modulepreload links of the route at `pattern`. */
-function routeShell(pattern) {
-  const route = routes.find((candidate) => candidate.path === pattern);
-  if (!route) throw new Error(`no lazy route ${pattern}`);
-  return replaceOnce(template, '</head>', `${route.head}</head>`, '</head>');
+/** How a page painted from HTML starts, as its registry entry says (PatientPage). */
+const wakeOptions = (page) => ({
+  withoutSession: page.withoutSession === true,
+  leavesFrame: page.leavesFrame === true,
+  namesLinkClinic: page.namesLinkClinic === true,
+  next: page.leadsTo ?? null,
+});
+
+// The pages the API server renders per request with their data (ADR 021), each into a shell of
+// its own: index.html with the page's modulepreload links, its module script turned into the
+// waking script (ADR 025). The server fills in the markup, styles, title and data
+// (dist/prerendered/shells/<page id>.html). Their <noscript> notice stays: booking needs
+// JavaScript. A page sent as another's HTML (`rendersAs`) uses that page's shell.
+for (const page of pages) {
+  if (page.html.from !== 'server' || page.html.rendersAs) continue;
+  const shell = replaceOnce(
+    template,
+    '</head>',
+    `${modulePreloads(page.modules)}</head>`,
+    '</head>',
+  );
+  await writeFile(
+    path.join(distDir, 'prerendered', 'shells', `${page.id}.html`),
+    wakingOnDemand(shell, wakeOptions(page)),
+  );
 }
 
-// The clinic page, which the API server renders per request with the clinic's data into this
-// shell (ADR 021), wakes on demand too. Its <noscript> notice stays: booking needs JavaScript.
-await writeFile(
-  path.join(distDir, 'prerendered', 'shells', 'clinic.html'),
-  wakingOnDemand(routeShell(clinicPath), { next: [loginPath, bookingPath, appointmentsPath] }),
-);
-// The login and booking pages, with the clinic's data like the clinic page, as a patient without a
-// session sees them (the server also sends the login page's for the appointments page); the
-// payment page per request with the link's request. What was typed into their fields before the
-// app is handed to it (ADR 025).
-await writeFile(
-  path.join(distDir, 'prerendered', 'shells', 'login.html'),
-  wakingOnDemand(routeShell(loginPath), {
-    withoutSession: true,
-    next: [loginPath, bookingPath, appointmentsPath],
-  }),
-);
-await writeFile(
-  path.join(distDir, 'prerendered', 'shells', 'booking.html'),
-  wakingOnDemand(routeShell(bookingPath), {
-    withoutSession: true,
-    next: [bookingPath, confirmationPath, loginPath, appointmentsPath],
-  }),
-);
-await writeFile(
-  path.join(distDir, 'prerendered', 'shells', 'payment.html'),
-  wakingOnDemand(routeShell(paymentPath), { next: [paymentPath, paymentResultPath] }),
-);
-// The form page, per request with the link's form and draft; its signature pad waits for the app.
-await writeFile(
-  path.join(distDir, 'prerendered', 'shells', 'intake-form.html'),
-  wakingOnDemand(routeShell(intakeFormPath), {
-    next: [intakeFormPath, completedPath, expiredPath],
-  }),
-);
-
-// The payment result, per request with the link's request, where the card frame returns: the
-// waking script moves it out of the frame, and loads the app at once while the payment is being
-// confirmed (the server marks #root), since the page asks until it is.
-await writeFile(
-  path.join(distDir, 'prerendered', 'shells', 'payment-result.html'),
-  wakingOnDemand(routeShell(paymentResultPath), { leavesFrame: true }),
-);
-
-for (const [address, name] of Object.entries(pages)) {
+// The pages the same for every visitor, rendered now: dist/prerendered/<address>.html (`index`
+// for /), which the server sends at their addresses.
+for (const page of pages.filter(({ html }) => html.from === 'build')) {
+  const address = page.path;
+  const name = address === '/' ? 'index' : address.slice(1);
   const { html, styles, title, modules } = await prerender(address);
   if (html.includes(placeholders.publicOrigin)) {
     throw new Error(`${address}: the public origin must not be in prerendered HTML`);
   }
   const preloads = modulePreloads(modules);
-  let page = replaceOnce(
+  let document = replaceOnce(
     template,
     '<div id="root"></div>',
     `<div id="root">${html}</div>`,
     '#root',
   );
-  page = page.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`);
+  document = document.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`);
   // The page reads fine without JavaScript: no need to ask for it.
-  page = page.replace(/<noscript[\s\S]*?<\/noscript\s*>\s*/, '');
-  page = wakingOnDemand(replaceOnce(page, '</head>', `${styles}${preloads}</head>`, '</head>'), {
-    // The status pages a form link ends on name its clinic (?clinic=), which this HTML cannot.
-    namesLinkClinic: address === '/completed' || address === '/expired',
-  });
-  await writeFile(path.join(distDir, 'prerendered', `${name}.html`), page);
-  console.log(`prerendered ${address}: ${(page.length / 1024).toFixed(1)} KiB`);
+  document = document.replace(/<noscript[\s\S]*?<\/noscript\s*>\s*/, '');
+  document = wakingOnDemand(
+    replaceOnce(document, '</head>', `${styles}${preloads}</head>`, '</head>'),
+    wakeOptions(page),
+  );
+  await writeFile(path.join(distDir, 'prerendered', `${name}.html`), document);
+  console.log(`prerendered ${address}: ${(document.length / 1024).toFixed(1)} KiB`);
 }
 
 // The renderer carries its packages, compiled in the browser build's mode (ADR 035): the API

@@ -15,7 +15,13 @@ import {
   waitingAttribute,
   type PageCodeManifest,
 } from './app/wake-signal';
-import { createAppRouter, createRoutes, loadRoutes, routerProviderProps } from './app/router';
+import {
+  createAppRouter,
+  createRoutes,
+  loadPages,
+  routerProviderProps,
+  type LoadedPages,
+} from './app/router';
 import { configureApiClient } from './lib/api-client';
 import { tokenStorageKey } from './lib/auth-storage-keys';
 import { appHasTakenOver, keepTypedBeforeApp } from './lib/typed-before-app';
@@ -30,7 +36,6 @@ if (window.localStorage.getItem(tokenStorageKey)) {
   );
 }
 const i18n = initI18n();
-const routes = createRoutes(config);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks #root');
@@ -70,12 +75,16 @@ function AppReady({
   return children;
 }
 
-function app(root: HTMLElement, hydrated: boolean) {
+/** `loaded`: the pages whose code came before the app started (loadPages). */
+function app(root: HTMLElement, hydrated: boolean, loaded?: LoadedPages) {
   return (
     <StrictMode>
       <AppProviders i18n={i18n} queryClient={queryClient}>
         <AppReady root={root} hydrated={hydrated}>
-          <RouterProvider router={createAppRouter(routes)} {...routerProviderProps} />
+          <RouterProvider
+            router={createAppRouter(createRoutes(config, loaded))}
+            {...routerProviderProps}
+          />
         </AppReady>
       </AppProviders>
     </StrictMode>
@@ -101,23 +110,22 @@ if (container.hasChildNodes()) {
   const nextRoutes = manifestText
     ? ((JSON.parse(manifestText) as PageCodeManifest).nextRoutes ?? [])
     : [];
-  void Promise.all([
-    loadRoutes(routes, window.location.pathname, nextRoutes),
-    i18nReady(i18n),
-  ]).then(() => {
-    if (hydrate) {
-      // In a transition: hydration yields to the browser every few milliseconds instead of
-      // holding the main thread for the whole page, so a tap or a scroll while the app starts
-      // (it may start while the patient reads, ADR 033) is not kept waiting.
-      startTransition(() => {
-        hydrateRoot(container, app(container, true));
-      });
-    } else {
-      // Its fields go with the HTML: what was typed in them is kept for the app's, by name.
-      keepTypedBeforeApp(container);
-      createRoot(container).render(app(container, false));
-    }
-  });
+  void Promise.all([loadPages(window.location.pathname, nextRoutes), i18nReady(i18n)]).then(
+    ([loaded]) => {
+      if (hydrate) {
+        // In a transition: hydration yields to the browser every few milliseconds instead of
+        // holding the main thread for the whole page, so a tap or a scroll while the app starts
+        // (it may start while the patient reads, ADR 033) is not kept waiting.
+        startTransition(() => {
+          hydrateRoot(container, app(container, true, loaded));
+        });
+      } else {
+        // Its fields go with the HTML: what was typed in them is kept for the app's, by name.
+        keepTypedBeforeApp(container);
+        createRoot(container).render(app(container, false, loaded));
+      }
+    },
+  );
 } else {
   // The page's texts first (English is fetched), so that its first render is translated.
   void i18nReady(i18n).then(() => createRoot(container).render(app(container, false)));

@@ -1,6 +1,12 @@
 // The build-time renderer (ADR 021): `scripts/prerender.mjs` loads this module, built by Vite for
 // Node, and writes the HTML of the pages that are the same for every visitor. Never shipped to
 // the browser.
+import {
+  patientPage,
+  patientPageIds,
+  type PatientPage,
+  type PatientPageId,
+} from '@marpe/shared/rules';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import {
@@ -13,6 +19,7 @@ import { initI18n } from './app/i18n/init';
 import { prerenderLanguage } from './app/i18n/languages';
 import { AppProviders, createEmotionCaches } from './app/providers';
 import { pageDataQueryClient, type PageData } from './app/page-data';
+import { isLazyPageId, webPages } from './app/pages';
 import { defaultTitleKey, isRouteHandle } from './app/route-handle';
 import { createRoutes } from './app/router';
 import { hoistServerStyles } from './app/server-styles';
@@ -21,20 +28,8 @@ import { setHtmlParser } from './features/intake-form/components/safe-html';
 import { createFormStore } from './features/intake-form/stores/form-store';
 import { outcomeTitleKey, paymentOutcome } from './features/payment/payment-outcome';
 
-// What scripts/prerender.mjs needs to write a page that wakes on demand (ADR 025), and the
-// clinic page's shell.
+// What scripts/prerender.mjs needs to write a page that wakes on demand (ADR 025).
 export { pageCodeManifestElementId } from './app/wake-signal';
-export { clinicPath } from './features/clinic/clinic-page';
-/** Routes as lazyRoutes() spells them, for their shells; the build fails if the router has none. */
-export const paymentPath = '/p/:token';
-export const loginPath = '/login/:clinicId';
-export const bookingPath = '/booking/:clinicId';
-export const intakeFormPath = '/q/:token';
-export const paymentResultPath = '/tranzila/:token';
-export const appointmentsPath = '/appointments/:clinicId';
-export const confirmationPath = '/booking/:clinicId/confirmation';
-export const completedPath = '/completed';
-export const expiredPath = '/expired';
 
 // A form's clinic HTML is parsed as the browser's DOMParser would, which Node lacks.
 setHtmlParser(parseHtmlOnServer);
@@ -110,14 +105,9 @@ export async function prerender(path: string, data: PageData = {}): Promise<Prer
     ),
   );
   const handle = context.matches.map((match) => match.route.handle).findLast(isRouteHandle);
-  const modules = context.matches.flatMap(({ route }) => {
-    // Lazy pages carry the spinner for a cold start (see page() in router.tsx); data routes
-    // hold it as an element.
-    if (!route.HydrateFallback && !route.hydrateFallbackElement) return [];
-    const files = routeModules[route.id];
-    if (!files) throw new Error(`${path}: add route ${route.id} to routeModules in prerender.tsx`);
-    return files;
-  });
+  const modules = context.matches.flatMap(({ route }) =>
+    isLazyPageId(route.id) ? [webPages[route.id].module] : [],
+  );
   const outcome = handle?.name === 'payment-result-page' ? resultOutcome(url, data) : undefined;
   return {
     html,
@@ -155,41 +145,14 @@ function pageTitle(routeName: string | undefined, data: PageData): string | unde
 }
 
 /**
- * The source of each lazy route module by route id: Vite's manifest names their chunks by source
- * file. `lazyRoutes` fails the build when a lazy route is missing here.
+ * Every patient page as the build needs it (scripts/prerender.mjs): its declaration in the
+ * registry (@marpe/shared's patientPages) and, but for the landing page in the entry chunk, the
+ * module Vite's manifest names its chunk by.
  */
-const routeModules: Record<string, string[]> = {
-  'privacy-page': ['src/features/legal/privacy-page.tsx'],
-  'terms-page': ['src/features/legal/terms-page.tsx'],
-  'accessibility-page': ['src/features/legal/accessibility-page.tsx'],
-  'clinic-page': ['src/features/clinic/clinic-page.tsx'],
-  'login-page': ['src/features/patient-auth/login-page.tsx'],
-  'booking-page': ['src/features/booking/booking-page.tsx'],
-  'booking-confirmation-page': ['src/features/booking/confirmation-page.tsx'],
-  'appointments-page': ['src/features/appointments/appointments-page.tsx'],
-  'intake-form-page': ['src/features/intake-form/intake-form-page.tsx'],
-  'payment-request-page': ['src/features/payment/payment-request-page.tsx'],
-  'payment-result-page': ['src/features/payment/payment-result-page.tsx'],
-  'completed-page': ['src/features/status-pages/completed-page.tsx'],
-  'expired-page': ['src/features/status-pages/expired-page.tsx'],
-  'shaam-auth-page': ['src/features/shaam-auth/shaam-auth-page.tsx'],
-  'whatsapp-signup-page': ['src/features/whatsapp-signup/whatsapp-signup-page.tsx'],
-};
-
-/** Every lazily loaded route: its id, full path pattern (React Router syntax) and modules. */
-export function lazyRoutes(): { id: string; path: string; modules: string[] }[] {
-  const found: { id: string; path: string; modules: string[] }[] = [];
-  const walk = (routes: RouteObject[], parent: string) => {
-    for (const route of routes) {
-      const path = route.path ? `${parent.replace(/\/$/, '')}/${route.path}` : parent;
-      if (route.lazy) {
-        const modules = routeModules[route.id ?? ''];
-        if (!modules) throw new Error(`add route ${route.id} to routeModules in prerender.tsx`);
-        found.push({ id: route.id ?? '', path, modules });
-      }
-      walk(route.children ?? [], path);
-    }
-  };
-  walk(createRoutes(placeholders), '/');
-  return found;
+export function pageList(): (PatientPage & { id: PatientPageId; modules: string[] })[] {
+  return patientPageIds.map((id) => ({
+    id,
+    ...patientPage(id),
+    modules: isLazyPageId(id) ? [webPages[id].module] : [],
+  }));
 }

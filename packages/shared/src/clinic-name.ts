@@ -2,6 +2,8 @@
 // address whose name part is not in this form with a redirect to the one that is; the app builds
 // its links with it. Zod-free, so the web can import it without bringing zod into the browser.
 
+import { pagePath, patientPages } from './patient-pages.js';
+
 /**
  * The clinic name as it appears in the page address: spaces, plain or still
  * percent-encoded, become hyphens, and gershayim are dropped (the Hebrew ״ and the ASCII " typed
@@ -17,6 +19,9 @@ export function normaliseClinicName(name: string): string {
  * (docs/product/booking.md#confirmation-page).
  */
 export function clinicPagePath(clinic: { id: number; name: string }): string {
-  // Encoded, so a name with '/', '?' or '#' stays one segment of the path.
-  return `/clinic/${clinic.id}/${encodeURIComponent(normaliseClinicName(clinic.name))}`;
+  // Encoded (by pagePath), so a name with '/', '?' or '#' stays one segment of the path.
+  return pagePath(patientPages['clinic-page'].path, {
+    clinicId: clinic.id,
+    clinicName: normaliseClinicName(clinic.name),
+  });
 }

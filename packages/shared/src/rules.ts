@@ -3,6 +3,7 @@
 // does not fetch zod; the schema modules build on these rules and index.ts exports both.
 export * from './week-days.js';
 export * from './clinic-name.js';
+export * from './patient-pages.js';
 export * from './identity.js';
 export * from './patient-auth-rules.js';
 export * from './waitlist-rules.js';

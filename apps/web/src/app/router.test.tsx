@@ -2,11 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderRoutes } from '../test/render';
 import { createMemoryRouter } from 'react-router';
-import { createRoutes, loadRoutes } from './router';
+import { createRoutes, loadPages } from './router';
 
+const config = { parentSiteUrl: 'https://marpe.example/', publicOrigin: 'http://localhost:3000' };
 // Fresh per test: a router resolves its lazy routes in place.
-const routes = () =>
-  createRoutes({ parentSiteUrl: 'https://marpe.example/', publicOrigin: 'http://localhost:3000' });
+const routes = () => createRoutes(config);
 
 afterEach(() => {
   document.head.querySelector('link[rel="canonical"]')?.remove();
@@ -88,9 +88,11 @@ describe('app routes', () => {
   });
 
   it('goes to a page whose code was loaded beforehand at once, without a loading state', async () => {
-    const loaded = routes();
-    await loadRoutes(loaded, '/privacy', ['terms-page']);
-    const router = createMemoryRouter(loaded, { initialEntries: ['/privacy'] });
+    const loaded = await loadPages('/privacy', ['terms-page', 'no-such-page']);
+    expect([...loaded.keys()]).toEqual(['privacy-page', 'terms-page']);
+    const router = createMemoryRouter(createRoutes(config, loaded), {
+      initialEntries: ['/privacy'],
+    });
     await router.initialize();
 
     void router.navigate('/terms');

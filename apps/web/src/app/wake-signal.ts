@@ -19,7 +19,7 @@ export interface PageCodeManifest {
   next?: string[];
   /**
    * The ids of the routes this page leads to whose code is in its own chunks: the app loads them
-   * before it starts (no request), so a tap to one renders it at once (app/router.ts loadRoutes).
+   * before it starts (no request), so a tap to one renders it at once (app/router.tsx loadPages).
    */
   nextRoutes?: string[];
   /**

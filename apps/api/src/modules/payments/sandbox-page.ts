@@ -8,7 +8,7 @@ import {
   parseProviderSum,
   PAYMENT_SUCCESS_CODE,
 } from '@marpe/shared';
-import { escapeHtmlAttribute as escapeHtml } from '../../platform/http/web-app.js';
+import { escapeHtmlAttribute as escapeHtml } from '../../platform/http/html-text.js';
 import { TERMINAL_PATTERN } from './create-payment-link.js';
 import type { ProviderFields } from './provider-fields.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cardFrameBaseForPage, compileIndexTemplate, escapeHtmlAttribute } from './web-app.js';
+import { escapeHtmlAttribute } from './html-text.js';
+import { cardFrameBaseForPage, compileIndexTemplate } from './web-app.js';
 
 const config = {
   publicOrigin: 'https://app.example.com',

@@ -2,20 +2,24 @@ import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
+import { matchPagePath, patientPage } from '@marpe/shared/rules';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { VisuallyHidden } from '../../lib/text-runs';
+import { lazyPageIds, webPages } from '../pages';
 
-const legalLinks = [
-  { to: '/privacy', labelKey: 'legal.privacy' },
-  { to: '/terms', labelKey: 'legal.terms' },
-  { to: '/accessibility', labelKey: 'legal.accessibility' },
-] as const;
+/** The pages the registry puts in the footer, each under its title. */
+const legalLinks = lazyPageIds
+  .filter((id) => patientPage(id).inFooter)
+  .map((id) => ({ to: patientPage(id).path, labelKey: webPages[id].titleKey }));
 
 /**
- * A payment link's page: leaving it would lose the form or an open card frame, so the legal pages
- * open in a new tab from there.
+ * A page leaving which would lose what the patient is doing (a payment link's form or open card
+ * frame): the legal pages open in a new tab from there.
  */
-const keepsPageOpen = /^\/p\//;
+const keepsPageOpen = (pathname: string) =>
+  lazyPageIds.some(
+    (id) => patientPage(id).keepsPageOpen && matchPagePath(patientPage(id).path, pathname),
+  );
 
 /**
  * The privacy, terms and accessibility statement links, one step away from every page (Israeli
@@ -25,7 +29,7 @@ const keepsPageOpen = /^\/p\//;
 export function LegalFooter({ fixed = false }: { fixed?: boolean }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const newTab = keepsPageOpen.test(pathname);
+  const newTab = keepsPageOpen(pathname);
   return (
     <Box
       component="footer"

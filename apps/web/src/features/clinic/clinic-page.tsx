@@ -1,5 +1,5 @@
 import type { ClinicData } from '@marpe/shared';
-import { normaliseClinicName } from '@marpe/shared/rules';
+import { normaliseClinicName, patientPages } from '@marpe/shared/rules';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useEffect, useId, type ReactNode } from 'react';
@@ -33,8 +33,6 @@ function BookingConfirmed() {
   return <BookingConfirmedSnackbar open={open} clear={clear} />;
 }
 
-export const clinicPath = '/clinic/:clinicId/:clinicName?';
-
 /**
  * Rewrites the name part of the address in its canonical form; a no-op once it is. The API server
  * redirects such an address before sending the page; this covers the app's own navigations and
@@ -49,7 +47,14 @@ function useCanonicalClinicName() {
     const normalised = normaliseClinicName(clinicName);
     if (normalised === clinicName) return;
     void navigate(
-      { pathname: generatePath(clinicPath, { clinicId, clinicName: normalised }), search, hash },
+      {
+        pathname: generatePath(patientPages['clinic-page'].path, {
+          clinicId,
+          clinicName: normalised,
+        }),
+        search,
+        hash,
+      },
       { replace: true, state: keepFocusState },
     );
   }, [clinicId, clinicName, search, hash, navigate]);
