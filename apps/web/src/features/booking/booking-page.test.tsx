@@ -7,7 +7,8 @@ import { useAuthStore } from '../../lib/patient-auth/auth-store';
 import { clinicFixture } from '../../test/clinic-fixture';
 import { json, stubApi } from '../../test/fake-api';
 import { renderRoutes } from '../../test/render';
-import { BookingPage, presetTimeOf } from './booking-page';
+import { presetTimeOf } from './booking-address';
+import { BookingPage } from './booking-page';
 // The page loads step 3's code when it first shows it; loaded here once, so that no test's
 // first wait is spent on compiling it (a loaded machine takes longer than the queries wait).
 import './components/date-time-step';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useBookingStore } from './stores/booking-store';
+import { useBookingStore } from '../stores/booking-store';
 
 /** How often an open, visible booking page asks again for the chosen date's times. */
 export const SLOT_REFRESH_MS = 15_000;
