@@ -59,7 +59,7 @@ export default defineConfig(({ command, isSsrBuild }) => ({
             { name: 'index', tags: ['$initial'], priority: 30 },
             {
               name: 'clinic-flow',
-              test: /\/src\/(features\/(clinic|patient-auth|booking|appointments)|lib\/(patient-auth|clinic))\//,
+              test: /\/src\/(features\/(clinic|patient-auth|booking|appointments)|lib\/(patient-session|clinic))\//,
               priority: 20,
               includeDependenciesRecursively: false,
             },

@@ -164,7 +164,10 @@ const routeModules: Record<string, string[]> = {
   'accessibility-page': ['src/features/legal/accessibility-page.tsx'],
   'clinic-page': ['src/features/clinic/clinic-page.tsx'],
   'login-page': ['src/features/patient-auth/login-page.tsx'],
-  'booking-page': ['src/features/booking/booking-page.tsx'],
+  'booking-page': [
+    'src/features/booking/booking-page.tsx',
+    'src/features/patient-auth/components/verification-form.tsx',
+  ],
   'booking-confirmation-page': ['src/features/booking/confirmation-page.tsx'],
   'appointments-page': ['src/features/appointments/appointments-page.tsx'],
   'intake-form-page': ['src/features/intake-form/intake-form-page.tsx'],

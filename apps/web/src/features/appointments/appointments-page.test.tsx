@@ -3,7 +3,7 @@ import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '../../lib/api-client';
 import { useClinicStore } from '../../lib/clinic/clinic-store';
-import { initialAuthState, useAuthStore } from '../../lib/patient-auth/auth-store';
+import { initialSessionState, useSessionStore } from '../../lib/patient-session/session-store';
 import { clinicFixture } from '../../test/clinic-fixture';
 import { apiError, json, stubApi } from '../../test/fake-api';
 import { renderRoutes } from '../../test/render';
@@ -58,7 +58,7 @@ const reload = vi.fn();
 function load(options: { language?: 'he' | 'en'; token?: string | null } = {}) {
   const { token = 'session-token', language } = options;
   if (token) localStorage.setItem('token', token);
-  useAuthStore.setState(initialAuthState());
+  useSessionStore.setState(initialSessionState());
   return renderRoutes(routes, { initialEntries: ['/appointments/1'], language });
 }
 
@@ -384,7 +384,7 @@ describe('my appointments page', () => {
     expect(router.state.location.pathname).toBe('/clinic/1');
     expect(callsTo('GET /api/patient-auth/logout')).toHaveLength(1);
     expect(localStorage.getItem('token')).toBeNull();
-    expect(useAuthStore.getState().patient).toBeNull();
+    expect(useSessionStore.getState().patient).toBeNull();
   });
 
   it('without a patient: replaced by the login page', async () => {

@@ -17,8 +17,8 @@ import { useSelectedClinic } from '../../lib/clinic/use-selected-clinic';
 import { ErrorView } from '../../lib/error-view';
 import { lazyOnOpen } from '../../lib/lazy-on-open';
 import { LoadingView } from '../../lib/loading-view';
-import { useAuthStore } from '../../lib/patient-auth/auth-store';
-import { useCheckedSession } from '../../lib/patient-auth/use-checked-session';
+import { useSessionStore } from '../../lib/patient-session/session-store';
+import { useCheckedSession } from '../../lib/patient-session/use-checked-session';
 import { snackbarDefaultMs } from '../../lib/snackbar';
 import { useCancelAppointment } from './api/cancel-appointment';
 import { usePatientAppointments, type PatientAppointment } from '../../lib/patient-appointments';
@@ -125,7 +125,7 @@ export function AppointmentsPage() {
   const { data, error, isFetching, refetch } = useSelectedClinic(clinicId);
 
   const { session, patient } = useCheckedSession();
-  const logout = useAuthStore((state) => state.logout);
+  const logout = useSessionStore((state) => state.logout);
   // Logging out empties the patient; the page is on its way to the clinic, not to the login.
   const [leaving, setLeaving] = useState(false);
 

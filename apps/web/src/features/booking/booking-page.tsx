@@ -2,7 +2,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Snackbar from '@mui/material/Snackbar';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../lib/api-client';
@@ -12,14 +12,19 @@ import { parseClinicId } from '../../lib/clinic/get-clinic';
 import { useSelectedClinic } from '../../lib/clinic/use-selected-clinic';
 import { ErrorView } from '../../lib/error-view';
 import { LoadingView } from '../../lib/loading-view';
-import { useCheckedSession } from '../../lib/patient-auth/use-checked-session';
-import { VerificationForm } from '../../lib/patient-auth/verification-form';
+import { useCheckedSession } from '../../lib/patient-session/use-checked-session';
 import { snackbarDefaultMs } from '../../lib/snackbar';
 import { rescheduleIdOf } from './booking-address';
 import { BookingSteps } from './components/booking-steps';
 
-/** The booking page, route booking/:clinicId (docs/product/booking.md). */
-export function BookingPage() {
+/** The form a patient not yet known verifies with: the login flow's, handed over by the app. */
+export type VerificationFormType = ComponentType<{ clinicId: number; onAuthenticated: () => void }>;
+
+/**
+ * The booking page, route booking/:clinicId (docs/product/booking.md). The verification form comes
+ * from the app (app/router.tsx), as features do not import each other.
+ */
+export function BookingPage({ VerificationForm }: { VerificationForm: VerificationFormType }) {
   const { t } = useTranslation();
   const { clinicId: clinicIdParam } = useParams();
   const clinicId = parseClinicId(clinicIdParam);

@@ -5,12 +5,13 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { TopBar } from '../../app/layouts/top-bar';
 import { configureApiClient } from '../../lib/api-client';
 import { useClinicStore } from '../../lib/clinic/clinic-store';
-import { initialAuthState, useAuthStore } from '../../lib/patient-auth/auth-store';
-import { hideVerifiedNotice } from '../../lib/patient-auth/verified-notice';
+import { initialSessionState, useSessionStore } from '../../lib/patient-session/session-store';
 import { clinicFixture } from '../../test/clinic-fixture';
 import { apiError, json, stubApi, type Answer } from '../../test/fake-api';
 import { renderRoutes } from '../../test/render';
 import { LoginPage } from './login-page';
+import { initialVerificationState, useVerificationStore } from './stores/verification-store';
+import { hideVerifiedNotice } from './verified-notice';
 
 // The stepper as a patient meets it, on the login page (the booking page shows the same form).
 
@@ -109,7 +110,8 @@ beforeAll(() => {
 beforeEach(() => {
   vi.useFakeTimers({ shouldAdvanceTime: true });
   sessionStorage.clear();
-  useAuthStore.setState(initialAuthState());
+  useSessionStore.setState(initialSessionState());
+  useVerificationStore.setState(initialVerificationState());
 });
 
 afterEach(() => {
@@ -497,7 +499,7 @@ describe('sign-up branch', () => {
       await user.type(screen.getByRole('textbox', { name: he.lastName }), 'כהן');
       await user.click(screen.getByRole('button', { name: he.continue }));
       await user.type(await screen.findByRole('textbox', { name: he.code }), '12');
-      expect(useAuthStore.getState().twoFactorToken).toBe('tft-new');
+      expect(useVerificationStore.getState().twoFactorToken).toBe('tft-new');
       expect(sessionStorage.getItem('verification')).not.toBeNull();
 
       await user.click(screen.getByRole('button', { name: he.back }));
@@ -506,8 +508,8 @@ describe('sign-up branch', () => {
       await waitFor(() => expect(firstName).toHaveFocus());
       expect(firstName).toHaveValue('נועה');
       expect(screen.getByRole('textbox', { name: he.lastName })).toHaveValue('כהן');
-      expect(useAuthStore.getState().twoFactorToken).toBeNull();
-      expect(useAuthStore.getState().verification).toBeNull();
+      expect(useVerificationStore.getState().twoFactorToken).toBeNull();
+      expect(useVerificationStore.getState().verification).toBeNull();
       expect(sessionStorage.getItem('verification')).toBeNull();
 
       // Back once more: step 1 with what was typed.
@@ -612,7 +614,7 @@ describe('code step', () => {
       twoFactorToken: 'tft-1',
     });
     expect(localStorage.getItem('token')).toBe('session-token');
-    expect(useAuthStore.getState().patient).toEqual(patient);
+    expect(useSessionStore.getState().patient).toEqual(patient);
     expect(sessionStorage.getItem('verification')).toBeNull();
 
     // The page moves on to the patient's appointments, replacing itself.
@@ -688,7 +690,7 @@ describe('code step', () => {
     // 400: the two-factor token is gone, so a new code can be sent at once.
     await user.type(code, '222222');
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Try Again'));
-    expect(useAuthStore.getState().twoFactorToken).toBeNull();
+    expect(useVerificationStore.getState().twoFactorToken).toBeNull();
     const resend = await screen.findByRole('button', { name: 'Resend code' });
     expect(resend).toBeEnabled();
     await waitFor(() => expect(resend).toHaveFocus());
@@ -770,7 +772,7 @@ describe('code step', () => {
     expect(idField).toHaveValue(idNumber);
     expect(screen.getByRole('textbox', { name: he.phone })).toHaveValue(phone);
     await waitFor(() => expect(idField).toHaveFocus());
-    expect(useAuthStore.getState().twoFactorToken).toBeNull();
+    expect(useVerificationStore.getState().twoFactorToken).toBeNull();
     expect(sessionStorage.getItem('verification')).toBeNull();
   });
 
@@ -817,7 +819,8 @@ describe('resuming and leaving', () => {
         twoFactorToken: 'tft-kept',
       }),
     );
-    useAuthStore.setState(initialAuthState());
+    useSessionStore.setState(initialSessionState());
+    useVerificationStore.setState(initialVerificationState());
     const { user, callsTo } = setup({
       'POST /api/patient-auth/two-factor': ok({ patient, token: 'session-token' }),
     });
@@ -848,7 +851,8 @@ describe('resuming and leaving', () => {
         twoFactorToken: 'tft-elsewhere',
       }),
     );
-    useAuthStore.setState(initialAuthState());
+    useSessionStore.setState(initialSessionState());
+    useVerificationStore.setState(initialVerificationState());
     setup();
 
     expect(await screen.findByRole('textbox', { name: he.idNumber })).toHaveValue('');

@@ -1,6 +1,6 @@
 import { CODE_DELIVERY_STATES, type CodeDeliveryState } from '@marpe/shared/rules';
 import { useQuery } from '@tanstack/react-query';
-import { apiRequest, type ResponseSchema } from '../../lib/api-client';
+import { apiRequest, type ResponseSchema } from '../../../lib/api-client';
 
 /** What `POST /api/patient-auth/code-delivery` says of the code's SMS. */
 export type CodeDelivery = CodeDeliveryState;

@@ -1,5 +1,5 @@
-import ArrowBackIcon from '../../icons/arrow-back';
-import ArrowForwardIcon from '../../icons/arrow-forward';
+import ArrowBackIcon from '../../../lib/icons/arrow-back';
+import ArrowForwardIcon from '../../../lib/icons/arrow-forward';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -8,7 +8,7 @@ import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import { useId, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { visuallyHidden } from '../../text-runs';
+import { visuallyHidden } from '../../../lib/text-runs';
 
 interface StepFormProps {
   title: string;

@@ -1,5 +1,5 @@
 import type { SignUpBody, TwoFactorTokenResponse } from '@marpe/shared';
-import { apiRequest } from '../api-client';
+import { apiRequest } from '../../../lib/api-client';
 
 export type { SignUpBody };
 

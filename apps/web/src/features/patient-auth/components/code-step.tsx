@@ -5,10 +5,10 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TextField } from '../../text-field';
-import { useAuthStore } from '../auth-store';
-import { useCountdown } from '../use-countdown';
-import { useWebOtp } from '../use-web-otp';
+import { TextField } from '../../../lib/text-field';
+import { useVerificationStore } from '../stores/verification-store';
+import { useCountdown } from '../hooks/use-countdown';
+import { useWebOtp } from '../hooks/use-web-otp';
 import { codeFailure, sendFailure, type StepError } from '../verification-rules';
 import { StepForm } from './step-form';
 
@@ -37,10 +37,10 @@ function formatCountdown(seconds: number): string {
  */
 export function CodeStep({ title, inputId, phoneEnding, onBack, onVerified }: CodeStepProps) {
   const { t } = useTranslation();
-  const twoFactorToken = useAuthStore((state) => state.twoFactorToken);
-  const resendAt = useAuthStore((state) => state.verification?.resendAt ?? null);
-  const verifyCode = useAuthStore((state) => state.verifyCode);
-  const resendCode = useAuthStore((state) => state.resendCode);
+  const twoFactorToken = useVerificationStore((state) => state.twoFactorToken);
+  const resendAt = useVerificationStore((state) => state.verification?.resendAt ?? null);
+  const verifyCode = useVerificationStore((state) => state.verifyCode);
+  const resendCode = useVerificationStore((state) => state.resendCode);
   // A resend refused for now (429, another tab's code say): the button counts down to its time.
   const [refusedUntil, setRefusedUntil] = useState<number | null>(null);
   const secondsLeft = useCountdown(

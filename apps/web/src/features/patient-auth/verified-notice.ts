@@ -3,8 +3,8 @@ import { useSyncExternalStore } from 'react';
 /**
  * Whether "Successfully Authenticated" is to show (docs/product/login.md#steps). The login page
  * goes on to the next page the moment the code is accepted, so the message shows there, from the
- * top bar, which stays across pages. Kept apart from the auth store, whose code the pages that show
- * the top bar do not all load.
+ * top bar, which stays across pages. Kept apart from the login flow's stores, whose code the
+ * pages that show the top bar do not all load.
  */
 let shown = false;
 const listeners = new Set<() => void>();

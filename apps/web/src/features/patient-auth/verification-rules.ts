@@ -6,7 +6,7 @@ import {
   PHONE_HINT_DIGITS,
 } from '@marpe/shared/rules';
 import type { ParseKeys } from 'i18next';
-import { ApiError } from '../api-client';
+import { ApiError } from '../../lib/api-client';
 
 /** A field's problem, as the key of its translated text. */
 export type FieldError = Extract<

@@ -1,8 +1,10 @@
 import Alert from '@mui/material/Alert';
 import Link from '@mui/material/Link';
 import { useTranslation } from 'react-i18next';
-import { useAuthStore } from '../../lib/patient-auth/auth-store';
-import { useCodeDelivery } from './code-delivery';
+import { telHref } from '../../../lib/clinic/tel-href';
+import { useSessionStore } from '../../../lib/patient-session/session-store';
+import { useVerificationStore } from '../stores/verification-store';
+import { useCodeDelivery } from '../api/get-code-delivery';
 
 /**
  * Under the code step: once the SMS provider says the code's message did not reach the phone,
@@ -11,15 +13,14 @@ import { useCodeDelivery } from './code-delivery';
  */
 export function CodeDeliveryNotice() {
   const { t } = useTranslation();
-  const twoFactorToken = useAuthStore((state) => state.twoFactorToken);
-  const verified = useAuthStore((state) => state.patient !== null);
+  const twoFactorToken = useVerificationStore((state) => state.twoFactorToken);
+  const verified = useSessionStore((state) => state.patient !== null);
   const { data } = useCodeDelivery(verified ? null : twoFactorToken);
   if (verified || twoFactorToken === null || data?.delivery !== 'not_delivered') return null;
-  const tel = data.clinicPhone.replace(/[^\d+]/g, '');
   return (
     <Alert severity="warning" role="alert">
       {t('patientAuth.codeNotDelivered')}{' '}
-      <Link href={`tel:${tel}`} dir="ltr">
+      <Link href={telHref(data.clinicPhone)} dir="ltr">
         {data.clinicPhone}
       </Link>
     </Alert>

@@ -1,7 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { apiError, json, stubApi } from '../../test/fake-api';
-import { configureApiClient } from '../api-client';
-import { initialAuthState, useAuthStore, type PendingVerification } from './auth-store';
+import { configureApiClient } from '../../../lib/api-client';
+import { initialSessionState, useSessionStore } from '../../../lib/patient-session/session-store';
+import { apiError, json, stubApi } from '../../../test/fake-api';
+import {
+  initialVerificationState,
+  useVerificationStore,
+  type PendingVerification,
+} from './verification-store';
 
 const patient = { id: 7, id_number: '039845125', first_name: 'דנה', last_name: 'לוי', phone: '' };
 const reload = vi.fn();
@@ -19,10 +24,11 @@ function pending(changes: Partial<PendingVerification> = {}): PendingVerificatio
   };
 }
 
-/** The store as a page load starts it. */
+/** The stores as a page load starts them. */
 function startPage() {
-  useAuthStore.setState(initialAuthState());
-  return useAuthStore.getState();
+  useSessionStore.setState(initialSessionState());
+  useVerificationStore.setState(initialVerificationState());
+  return useVerificationStore.getState();
 }
 
 beforeEach(() => {
@@ -36,59 +42,7 @@ afterEach(() => {
   sessionStorage.clear();
 });
 
-describe('auth store: page load', () => {
-  it('with no stored token there is nothing to check', async () => {
-    const { fetchMock } = stubApi({});
-    const state = startPage();
-    expect(state.session).toBe('checked');
-    await state.fetchPatient();
-    expect(fetchMock).not.toHaveBeenCalled();
-    expect(useAuthStore.getState().patient).toBeNull();
-  });
-
-  it('fetches the patient of the stored token once, however often asked', async () => {
-    localStorage.setItem('token', 'session-token');
-    const { callsTo } = stubApi({ 'GET /api/patient-auth': () => json(patient) });
-    const state = startPage();
-    expect(state.token).toBe('session-token');
-    expect(state.session).toBe('unchecked');
-
-    const first = state.fetchPatient();
-    expect(useAuthStore.getState().session).toBe('checking');
-    await Promise.all([first, useAuthStore.getState().fetchPatient()]);
-    await useAuthStore.getState().fetchPatient();
-
-    expect(callsTo('GET /api/patient-auth')).toHaveLength(1);
-    expect(useAuthStore.getState()).toMatchObject({
-      patient,
-      authenticatedBy: 'session',
-      session: 'checked',
-    });
-  });
-
-  it('a refused token is dropped without reloading', async () => {
-    localStorage.setItem('token', 'expired');
-    stubApi({ 'GET /api/patient-auth': () => apiError(401, 'unauthorized') });
-    await startPage().fetchPatient();
-
-    expect(localStorage.getItem('token')).toBeNull();
-    expect(useAuthStore.getState()).toMatchObject({
-      token: null,
-      patient: null,
-      session: 'checked',
-    });
-    expect(reload).not.toHaveBeenCalled();
-  });
-
-  it('an unreachable or failing server keeps the token for the next load', async () => {
-    localStorage.setItem('token', 'session-token');
-    stubApi({ 'GET /api/patient-auth': () => apiError(503, 'service_unavailable') });
-    await startPage().fetchPatient();
-
-    expect(localStorage.getItem('token')).toBe('session-token');
-    expect(useAuthStore.getState()).toMatchObject({ patient: null, session: 'checked' });
-  });
-
+describe('verification store: page load', () => {
   it('resumes a pending code from sessionStorage, and ignores a broken one', () => {
     sessionStorage.setItem(
       'verification',
@@ -107,7 +61,7 @@ describe('auth store: page load', () => {
   });
 });
 
-describe('auth store: verification', () => {
+describe('verification store', () => {
   it('login keeps the two-factor token, the normalised ID number and the pending code', async () => {
     vi.useFakeTimers({ now: new Date('2026-05-01T10:00:00Z') });
     const { callsTo } = stubApi({
@@ -121,7 +75,7 @@ describe('auth store: verification', () => {
       phone: '050-1234567',
     });
     const expected = pending({ resendAt: Date.now() + 60_000 });
-    expect(useAuthStore.getState()).toMatchObject({
+    expect(useVerificationStore.getState()).toMatchObject({
       twoFactorToken: 'tft-1',
       idNumber: '039845125',
       verification: expected,
@@ -139,7 +93,10 @@ describe('auth store: verification', () => {
     await expect(
       startPage().login({ clinicId: 1, idNumber: '39845125', phone: '0529999567' }),
     ).rejects.toMatchObject({ code: 'invalid_phone', hint: '567' });
-    expect(useAuthStore.getState()).toMatchObject({ twoFactorToken: null, verification: null });
+    expect(useVerificationStore.getState()).toMatchObject({
+      twoFactorToken: null,
+      verification: null,
+    });
     expect(sessionStorage.getItem('verification')).toBeNull();
   });
 
@@ -158,13 +115,13 @@ describe('auth store: verification', () => {
       lastName: 'כהן',
     };
     await startPage().signUp(request);
-    await useAuthStore.getState().resendCode();
+    await useVerificationStore.getState().resendCode();
 
     expect(callsTo('POST /api/patient-auth/sign-up').map((call) => call.body)).toEqual([
       request,
       request,
     ]);
-    expect(useAuthStore.getState()).toMatchObject({
+    expect(useVerificationStore.getState()).toMatchObject({
       twoFactorToken: 'tft-2',
       verification: { mode: 'signUp', firstName: 'נועה' },
     });
@@ -180,7 +137,7 @@ describe('auth store: verification', () => {
     });
     await expect(startPage().verifyCode('123456')).rejects.toMatchObject({ status: 400 });
 
-    const state = useAuthStore.getState();
+    const state = useVerificationStore.getState();
     expect(state.twoFactorToken).toBeNull();
     expect(state.verification?.resendAt).toBeLessThanOrEqual(Date.now());
     expect(JSON.parse(sessionStorage.getItem('verification') ?? '')).toMatchObject({
@@ -197,7 +154,7 @@ describe('auth store: verification', () => {
     stubApi({ 'POST /api/patient-auth/two-factor': () => apiError(404, 'wrong_code') });
     await expect(startPage().verifyCode('123456')).rejects.toMatchObject({ status: 404 });
 
-    expect(useAuthStore.getState()).toMatchObject({
+    expect(useVerificationStore.getState()).toMatchObject({
       twoFactorToken: 'tft-1',
       verification: { resendAt: Date.now() + 60_000 },
     });
@@ -220,52 +177,36 @@ describe('auth store: verification', () => {
     });
     expect(localStorage.getItem('token')).toBe('session-token');
     expect(sessionStorage.getItem('verification')).toBeNull();
-    expect(useAuthStore.getState()).toMatchObject({
+    expect(useVerificationStore.getState()).toMatchObject({
+      twoFactorToken: null,
+      verification: null,
+    });
+    expect(useSessionStore.getState()).toMatchObject({
       token: 'session-token',
       patient,
       authenticatedBy: 'code',
-      twoFactorToken: null,
-      verification: null,
+      session: 'checked',
     });
   });
 });
 
-describe('auth store: logout', () => {
-  it('clears everything and tells the server, with the session token', async () => {
+describe('verification store: logout', () => {
+  it('forgets the code on its way with the session', async () => {
     localStorage.setItem('token', 'session-token');
     sessionStorage.setItem(
       'verification',
       JSON.stringify({ ...pending(), twoFactorToken: 'tft-1' }),
     );
-    const { callsTo } = stubApi({
-      'GET /api/patient-auth': () => json(patient),
-      'GET /api/patient-auth/logout': () => json({ status: 'ok' }),
-    });
-    await startPage().fetchPatient();
+    stubApi({ 'GET /api/patient-auth/logout': () => json({ status: 'ok' }) });
+    expect(startPage().twoFactorToken).toBe('tft-1');
 
-    await useAuthStore.getState().logout();
+    await useSessionStore.getState().logout();
 
-    expect(callsTo('GET /api/patient-auth/logout')[0]?.headers.get('Authorization')).toBe(
-      'Bearer session-token',
-    );
-    expect(localStorage.getItem('token')).toBeNull();
     expect(sessionStorage.getItem('verification')).toBeNull();
-    expect(useAuthStore.getState()).toMatchObject({
-      token: null,
-      patient: null,
-      authenticatedBy: null,
+    expect(useVerificationStore.getState()).toMatchObject({
       twoFactorToken: null,
       idNumber: null,
       verification: null,
     });
-  });
-
-  it('a session that already expired logs out quietly, without reloading', async () => {
-    localStorage.setItem('token', 'expired');
-    stubApi({ 'GET /api/patient-auth/logout': () => apiError(401, 'unauthorized') });
-
-    await expect(startPage().logout()).resolves.toBeUndefined();
-    expect(reload).not.toHaveBeenCalled();
-    expect(localStorage.getItem('token')).toBeNull();
   });
 });

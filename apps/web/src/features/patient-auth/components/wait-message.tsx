@@ -1,6 +1,6 @@
 import Button from '@mui/material/Button';
 import { useTranslation } from 'react-i18next';
-import { visuallyHidden } from '../../text-runs';
+import { visuallyHidden } from '../../../lib/text-runs';
 
 /** Past two minutes the wait reads in minutes: "3600 seconds" says nothing. */
 const secondsUpTo = 120;

@@ -7,12 +7,17 @@ import StepLabel from '@mui/material/StepLabel';
 import Stepper from '@mui/material/Stepper';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useClinicStore } from '../clinic/clinic-store';
-import { useAuthStore, type PendingVerification, type VerificationMode } from './auth-store';
-import { CodeStep } from './components/code-step';
-import { IdentityStep, type IdentityValues } from './components/identity-step';
-import { NamesStep, type NameValues } from './components/names-step';
-import { useCountdown } from './use-countdown';
+import { useClinicStore } from '../../../lib/clinic/clinic-store';
+import { useSessionStore } from '../../../lib/patient-session/session-store';
+import {
+  useVerificationStore,
+  type PendingVerification,
+  type VerificationMode,
+} from '../stores/verification-store';
+import { CodeStep } from './code-step';
+import { IdentityStep, type IdentityValues } from './identity-step';
+import { NamesStep, type NameValues } from './names-step';
+import { useCountdown } from '../hooks/use-countdown';
 import {
   idNumberError,
   loginFailure,
@@ -23,7 +28,7 @@ import {
   type FieldError,
   type StepError,
   type Wait,
-} from './verification-rules';
+} from '../verification-rules';
 
 type StepName = 'identity' | 'names' | 'code';
 type Values = IdentityValues & NameValues;
@@ -46,11 +51,11 @@ export interface VerificationFormProps {
  */
 export function VerificationForm({ clinicId, onAuthenticated }: VerificationFormProps) {
   const { t } = useTranslation();
-  const patient = useAuthStore((state) => state.patient);
-  const login = useAuthStore((state) => state.login);
-  const signUp = useAuthStore((state) => state.signUp);
-  const cancelVerification = useAuthStore((state) => state.cancelVerification);
-  const resumeVerification = useAuthStore((state) => state.resumeVerification);
+  const patient = useSessionStore((state) => state.patient);
+  const login = useVerificationStore((state) => state.login);
+  const signUp = useVerificationStore((state) => state.signUp);
+  const cancelVerification = useVerificationStore((state) => state.cancelVerification);
+  const resumeVerification = useVerificationStore((state) => state.resumeVerification);
   const clinic = useClinicStore((state) => (state.clinic?.id === clinicId ? state.clinic : null));
   const clinicAcceptsNewPatients = useClinicStore((state) => state.isAcceptNewPatients);
   // Unknown until the clinic has loaded; the server then answers for it (403).
@@ -58,7 +63,7 @@ export function VerificationForm({ clinicId, onAuthenticated }: VerificationForm
 
   // Read once: what this tab already sent for this clinic.
   const [resumed] = useState(() => {
-    const pending = useAuthStore.getState().verification;
+    const pending = useVerificationStore.getState().verification;
     return pending?.clinicId === clinicId ? pending : null;
   });
   const [values, setValues] = useState<Values>(() => ({
@@ -227,7 +232,7 @@ export function VerificationForm({ clinicId, onAuthenticated }: VerificationForm
   // Going back from the code step drops the code that was sent (in sign-up mode, the
   // sign-up state); what was typed stays.
   const backFromCode = () => {
-    const { verification, twoFactorToken } = useAuthStore.getState();
+    const { verification, twoFactorToken } = useVerificationStore.getState();
     droppedCode.current = verification && twoFactorToken ? { verification, twoFactorToken } : null;
     cancelVerification();
     if (mode === 'signUp') goTo('names', ids.firstName);

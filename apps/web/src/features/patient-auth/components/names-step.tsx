@@ -1,6 +1,6 @@
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { TextField } from '../../text-field';
+import { TextField } from '../../../lib/text-field';
 import type { FieldError, StepError } from '../verification-rules';
 import { StepForm } from './step-form';
 import { WaitMessage } from './wait-message';

@@ -1,7 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Snackbar from '@mui/material/Snackbar';
 import { useTranslation } from 'react-i18next';
-import { snackbarDefaultMs } from '../../snackbar';
+import { snackbarDefaultMs } from '../../../lib/snackbar';
 
 /** "Successfully Authenticated" (docs/product/login.md#steps) on the page the login went on to. */
 export function VerifiedSnackbar({ open, onClose }: { open: boolean; onClose: () => void }) {

@@ -1,13 +1,12 @@
 import type { Patient } from '@marpe/shared';
 import { normaliseIdNumber, OTP_RESEND_SECONDS } from '@marpe/shared/rules';
 import { create } from 'zustand';
-import { ApiError } from '../api-client';
-import { tokenStorageKey, verificationStorageKey } from '../auth-storage-keys';
-import { getPatient } from './get-patient';
-import { login } from './login';
-import { logout } from './logout';
-import { signUp } from './sign-up';
-import { verifyTwoFactor } from './verify-two-factor';
+import { ApiError } from '../../../lib/api-client';
+import { verificationStorageKey } from '../../../lib/auth-storage-keys';
+import { onLogout, useSessionStore } from '../../../lib/patient-session/session-store';
+import { login } from '../api/login';
+import { signUp } from '../api/sign-up';
+import { verifyTwoFactor } from '../api/verify-two-factor';
 
 export type VerificationMode = 'login' | 'signUp';
 
@@ -35,22 +34,15 @@ export interface PendingVerification extends SignUpRequest {
   resendAt: number;
 }
 
-/** 'unchecked': a stored token has not been tried yet; 'checking': it is being tried. */
-export type SessionCheck = 'unchecked' | 'checking' | 'checked';
-
-export interface AuthState {
-  /** The session token, also kept in localStorage under 'token' (docs/product/login.md#session). */
-  token: string | null;
-  patient: Patient | null;
-  /** How the patient became known: a stored session, or a code verified on this page load. */
-  authenticatedBy: 'session' | 'code' | null;
+/**
+ * The login flow's code (docs/product/login.md#steps): sent, resent, verified. A verified code
+ * becomes the session (lib/patient-session), which the other pages read.
+ */
+export interface VerificationState {
   twoFactorToken: string | null;
   /** Normalised (9 digits): the one the code was sent for. */
   idNumber: string | null;
   verification: PendingVerification | null;
-  session: SessionCheck;
-  /** The stored token's patient; a token the server refuses is dropped silently. */
-  fetchPatient: () => Promise<void>;
   /** Sends a code to a known patient. Rejects with the ApiError (invalid_phone carries a hint). */
   login: (request: LoginWithNames) => Promise<void>;
   /** Registers a new patient and sends a code. */
@@ -69,8 +61,6 @@ export interface AuthState {
    * a new one was refused for now (429), and the patient returns to type this one.
    */
   resumeVerification: (verification: PendingVerification, twoFactorToken: string) => void;
-  /** Clears patient, tokens, ID number and the stored token, and tells the server. */
-  logout: () => Promise<void>;
 }
 
 function isPendingVerification(value: unknown): value is PendingVerification {
@@ -121,41 +111,21 @@ function storeVerification(
   }
 }
 
-/** Nobody logged in and no code on its way: after a logout, and on the server. */
-const loggedOut = {
-  token: null,
-  patient: null,
-  authenticatedBy: null,
-  twoFactorToken: null,
-  idNumber: null,
-  verification: null,
-  session: 'checked',
-} as const satisfies Partial<AuthState>;
+/** No code on its way: after a verified code or a logout, and on the server. */
+const noCode = { twoFactorToken: null, idNumber: null, verification: null } as const;
 
-/** The state a page load starts from: the stored token (not yet checked) and any pending code. */
-export function initialAuthState(): Pick<
-  AuthState,
-  | 'token'
-  | 'patient'
-  | 'authenticatedBy'
-  | 'twoFactorToken'
-  | 'idNumber'
-  | 'verification'
-  | 'session'
+/** The state a page load starts from: any code on its way, from sessionStorage. */
+export function initialVerificationState(): Pick<
+  VerificationState,
+  'twoFactorToken' | 'idNumber' | 'verification'
 > {
-  // Rendered on the server (ADR 021): nobody is logged in there. A browser with a session or a
-  // code on its way renders such a page afresh instead of hydrating it (ADR 025).
-  if (typeof window === 'undefined') return loggedOut;
+  // Rendered on the server (ADR 021): no code is on its way there.
+  if (typeof window === 'undefined') return noCode;
   const stored = readStoredVerification();
-  const token = window.localStorage.getItem(tokenStorageKey);
   return {
-    token,
-    patient: null,
-    authenticatedBy: null,
     twoFactorToken: stored?.twoFactorToken ?? null,
     idNumber: stored ? normaliseIdNumber(stored.verification.idNumber) : null,
     verification: stored?.verification ?? null,
-    session: token ? 'unchecked' : 'checked',
   };
 }
 
@@ -163,13 +133,8 @@ function resendAfterCountdown(): number {
   return Date.now() + OTP_RESEND_SECONDS * 1000;
 }
 
-/** A server that answered and refused the token; not a network failure or a server fault. */
-function isRefusal(error: unknown): boolean {
-  return error instanceof ApiError && error.status >= 400 && error.status < 500;
-}
-
-export const useAuthStore = create<AuthState>()((set, get) => {
-  let patientCheck: Promise<void> | null = null;
+export const useVerificationStore = create<VerificationState>()((set, get) => {
+  onLogout(() => set(noCode));
 
   function codeSent(verification: PendingVerification, twoFactorToken: string) {
     storeVerification(verification, twoFactorToken);
@@ -210,32 +175,7 @@ export const useAuthStore = create<AuthState>()((set, get) => {
   }
 
   return {
-    ...initialAuthState(),
-
-    fetchPatient: () => {
-      if (get().session !== 'unchecked') return patientCheck ?? Promise.resolve();
-      const token = get().token;
-      if (!token) {
-        set({ session: 'checked' });
-        return Promise.resolve();
-      }
-      set({ session: 'checking' });
-      patientCheck = getPatient()
-        .then((patient) => set({ patient, authenticatedBy: 'session', session: 'checked' }))
-        .catch((error: unknown) => {
-          // A token the server refused is dropped; an unreachable or failing server is no proof
-          // the session ended, so the token stays for the next load (see ADR 006).
-          if (isRefusal(error) && window.localStorage.getItem(tokenStorageKey) === token) {
-            window.localStorage.removeItem(tokenStorageKey);
-            set({ token: null });
-          }
-          set({ session: 'checked' });
-        })
-        .finally(() => {
-          patientCheck = null;
-        });
-      return patientCheck;
-    },
+    ...initialVerificationState(),
 
     login: sendLogin,
 
@@ -253,16 +193,9 @@ export const useAuthStore = create<AuthState>()((set, get) => {
       if (!idNumber || !twoFactorToken) throw new Error('verifyCode without a code sent');
       try {
         const { patient, token } = await verifyTwoFactor({ idNumber, code, twoFactorToken });
-        window.localStorage.setItem(tokenStorageKey, token);
         storeVerification(null, null);
-        set({
-          token,
-          patient,
-          authenticatedBy: 'code',
-          twoFactorToken: null,
-          verification: null,
-          session: 'checked',
-        });
+        set({ twoFactorToken: null, verification: null });
+        useSessionStore.getState().signedIn(token, patient);
         return patient;
       } catch (error) {
         if (error instanceof ApiError && error.status === 400) {
@@ -276,22 +209,9 @@ export const useAuthStore = create<AuthState>()((set, get) => {
 
     cancelVerification: () => {
       storeVerification(null, null);
-      set({ verification: null, twoFactorToken: null });
+      set({ twoFactorToken: null, verification: null });
     },
 
     resumeVerification: codeSent,
-
-    logout: async () => {
-      // The request reads the stored token as it starts, so everything can be cleared at once.
-      const request = logout();
-      window.localStorage.removeItem(tokenStorageKey);
-      storeVerification(null, null);
-      set(loggedOut);
-      try {
-        await request;
-      } catch {
-        // Already logged out on the server (401) or unreachable: nothing is left here either way.
-      }
-    },
   };
 });
