@@ -3,23 +3,23 @@ import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 
 /**
- * The centred clinic (`header`: who asked), icon, heading, text, details and action of the paid
- * state and the result view.
+ * The centred layout of a page that states an outcome rather than asks for anything: the status
+ * pages, a clinic not found, a paid request and a payment's result. Above the image, what the
+ * page is about (`header`: the clinic that asked); below the text, what the patient can do next.
  */
-export function PaymentStatus({
+export function StatusLayout({
   header,
-  icon,
+  image,
   heading,
   text,
   children,
-  action,
 }: {
   header?: ReactNode;
-  icon: ReactNode;
+  /** Decorative: the heading says it all. */
+  image: ReactNode;
   heading: ReactNode;
   text?: string;
   children?: ReactNode;
-  action?: ReactNode;
 }) {
   return (
     <Box
@@ -33,13 +33,12 @@ export function PaymentStatus({
       }}
     >
       {header}
-      {icon}
+      {image}
       <Typography component="h1" variant="h4" sx={{ textWrap: 'balance' }}>
         {heading}
       </Typography>
       {text && <Typography sx={{ maxWidth: '36em', textWrap: 'balance' }}>{text}</Typography>}
       {children}
-      {action}
     </Box>
   );
 }
