@@ -1,3 +1,5 @@
+// Over 400 lines: the my-appointments page's journeys share the patient, their appointments and the
+// page's routes; split by describe, each file would repeat them.
 import { act, screen, waitFor, within } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -1,3 +1,5 @@
+// Over 400 lines: the booking page's journeys share one clinic, its answers and the page's routes
+// (the first 125 lines); split by describe, each file would repeat them.
 import type { ClinicData } from '@marpe/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
@@ -8,7 +10,6 @@ import { useSessionStore } from '../../lib/patient-session/session-store';
 import { clinicFixture } from '../../test/clinic-fixture';
 import { json, stubApi } from '../../test/fake-api';
 import { renderRoutes } from '../../test/render';
-import { presetTimeOf } from './booking-address';
 // The page loads step 3's code when it first shows it; loaded here once, so that no test's
 // first wait is spent on compiling it (a loaded machine takes longer than the queries wait).
 import './components/date-time-step';
@@ -566,14 +567,4 @@ describe('a fully booked caregiver', () => {
       '/appointments/1',
     );
   }, 30_000);
-});
-
-describe('presetTimeOf (a waitlist offer link’s time)', () => {
-  it('takes HH:mm and nothing else', () => {
-    expect(presetTimeOf('09:00')).toBe('09:00');
-    expect(presetTimeOf('23:59')).toBe('23:59');
-    for (const bad of [null, '', '9:00', '24:00', '09:60', '09:00:00', '0900', ' 09:00']) {
-      expect(presetTimeOf(bad)).toBeNull();
-    }
-  });
 });

@@ -1,3 +1,5 @@
+// Over 400 lines: the clinic page's journeys share one clinic fixture, its answers and the page's
+// routes; split by describe, each file would repeat them.
 import type { ClinicData } from '@marpe/shared';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';

@@ -1,4 +1,4 @@
-import type { Caregiver, ClinicData } from '@marpe/shared';
+import type { Caregiver } from '@marpe/shared';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Snackbar from '@mui/material/Snackbar';
@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { lazyOnOpen } from '../../../lib/lazy-on-open';
 import { patientAppointmentsKey } from '../../../lib/patient-appointments';
-import { useBookingChoices } from '../hooks/use-booking-choices';
+import { useBookingChoices, type BookingFor } from '../hooks/use-booking-choices';
 import { useBookingLimits } from '../hooks/use-booking-limits';
 import { useFreshSlots } from '../hooks/use-fresh-slots';
 import { canConfirm, useBookingStore } from '../stores/booking-store';
@@ -29,20 +29,10 @@ import { useWaitlistJoin, WaitlistJoin } from './waitlist-join';
 const ConfirmDialog = lazyOnOpen(async () => (await import('./confirm-dialog')).ConfirmDialog);
 
 /** The steps of an authenticated patient (docs/product/booking.md#the-page). */
-export function BookingSteps({
-  data,
-  clinicId,
-  patientId,
-  rescheduleId,
-}: {
-  data: ClinicData;
-  clinicId: number;
-  patientId: number;
-  /** Moving this appointment of the patient's rather than booking a new one. */
-  rescheduleId: number | null;
-}) {
+export function BookingSteps(props: BookingFor) {
+  const { data, clinicId, patientId, rescheduleId } = props;
   // First: the address's preselection is applied before the store is read below.
-  const { offer, retryDates } = useBookingChoices({ data, clinicId, patientId, rescheduleId });
+  const { offer, retryDates } = useBookingChoices(props);
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();

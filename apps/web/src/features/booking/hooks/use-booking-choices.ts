@@ -14,17 +14,16 @@ import { bookedDatesOf } from './use-booking-limits';
  * and, once a caregiver and a type are chosen, their dates, then the first (or the address's)
  * date and its times (docs/product/booking.md#the-page).
  */
-export function useBookingChoices({
-  data,
-  clinicId,
-  patientId,
-  rescheduleId,
-}: {
+/** What the booking steps are for: the clinic, the patient, and whether an appointment moves. */
+export interface BookingFor {
   data: ClinicData;
   clinicId: number;
   patientId: number;
+  /** Moving this appointment of the patient's rather than booking a new one. */
   rescheduleId: number | null;
-}) {
+}
+
+export function useBookingChoices({ data, clinicId, patientId, rescheduleId }: BookingFor) {
   const queryClient = useQueryClient();
   const [searchParams, setSearchParams] = useSearchParams();
   // Read once, before the store is read. Later changes are the patient's own.
