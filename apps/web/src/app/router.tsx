@@ -24,20 +24,6 @@ function page(
 }
 
 /**
- * The booking page, with the login flow's form for a patient not yet known (docs/product/booking.md
- * asks them to verify first). Both are in the clinic flow's chunk: this loads no more than before.
- */
-export async function loadBookingPage(): Promise<ComponentType> {
-  const [{ BookingPage }, { VerificationForm }] = await Promise.all([
-    import('../features/booking/booking-page'),
-    import('../features/patient-auth/components/verification-form'),
-  ]);
-  return function BookingRoute() {
-    return <BookingPage VerificationForm={VerificationForm} />;
-  };
-}
-
-/**
  * The route table (docs/product/site.md#routes). The landing page is in the entry chunk: '/' is the
  * most visited page and would otherwise wait for a second request; every other page is its own
  * chunk.
@@ -101,7 +87,9 @@ export function createRoutes(
             },
             {
               path: 'booking/:clinicId',
-              ...page('booking-page', 'booking.title', loadBookingPage),
+              ...page('booking-page', 'booking.title', async () => {
+                return (await import('./clinic-flow-routes')).BookingRoute;
+              }),
             },
             {
               path: 'booking/:clinicId/confirmation',
@@ -112,8 +100,7 @@ export function createRoutes(
             {
               path: 'appointments/:clinicId',
               ...page('appointments-page', 'appointments.title', async () => {
-                return (await import('../features/appointments/appointments-page'))
-                  .AppointmentsPage;
+                return (await import('./clinic-flow-routes')).AppointmentsRoute;
               }),
             },
             {

@@ -3,16 +3,17 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AppointmentsRoute } from '../../app/clinic-flow-routes';
 import { configureApiClient } from '../../lib/api-client';
 import { useClinicStore } from '../../lib/clinic/clinic-store';
 import { initialSessionState, useSessionStore } from '../../lib/patient-session/session-store';
 import { clinicFixture } from '../../test/clinic-fixture';
 import { apiError, json, stubApi } from '../../test/fake-api';
 import { renderRoutes } from '../../test/render';
-import { AppointmentsPage } from './appointments-page';
 
+// The page as the app's route composes it.
 const routes: RouteObject[] = [
-  { path: 'appointments/:clinicId', element: <AppointmentsPage /> },
+  { path: 'appointments/:clinicId', element: <AppointmentsRoute /> },
   { path: 'clinic/:clinicId', element: <h1>Clinic</h1> },
   { path: 'login/:clinicId', element: <h1>Login</h1> },
   { path: 'booking/:clinicId', element: <h1>Booking</h1> },

@@ -4,7 +4,7 @@ import type { ClinicData } from '@marpe/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadBookingPage } from '../../app/router';
+import { BookingRoute } from '../../app/clinic-flow-routes';
 import { configureApiClient } from '../../lib/api-client';
 import { useSessionStore } from '../../lib/patient-session/session-store';
 import { clinicFixture } from '../../test/clinic-fixture';
@@ -23,8 +23,7 @@ function at<T>(list: readonly T[], index: number): T {
   return item;
 }
 
-// The page as the app's route composes it, with the login flow's verification form.
-const BookingRoute = await loadBookingPage();
+// The page as the app's route composes it.
 const routes: RouteObject[] = [
   { path: 'booking/:clinicId', element: <BookingRoute /> },
   { path: 'booking/:clinicId/confirmation', element: <h1>Confirmed</h1> },

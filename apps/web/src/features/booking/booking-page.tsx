@@ -16,15 +16,22 @@ import { useCheckedSession } from '../../lib/patient-session/use-checked-session
 import { snackbarDefaultMs } from '../../lib/snackbar';
 import { rescheduleIdOf } from './booking-address';
 import { BookingSteps } from './components/booking-steps';
+import type { JoinWaitlistDialogType } from './components/waitlist-join';
 
 /** The form a patient not yet known verifies with: the login flow's, handed over by the app. */
 export type VerificationFormType = ComponentType<{ clinicId: number; onAuthenticated: () => void }>;
 
 /**
- * The booking page, route booking/:clinicId (docs/product/booking.md). The verification form comes
- * from the app (app/router.tsx), as features do not import each other.
+ * The booking page, route booking/:clinicId (docs/product/booking.md). The verification form and the
+ * waitlist's join dialog come from the app (app/router.tsx), as features do not import each other.
  */
-export function BookingPage({ VerificationForm }: { VerificationForm: VerificationFormType }) {
+export function BookingPage({
+  VerificationForm,
+  JoinWaitlistDialog,
+}: {
+  VerificationForm: VerificationFormType;
+  JoinWaitlistDialog: JoinWaitlistDialogType;
+}) {
   const { t } = useTranslation();
   const { clinicId: clinicIdParam } = useParams();
   const clinicId = parseClinicId(clinicIdParam);
@@ -62,6 +69,7 @@ export function BookingPage({ VerificationForm }: { VerificationForm: Verificati
           clinicId={clinicId}
           patientId={patient.id}
           rescheduleId={rescheduleId}
+          JoinWaitlistDialog={JoinWaitlistDialog}
         />
       ) : (
         <Box sx={{ maxWidth: 520, display: 'flex', flexDirection: 'column', gap: 2 }}>

@@ -24,13 +24,13 @@ import { FullyBookedList } from './fully-booked-list';
 import { MyAppointmentsLink } from './my-appointments-link';
 import { SummaryList } from './summary-list';
 import { TypeStep } from './type-step';
-import { useWaitlistJoin, WaitlistJoin } from './waitlist-join';
+import { useWaitlistJoin, WaitlistJoin, type JoinWaitlistDialogType } from './waitlist-join';
 
 const ConfirmDialog = lazyOnOpen(async () => (await import('./confirm-dialog')).ConfirmDialog);
 
 /** The steps of an authenticated patient (docs/product/booking.md#the-page). */
-export function BookingSteps(props: BookingFor) {
-  const { data, clinicId, patientId, rescheduleId } = props;
+export function BookingSteps(props: BookingFor & { JoinWaitlistDialog: JoinWaitlistDialogType }) {
+  const { data, clinicId, patientId, rescheduleId, JoinWaitlistDialog } = props;
   // First: the address's preselection is applied before the store is read below.
   const { offer, retryDates } = useBookingChoices(props);
   const { t } = useTranslation();
@@ -234,7 +234,12 @@ export function BookingSteps(props: BookingFor) {
         current={moving}
         rescheduling={rescheduleId !== null}
       />
-      <WaitlistJoin join={waitlist} clinicId={clinicId} timeZone={timeZone} />
+      <WaitlistJoin
+        join={waitlist}
+        clinicId={clinicId}
+        timeZone={timeZone}
+        JoinWaitlistDialog={JoinWaitlistDialog}
+      />
       <Snackbar
         open={snackbar !== null}
         autoHideDuration={3000}

@@ -1,12 +1,22 @@
 import type { AppointmentType, Caregiver, WaitlistEntry } from '@marpe/shared';
 import Alert from '@mui/material/Alert';
 import Snackbar from '@mui/material/Snackbar';
-import { useState } from 'react';
+import { useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
-import { lazyOnOpen } from '../../../lib/lazy-on-open';
 import { snackbarDefaultMs } from '../../../lib/snackbar';
 
-const WaitlistDialog = lazyOnOpen(async () => (await import('./waitlist-dialog')).WaitlistDialog);
+/** The waitlist's join dialog (the waitlist feature's), handed over by the app. */
+export type JoinWaitlistDialogType = ComponentType<{
+  open: boolean;
+  clinicId: number;
+  caregiver: Caregiver;
+  /** What to wait for: one type, or the caregiver's types to choose from. */
+  appointmentTypes: readonly AppointmentType[];
+  timeZone: string;
+  onClose: () => void;
+  /** Joined: the entry, so the page stops offering to join for the same thing. */
+  onJoined: (entry: WaitlistEntry) => void;
+}>;
 
 /** Whom the waitlist dialog is for, and the types it offers to wait for. */
 interface WaitlistFor {
@@ -48,17 +58,19 @@ export function WaitlistJoin({
   join,
   clinicId,
   timeZone,
+  JoinWaitlistDialog,
 }: {
   join: ReturnType<typeof useWaitlistJoin>;
   clinicId: number;
   timeZone: string;
+  JoinWaitlistDialog: JoinWaitlistDialogType;
 }) {
   const { t } = useTranslation();
   const { waitlistFor } = join;
   return (
     <>
       {waitlistFor && (
-        <WaitlistDialog
+        <JoinWaitlistDialog
           // A new one for another caregiver or type: its choices start afresh.
           key={`${waitlistFor.caregiver.id}:${waitlistFor.types.map((tp) => tp.id).join(',')}`}
           open={join.open}

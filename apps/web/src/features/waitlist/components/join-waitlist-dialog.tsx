@@ -21,12 +21,11 @@ import RadioGroup from '@mui/material/RadioGroup';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client';
-import { addCalendarDays, formatClinicTime } from '../../../lib/clinic-time';
+import { addCalendarDays, formatClinicTime, shortDate } from '../../../lib/clinic-time';
 import { TextField } from '../../../lib/text-field';
 import { joinWaitlist } from '../api/join-waitlist';
-import { formatLocalDate } from '../format';
 
-export interface WaitlistDialogProps {
+export interface JoinWaitlistDialogProps {
   open: boolean;
   clinicId: number;
   caregiver: Caregiver;
@@ -42,7 +41,7 @@ type FieldError = 'fromDate' | 'toDate' | null;
 
 /** `YYYY-MM-DD` as the patient reads and types it: the pages' one date format, whatever the device. */
 export function toDayMonthYear(date: string): string {
-  return formatLocalDate(date);
+  return shortDate(date);
 }
 
 /**
@@ -60,7 +59,7 @@ export function fromDayMonthYear(text: string): string | null {
 }
 
 /** "Notify me if a time frees up": a range of at most 14 days from today and a part of day. */
-export function WaitlistDialog(props: WaitlistDialogProps) {
+export function JoinWaitlistDialog(props: JoinWaitlistDialogProps) {
   const { open, clinicId, caregiver, appointmentTypes, timeZone, onClose, onJoined } = props;
   const { t } = useTranslation();
   const titleId = useId();

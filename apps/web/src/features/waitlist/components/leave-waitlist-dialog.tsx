@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { WaitlistEntry } from '../api/get-waitlist';
-import { ConfirmDialog, type ConfirmDialogControls } from './confirm-dialog';
+import { ConfirmDialog, type ConfirmDialogControls } from '../../../lib/confirm-dialog';
 
 interface LeaveWaitlistDialogProps extends ConfirmDialogControls {
   /** Kept while the dialog fades out, so its text does not vanish first. */
