@@ -59,7 +59,9 @@ export default defineConfig(({ command, isSsrBuild }) => ({
             { name: 'index', tags: ['$initial'], priority: 30 },
             {
               name: 'clinic-flow',
-              test: /\/src\/(features\/(clinic|patient-auth|booking|appointments)|lib\/(patient-auth|clinic))\//,
+              // With what of lib/ only these pages use (the session, the clinic's pieces, the
+              // confirm dialog) and the app's composition of these pages (ADR 045).
+              test: /\/src\/(features\/(clinic|patient-auth|booking|appointments|waitlist)\/|lib\/(patient-session|clinic)\/|lib\/confirm-dialog\.tsx$|app\/clinic-flow-routes\.tsx$)/,
               priority: 20,
               includeDependenciesRecursively: false,
             },

@@ -31,8 +31,8 @@ configureApiClient({ baseUrl: config.apiBase });
 // A stored session is checked on load (docs/product/login.md#session). Its code loads only when
 // there is one.
 if (window.localStorage.getItem(tokenStorageKey)) {
-  void import('./lib/patient-auth/auth-store').then(({ useAuthStore }) =>
-    useAuthStore.getState().fetchPatient(),
+  void import('./lib/patient-session/session-store').then(({ useSessionStore }) =>
+    useSessionStore.getState().fetchPatient(),
   );
 }
 const i18n = initI18n();

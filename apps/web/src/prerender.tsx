@@ -22,7 +22,7 @@ import { pageDataQueryClient, type PageData } from './app/page-data';
 import { isLazyPageId, webPages } from './app/pages';
 import { defaultTitleKey, isRouteHandle } from './app/route-handle';
 import { createRoutes } from './app/router';
-import { hoistServerStyles } from './app/server-styles';
+import { hoistServerStyles } from './lib/server-styles';
 import { parseHtmlOnServer } from './features/intake-form/components/parse-html-on-server';
 import { setHtmlParser } from './features/intake-form/components/safe-html';
 import { createFormStore } from './features/intake-form/stores/form-store';
@@ -58,7 +58,7 @@ function memoryStorage(): Storage {
 export interface Prerendered {
   /** The markup that goes inside #root. */
   html: string;
-  /** The markup's style rules, for the page's <head> (app/server-styles.ts, ADR 035). */
+  /** The markup's style rules, for the page's <head> (lib/server-styles.ts, ADR 035). */
   styles: string;
   /** The document title, as the page itself would set it. */
   title: string;

@@ -49,8 +49,8 @@ export const webPages: Record<LazyPageId, WebPage> = {
   },
   'booking-page': {
     titleKey: 'booking.title',
-    module: 'src/features/booking/booking-page.tsx',
-    load: async () => (await import('../features/booking/booking-page')).BookingPage,
+    module: 'src/app/clinic-flow-routes.tsx',
+    load: async () => (await import('./clinic-flow-routes')).BookingRoute,
   },
   'booking-confirmation-page': {
     titleKey: 'booking.confirmation.title',
@@ -59,8 +59,8 @@ export const webPages: Record<LazyPageId, WebPage> = {
   },
   'appointments-page': {
     titleKey: 'appointments.title',
-    module: 'src/features/appointments/appointments-page.tsx',
-    load: async () => (await import('../features/appointments/appointments-page')).AppointmentsPage,
+    module: 'src/app/clinic-flow-routes.tsx',
+    load: async () => (await import('./clinic-flow-routes')).AppointmentsRoute,
   },
   'intake-form-page': {
     titleKey: 'intakeForm.title',

@@ -1,39 +1,31 @@
-import createCache, { type EmotionCache } from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import CssBaseline from '@mui/material/CssBaseline';
 // The one @mui/material's ThemeProvider wraps: that one adds the provider of CSS theme variables
 // and colour schemes, 2.5 KiB brotli of start-up code, and the app's theme (./theme) uses neither.
 // A theme with `cssVariables` or `colorSchemes` would need @mui/material's again.
 import { ThemeProvider } from '@mui/system';
-import rtlPlugin from '@mui/stylis-plugin-rtl';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
 import { useMemo, useState, type ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
-import { prefixer } from 'stylis';
 import { ApiError } from '../lib/api-client';
-import { directionOf, toLanguage, type Direction } from './i18n/languages';
-import { adoptServerStyles } from './server-styles';
+import {
+  browserDirectionCaches,
+  createDirectionCaches,
+  type DirectionCaches,
+} from '../lib/direction-caches';
+import { directionOf, toLanguage } from './i18n/languages';
 import { createAppTheme } from './theme';
 
-export type EmotionCaches = Record<Direction, EmotionCache>;
+const appCacheKeys = { rtl: 'muirtl', ltr: 'mui' };
 
-// Two caches with different keys, so switching language never mixes flipped and unflipped rules.
-export function createEmotionCaches(): EmotionCaches {
-  return {
-    rtl: createCache({ key: 'muirtl', stylisPlugins: [prefixer, rtlPlugin] }),
-    ltr: createCache({ key: 'mui' }),
-  };
+/** The app's caches; the prerenderer makes new ones for each page. */
+export function createEmotionCaches(): DirectionCaches {
+  return createDirectionCaches(appCacheKeys);
 }
 
-// The browser's, made as the app loads, before React hydrates: they take the rules the server
-// wrote for the page as written (ADR 035).
-const browserCaches = typeof document === 'undefined' ? null : browserEmotionCaches();
-
-function browserEmotionCaches(): EmotionCaches {
-  const { rtl, ltr } = createEmotionCaches();
-  return { rtl: adoptServerStyles(rtl), ltr: adoptServerStyles(ltr) };
-}
+// The browser's, made as the app loads (ADR 035).
+const browserCaches = browserDirectionCaches(appCacheKeys);
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -53,7 +45,7 @@ function DirectionalTheme({
   emotionCaches,
   children,
 }: {
-  emotionCaches: EmotionCaches;
+  emotionCaches: DirectionCaches;
   children: ReactNode;
 }) {
   const { i18n } = useTranslation();
@@ -81,7 +73,7 @@ export function AppProviders({
   children,
 }: {
   i18n: I18n;
-  emotionCaches?: EmotionCaches;
+  emotionCaches?: DirectionCaches;
   queryClient?: QueryClient;
   children: ReactNode;
 }) {

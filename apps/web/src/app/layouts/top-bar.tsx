@@ -5,12 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import logoUrl from '../../assets/marpe-logo.svg';
 import { lazyOnOpen } from '../../lib/lazy-on-open';
-import { hideVerifiedNotice, useVerifiedNotice } from '../../lib/patient-auth/verified-notice';
+import { hideVerifiedNotice, useVerifiedNotice } from '../../features/patient-auth/verified-notice';
 import { LanguageMenu } from './language-menu';
 
 const VerifiedSnackbar = lazyOnOpen(
   async () =>
-    (await import('../../lib/patient-auth/components/verified-snackbar')).VerifiedSnackbar,
+    (await import('../../features/patient-auth/components/verified-snackbar')).VerifiedSnackbar,
 );
 
 export function TopBar() {

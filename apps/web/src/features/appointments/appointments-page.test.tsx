@@ -1,16 +1,19 @@
+// Over 400 lines: the my-appointments page's journeys share the patient, their appointments and the
+// page's routes; split by describe, each file would repeat them.
 import { act, screen, waitFor, within } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AppointmentsRoute } from '../../app/clinic-flow-routes';
 import { configureApiClient } from '../../lib/api-client';
 import { useClinicStore } from '../../lib/clinic/clinic-store';
-import { initialAuthState, useAuthStore } from '../../lib/patient-auth/auth-store';
+import { initialSessionState, useSessionStore } from '../../lib/patient-session/session-store';
 import { clinicFixture } from '../../test/clinic-fixture';
 import { apiError, json, stubApi } from '../../test/fake-api';
 import { renderRoutes } from '../../test/render';
-import { AppointmentsPage } from './appointments-page';
 
+// The page as the app's route composes it.
 const routes: RouteObject[] = [
-  { path: 'appointments/:clinicId', element: <AppointmentsPage /> },
+  { path: 'appointments/:clinicId', element: <AppointmentsRoute /> },
   { path: 'clinic/:clinicId', element: <h1>Clinic</h1> },
   { path: 'login/:clinicId', element: <h1>Login</h1> },
   { path: 'booking/:clinicId', element: <h1>Booking</h1> },
@@ -58,7 +61,7 @@ const reload = vi.fn();
 function load(options: { language?: 'he' | 'en'; token?: string | null } = {}) {
   const { token = 'session-token', language } = options;
   if (token) localStorage.setItem('token', token);
-  useAuthStore.setState(initialAuthState());
+  useSessionStore.setState(initialSessionState());
   return renderRoutes(routes, { initialEntries: ['/appointments/1'], language });
 }
 
@@ -384,7 +387,7 @@ describe('my appointments page', () => {
     expect(router.state.location.pathname).toBe('/clinic/1');
     expect(callsTo('GET /api/patient-auth/logout')).toHaveLength(1);
     expect(localStorage.getItem('token')).toBeNull();
-    expect(useAuthStore.getState().patient).toBeNull();
+    expect(useSessionStore.getState().patient).toBeNull();
   });
 
   it('without a patient: replaced by the login page', async () => {

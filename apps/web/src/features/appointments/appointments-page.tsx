@@ -6,7 +6,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Snackbar from '@mui/material/Snackbar';
 import Typography from '@mui/material/Typography';
-import { useId, useRef, useState, type Ref } from 'react';
+import { useId, useRef, useState, type ComponentType, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../lib/api-client';
@@ -17,14 +17,13 @@ import { useSelectedClinic } from '../../lib/clinic/use-selected-clinic';
 import { ErrorView } from '../../lib/error-view';
 import { lazyOnOpen } from '../../lib/lazy-on-open';
 import { LoadingView } from '../../lib/loading-view';
-import { useAuthStore } from '../../lib/patient-auth/auth-store';
-import { useCheckedSession } from '../../lib/patient-auth/use-checked-session';
+import { useSessionStore } from '../../lib/patient-session/session-store';
+import { useCheckedSession } from '../../lib/patient-session/use-checked-session';
 import { snackbarDefaultMs } from '../../lib/snackbar';
 import { useCancelAppointment } from './api/cancel-appointment';
 import { usePatientAppointments, type PatientAppointment } from '../../lib/patient-appointments';
 import { AppointmentCard } from './components/appointment-card';
 import { ClinicInfoToggletip } from './components/clinic-info-toggletip';
-import { WaitlistSection } from './components/waitlist-section';
 
 const CancelDialog = lazyOnOpen(
   async () => (await import('./components/cancel-dialog')).CancelDialog,
@@ -115,8 +114,14 @@ function AppointmentList({ patient, clinic, onCancel, headingRef }: AppointmentL
   );
 }
 
-/** My appointments, route appointments/:clinicId (docs/product/appointments.md). */
-export function AppointmentsPage() {
+/** The patient's waitlist entries (the waitlist feature's section), handed over by the app. */
+export type WaitlistSectionType = ComponentType<{ patientId: number }>;
+
+/**
+ * My appointments, route appointments/:clinicId (docs/product/appointments.md). The waitlist's
+ * section comes from the app (app/router.tsx), as features do not import each other.
+ */
+export function AppointmentsPage({ WaitlistSection }: { WaitlistSection: WaitlistSectionType }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { clinicId: clinicIdParam } = useParams();
@@ -125,7 +130,7 @@ export function AppointmentsPage() {
   const { data, error, isFetching, refetch } = useSelectedClinic(clinicId);
 
   const { session, patient } = useCheckedSession();
-  const logout = useAuthStore((state) => state.logout);
+  const logout = useSessionStore((state) => state.logout);
   // Logging out empties the patient; the page is on its way to the clinic, not to the login.
   const [leaving, setLeaving] = useState(false);
 

@@ -1,13 +1,15 @@
+// Over 400 lines: the booking page's journeys share one clinic, its answers and the page's routes
+// (the first 125 lines); split by describe, each file would repeat them.
 import type { ClinicData } from '@marpe/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BookingRoute } from '../../app/clinic-flow-routes';
 import { configureApiClient } from '../../lib/api-client';
-import { useAuthStore } from '../../lib/patient-auth/auth-store';
+import { useSessionStore } from '../../lib/patient-session/session-store';
 import { clinicFixture } from '../../test/clinic-fixture';
 import { json, stubApi } from '../../test/fake-api';
 import { renderRoutes } from '../../test/render';
-import { BookingPage, presetTimeOf } from './booking-page';
 // The page loads step 3's code when it first shows it; loaded here once, so that no test's
 // first wait is spent on compiling it (a loaded machine takes longer than the queries wait).
 import './components/date-time-step';
@@ -21,8 +23,9 @@ function at<T>(list: readonly T[], index: number): T {
   return item;
 }
 
+// The page as the app's route composes it.
 const routes: RouteObject[] = [
-  { path: 'booking/:clinicId', element: <BookingPage /> },
+  { path: 'booking/:clinicId', element: <BookingRoute /> },
   { path: 'booking/:clinicId/confirmation', element: <h1>Confirmed</h1> },
 ];
 const patient = { id: 7, id_number: '039845125', first_name: 'דנה', last_name: 'לוי', phone: '' };
@@ -114,16 +117,16 @@ beforeEach(() => {
   Element.prototype.scrollIntoView = scrolledIntoView;
   configureApiClient({ baseUrl: '/api' });
   useBookingStore.getState().reset();
-  useAuthStore.setState({ patient, session: 'checked', token: 't', authenticatedBy: 'session' });
+  useSessionStore.setState({ patient, session: 'checked', token: 't', authenticatedBy: 'session' });
 });
 afterEach(() => {
   vi.unstubAllGlobals();
-  useAuthStore.setState({ patient: null, token: null, authenticatedBy: null });
+  useSessionStore.setState({ patient: null, token: null, authenticatedBy: null });
 });
 
 describe('booking page', () => {
   it('shows the verification form to a patient not authenticated', async () => {
-    useAuthStore.setState({ patient: null, token: null });
+    useSessionStore.setState({ patient: null, token: null });
     stub();
     renderRoutes(routes, { initialEntries: ['/booking/1'] });
     expect(await screen.findByRole('heading', { level: 1, name: 'קביעת תור' })).toBeVisible();
@@ -131,7 +134,7 @@ describe('booking page', () => {
   });
 
   it("verified here: 'Successfully Authenticated' shows over the steps that replace the form", async () => {
-    useAuthStore.setState({ patient: null, token: null, session: 'checked' });
+    useSessionStore.setState({ patient: null, token: null, session: 'checked' });
     stubApi({
       'GET /api/clinic/1': () => json(clinic()),
       'GET /api/appointment/available-dates': () => json(['2027-03-28']),
@@ -563,14 +566,4 @@ describe('a fully booked caregiver', () => {
       '/appointments/1',
     );
   }, 30_000);
-});
-
-describe('presetTimeOf (a waitlist offer link’s time)', () => {
-  it('takes HH:mm and nothing else', () => {
-    expect(presetTimeOf('09:00')).toBe('09:00');
-    expect(presetTimeOf('23:59')).toBe('23:59');
-    for (const bad of [null, '', '9:00', '24:00', '09:60', '09:00:00', '0900', ' 09:00']) {
-      expect(presetTimeOf(bad)).toBeNull();
-    }
-  });
 });

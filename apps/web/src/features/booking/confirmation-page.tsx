@@ -15,7 +15,7 @@ import { Navigate, Link as RouterLink, useNavigate, useParams } from 'react-rout
 import { parseClinicId } from '../../lib/clinic/get-clinic';
 import { useSelectedClinic } from '../../lib/clinic/use-selected-clinic';
 import { LoadingView } from '../../lib/loading-view';
-import { useAuthStore } from '../../lib/patient-auth/auth-store';
+import { useSessionStore } from '../../lib/patient-session/session-store';
 import { googleCalendarUrl, icsFile, type CalendarEvent } from './calendar';
 import { SummaryList } from './components/summary-list';
 import { useBookingStore } from './stores/booking-store';
@@ -37,7 +37,7 @@ export function ConfirmationPage() {
   const isSmsSent = useBookingStore((state) => state.isSmsSent);
   const sendSms = useBookingStore((state) => state.sendSms);
   const reset = useBookingStore((state) => state.reset);
-  const logout = useAuthStore((state) => state.logout);
+  const logout = useSessionStore((state) => state.logout);
   const [sending, setSending] = useState(false);
   const [smsResult, setSmsResult] = useState<SmsResult | null>(null);
   const [leaving, setLeaving] = useState(false);

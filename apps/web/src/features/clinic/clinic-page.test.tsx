@@ -1,3 +1,5 @@
+// Over 400 lines: the clinic page's journeys share one clinic fixture, its answers and the page's
+// routes; split by describe, each file would repeat them.
 import type { ClinicData } from '@marpe/shared';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -6,7 +8,7 @@ import { createRoutes } from '../../app/router';
 import { configureApiClient } from '../../lib/api-client';
 import { useBookingConfirmation } from '../../lib/booking-confirmation';
 import { useClinicStore } from '../../lib/clinic/clinic-store';
-import { useAuthStore } from '../../lib/patient-auth/auth-store';
+import { useSessionStore } from '../../lib/patient-session/session-store';
 import { clinicFixture } from '../../test/clinic-fixture';
 import { renderRoutes } from '../../test/render';
 import { ClinicPage } from './clinic-page';
@@ -199,7 +201,7 @@ describe('clinic page', () => {
     // The clinic's title is the default heading in Hebrew: translated on the English page.
     data.clinic.opening_hours.title = 'שעות פעילות';
     data.caregivers = data.caregivers.map((c) => ({ ...c, image: null }));
-    useAuthStore.setState({
+    useSessionStore.setState({
       patient: { id: 7, id_number: '039845125', first_name: 'דנה', last_name: 'לוי', phone: '' },
       session: 'checked',
       token: 't',
@@ -219,7 +221,7 @@ describe('clinic page', () => {
         '/appointments/1',
       );
     } finally {
-      useAuthStore.setState({ patient: null, token: null, authenticatedBy: null });
+      useSessionStore.setState({ patient: null, token: null, authenticatedBy: null });
     }
   });
 

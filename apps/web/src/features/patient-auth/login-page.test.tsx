@@ -5,12 +5,13 @@ import { TopBar } from '../../app/layouts/top-bar';
 import { createRoutes } from '../../app/router';
 import { configureApiClient } from '../../lib/api-client';
 import { useClinicStore } from '../../lib/clinic/clinic-store';
-import { initialAuthState, useAuthStore } from '../../lib/patient-auth/auth-store';
-import { hideVerifiedNotice } from '../../lib/patient-auth/verified-notice';
+import { initialSessionState, useSessionStore } from '../../lib/patient-session/session-store';
 import { clinicFixture } from '../../test/clinic-fixture';
 import { apiError, json, stubApi } from '../../test/fake-api';
 import { renderRoutes } from '../../test/render';
 import { LoginPage } from './login-page';
+import { initialVerificationState, useVerificationStore } from './stores/verification-store';
+import { hideVerifiedNotice } from './verified-notice';
 
 const routes: RouteObject[] = [
   { path: 'login/:clinicId', element: <LoginPage /> },
@@ -22,9 +23,10 @@ const routes: RouteObject[] = [
 const patient = { id: 7, id_number: '039845125', first_name: 'דנה', last_name: 'לוי', phone: '' };
 const reload = vi.fn();
 
-/** A page load: the auth store starts from storage, as it does when the app starts. */
+/** A page load: the session and verification stores start from storage, as it does when the app starts. */
 function load(path = '/login/1') {
-  useAuthStore.setState(initialAuthState());
+  useSessionStore.setState(initialSessionState());
+  useVerificationStore.setState(initialVerificationState());
   return renderRoutes(routes, { initialEntries: [path] });
 }
 
@@ -57,7 +59,8 @@ describe('login page', () => {
 
   it('in the app: a lazy route titled for verification', async () => {
     stubApi({ 'GET /api/clinic/1': () => json(clinicFixture()) });
-    useAuthStore.setState(initialAuthState());
+    useSessionStore.setState(initialSessionState());
+    useVerificationStore.setState(initialVerificationState());
     renderRoutes(
       createRoutes({
         parentSiteUrl: 'https://marpe.example/',
@@ -105,7 +108,8 @@ describe('login page', () => {
       'POST /api/patient-auth/login': () => json({ twoFactorToken: 'tft-1' }),
       'POST /api/patient-auth/two-factor': () => json({ patient, token: 'session-token' }),
     });
-    useAuthStore.setState(initialAuthState());
+    useSessionStore.setState(initialSessionState());
+    useVerificationStore.setState(initialVerificationState());
     // The top bar stays across pages, as in the app's layout.
     const { router, user } = renderRoutes(
       [
@@ -201,7 +205,7 @@ describe('login page', () => {
     });
     load();
     await screen.findByRole('heading', { level: 1, name: 'הזדהות' });
-    act(() => useAuthStore.setState({ twoFactorToken: 'two-factor-token' }));
+    act(() => useVerificationStore.setState({ twoFactorToken: 'two-factor-token' }));
 
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('הקוד לא הגיע? אפשר לשלוח שוב או להתקשר למרפאה: 03-555 0000');
@@ -222,7 +226,7 @@ describe('login page', () => {
     });
     load();
     await screen.findByRole('heading', { level: 1, name: 'הזדהות' });
-    act(() => useAuthStore.setState({ twoFactorToken: 'two-factor-token' }));
+    act(() => useVerificationStore.setState({ twoFactorToken: 'two-factor-token' }));
     await waitFor(() => expect(callsTo('POST /api/patient-auth/code-delivery')).toHaveLength(1));
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });

@@ -10,10 +10,10 @@ import { parseClinicId } from '../../lib/clinic/get-clinic';
 import { useSelectedClinic } from '../../lib/clinic/use-selected-clinic';
 import { ErrorView } from '../../lib/error-view';
 import { LoadingView } from '../../lib/loading-view';
-import { useCheckedSession } from '../../lib/patient-auth/use-checked-session';
-import { VerificationForm } from '../../lib/patient-auth/verification-form';
-import { showVerifiedNotice } from '../../lib/patient-auth/verified-notice';
-import { CodeDeliveryNotice } from './code-delivery-notice';
+import { useCheckedSession } from '../../lib/patient-session/use-checked-session';
+import { VerificationForm } from './components/verification-form';
+import { showVerifiedNotice } from './verified-notice';
+import { CodeDeliveryNotice } from './components/code-delivery-notice';
 
 /**
  * A patient with an id goes to their appointments, otherwise to booking
@@ -40,7 +40,7 @@ export function LoginPage() {
     return <ClinicNotFound />;
   }
   // Signed in, by a stored session or a code just accepted: on at once. The success message of a
-  // code shows on the next page (lib/patient-auth/verified-notice.ts); it used to hold this page
+  // code shows on the next page (verified-notice.ts); it used to hold this page
   // for 1.2 s, which on a phone made the last digit's tap the slowest of the journey.
   if (patient) return <Navigate to={nextPath(patient, clinicId, wantsBooking)} replace />;
   if (!data && error && !isFetching) {

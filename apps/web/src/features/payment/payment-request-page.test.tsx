@@ -1,3 +1,5 @@
+// Over 400 lines: the payment request page's states (the form, the card frame, a charge being
+// confirmed, paid, load failures) share one request fixture and the page's routes.
 import { screen, waitFor, within } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

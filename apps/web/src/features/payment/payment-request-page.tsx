@@ -13,13 +13,13 @@ import { ApiError } from '../../lib/api-client';
 import { endedLinkPath } from '../../lib/clinic/ended-link';
 import { ErrorView } from '../../lib/error-view';
 import { LoadingView } from '../../lib/loading-view';
+import { StatusLayout } from '../../lib/status-layout';
 import { getPaymentRequest, paymentRequestQueryKey } from './api/get-payment-request';
 import { CardFrame } from './components/card-frame';
 import { PaymentDetails } from './components/payment-details';
 import { PaymentForm } from './components/payment-form';
 import { PaymentHeader } from './components/payment-header';
 import { PaymentOnward, PaymentReceipt } from './components/payment-receipt';
-import { PaymentStatus } from './components/payment-status';
 import { SecurePageNote } from './components/secure-page-note';
 
 /** The payment request page, /p/:token (docs/product/payments.md); states as in its "States". */
@@ -49,22 +49,22 @@ export function PaymentRequestPage() {
   }
   if (data.status === 'paid') {
     return (
-      <PaymentStatus
+      <StatusLayout
         header={<PaymentHeader clinicName={data.clinicName} clinicLogo={data.clinicLogo} />}
-        icon={<CheckCircleOutlineIcon sx={{ fontSize: 72, color: 'success.main' }} />}
+        image={<CheckCircleOutlineIcon sx={{ fontSize: 72, color: 'success.main' }} />}
         heading={t('payment.paid.heading')}
         text={t('payment.paid.text')}
-        action={<PaymentOnward request={data} />}
       >
         <PaymentReceipt request={data} />
-      </PaymentStatus>
+        <PaymentOnward request={data} />
+      </StatusLayout>
     );
   }
   if (data.status === 'verifying') {
     return (
-      <PaymentStatus
+      <StatusLayout
         header={<PaymentHeader clinicName={data.clinicName} clinicLogo={data.clinicLogo} />}
-        icon={<HourglassTopIcon sx={{ fontSize: 72, color: 'info.main' }} />}
+        image={<HourglassTopIcon sx={{ fontSize: 72, color: 'info.main' }} />}
         heading={t('payment.verifying.heading')}
         text={t('payment.verifying.text')}
       />

@@ -10,10 +10,10 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { LoadingView } from '../../lib/loading-view';
 import { usePageTitle } from '../../lib/page-title';
+import { StatusLayout } from '../../lib/status-layout';
 import { getPaymentResult, paymentResultQueryKey } from './api/get-payment-request';
 import { PaymentHeader } from './components/payment-header';
 import { PaymentOnward, PaymentReceipt } from './components/payment-receipt';
-import { PaymentStatus } from './components/payment-status';
 import { sameOriginTop } from './frame-escape';
 import { outcomeTitleKey, paymentOutcome, reportedCode } from './payment-outcome';
 import { describeResponse } from './response-description';
@@ -86,23 +86,23 @@ export function PaymentResultPage() {
   const failedOnward = <PaymentOnward request={data} call first={tryAgain} />;
   if (outcome === 'paid') {
     return (
-      <PaymentStatus
+      <StatusLayout
         header={header}
-        icon={<CheckCircleOutlineIcon sx={{ fontSize: 72, color: 'success.main' }} />}
+        image={<CheckCircleOutlineIcon sx={{ fontSize: 72, color: 'success.main' }} />}
         heading={t('payment.result.success')}
         text={t('payment.result.thanks')}
-        action={data && <PaymentOnward request={data} />}
       >
         {data && <PaymentReceipt request={data} />}
-      </PaymentStatus>
+        {data && <PaymentOnward request={data} />}
+      </StatusLayout>
     );
   }
   if (outcome === 'processing') {
     return (
       <Box role="status">
-        <PaymentStatus
+        <StatusLayout
           header={header}
-          icon={<HourglassTopIcon sx={{ fontSize: 72, color: 'info.main' }} />}
+          image={<HourglassTopIcon sx={{ fontSize: 72, color: 'info.main' }} />}
           heading={t('payment.result.processing')}
           text={polls >= MAX_POLLS ? t('payment.result.processingLong') : undefined}
         />
@@ -111,15 +111,15 @@ export function PaymentResultPage() {
   }
   if (outcome === 'refused') {
     return (
-      <PaymentStatus
+      <StatusLayout
         header={header}
-        icon={<ErrorOutlineIcon sx={{ fontSize: 72, color: 'error.main' }} />}
+        image={<ErrorOutlineIcon sx={{ fontSize: 72, color: 'error.main' }} />}
         heading={t('payment.result.notConfirmed')}
         text={data === null ? t('payment.result.linkEnded') : undefined}
-        action={failedOnward}
       >
         {data && <PaymentReceipt request={data} attemptedAt={attemptedAt} />}
-      </PaymentStatus>
+        {failedOnward}
+      </StatusLayout>
     );
   }
   // The product's line: 'שגיאה בתשלום: ' and the code's description, translated on the English
@@ -128,9 +128,9 @@ export function PaymentResultPage() {
   // what was tried (the sum, what for, when) with the clinic to call.
   const reason = describeResponse(reportedCode(results), t, (key) => i18n.exists(key));
   return (
-    <PaymentStatus
+    <StatusLayout
       header={header}
-      icon={<ErrorOutlineIcon sx={{ fontSize: 72, color: 'error.main' }} />}
+      image={<ErrorOutlineIcon sx={{ fontSize: 72, color: 'error.main' }} />}
       heading={
         <>
           {t('payment.result.error')}
@@ -143,9 +143,9 @@ export function PaymentResultPage() {
         </>
       }
       text={data === null ? t('payment.result.linkEnded') : t('payment.result.whatToDo')}
-      action={failedOnward}
     >
       {data && <PaymentReceipt request={data} attemptedAt={attemptedAt} />}
-    </PaymentStatus>
+      {failedOnward}
+    </StatusLayout>
   );
 }

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { CallClinicButton } from '../../lib/clinic/call-clinic-button';
 import { parseClinicId, useClinic } from '../../lib/clinic/get-clinic';
+import { StatusLayout } from '../../lib/status-layout';
 import { ClinicText } from '../../lib/text-runs';
 
 /**
@@ -32,7 +33,7 @@ function LinkClinic() {
   );
 }
 
-/** The centred image, heading and text the status pages share, and the link's clinic. */
+/** The status pages' layout, with the link's clinic under the text. */
 export function StatusView({
   image,
   heading,
@@ -43,22 +44,8 @@ export function StatusView({
   text: string;
 }) {
   return (
-    <Box
-      sx={{
-        display: 'flex',
-        flexDirection: 'column',
-        alignItems: 'center',
-        textAlign: 'center',
-        gap: 2,
-        py: 4,
-      }}
-    >
-      {image}
-      <Typography component="h1" variant="h4" sx={{ textWrap: 'balance' }}>
-        {heading}
-      </Typography>
-      <Typography sx={{ maxWidth: '36em', textWrap: 'balance' }}>{text}</Typography>
+    <StatusLayout image={image} heading={heading} text={text}>
       <LinkClinic />
-    </Box>
+    </StatusLayout>
   );
 }

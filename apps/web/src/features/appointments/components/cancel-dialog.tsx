@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { PatientAppointment } from '../../../lib/patient-appointments';
 import { formatAppointmentDate, formatAppointmentTimes } from '../format';
 import { Ltr } from '../../../lib/text-runs';
-import { ConfirmDialog, type ConfirmDialogControls } from './confirm-dialog';
+import { ConfirmDialog, type ConfirmDialogControls } from '../../../lib/confirm-dialog';
 
 interface CancelDialogProps extends ConfirmDialogControls {
   /** Kept while the dialog fades out, so its text does not vanish first. */

@@ -8,7 +8,7 @@ import Stack from '@mui/material/Stack';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { telHref } from '../../../lib/clinic/tel-href';
-import { useCheckedSession } from '../../../lib/patient-auth/use-checked-session';
+import { useCheckedSession } from '../../../lib/patient-session/use-checked-session';
 
 export function BookingActions({
   clinic,

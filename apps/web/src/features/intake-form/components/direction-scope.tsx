@@ -1,34 +1,19 @@
-import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import { useTheme, type Theme } from '@mui/material/styles';
 // Not @mui/material's, which adds CSS theme variables, as in app/providers.tsx.
 import { ThemeProvider } from '@mui/system';
-import rtlPlugin from '@mui/stylis-plugin-rtl';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { prefixer } from 'stylis';
-import { adoptServerStyles } from '../../../app/server-styles';
+import { browserDirectionCaches, createDirectionCaches } from '../../../lib/direction-caches';
 import { formLanguageAttributes, PatientLanguageProvider } from './patient-language';
 
 type Direction = 'rtl' | 'ltr';
 
 // Own keys, so the form's rules never mix with the page's flipped or unflipped ones.
-function createFormCaches() {
-  return {
-    rtl: createCache({ key: 'muiformrtl', stylisPlugins: [prefixer, rtlPlugin] }),
-    ltr: createCache({ key: 'muiformltr' }),
-  };
-}
+const formCacheKeys = { rtl: 'muiformrtl', ltr: 'muiformltr' };
 
-// The browser's, made as the page's code loads, before React hydrates: they take the rules the
-// server wrote for the page as written (ADR 035). The server makes new ones for each page it
-// renders, since a cache leaves out of the HTML the rules it already wrote (ADR 021).
-const browserCaches =
-  typeof document === 'undefined'
-    ? null
-    : (({ rtl, ltr }) => ({ rtl: adoptServerStyles(rtl), ltr: adoptServerStyles(ltr) }))(
-        createFormCaches(),
-      );
+// The browser's, made as the page's code loads (ADR 035).
+const browserCaches = browserDirectionCaches(formCacheKeys);
 
 /**
  * Lays its content out in `direction` (a form whose first step has is_ltr is left to right:
@@ -45,7 +30,7 @@ export function DirectionScope({
 }) {
   const outer = useTheme();
   const { i18n } = useTranslation();
-  const [caches] = useState(() => browserCaches ?? createFormCaches());
+  const [caches] = useState(() => browserCaches ?? createDirectionCaches(formCacheKeys));
   const content = (
     <div dir={direction} {...formLanguageAttributes(i18n.language, direction)}>
       <PatientLanguageProvider formDirection={direction}>{children}</PatientLanguageProvider>
