@@ -1,3 +1,4 @@
+// Over 400 lines: one bench: its taps share the server, the browser and the throttled phone.
 // The patient's first tap on a phone over a slow mobile connection (ADR 033, ADR 034): Lighthouse's
 // mobile conditions applied for real with DevTools throttling (562.5 ms request latency, 1,474.56
 // kbit/s down, 607.5 kbit/s up, CPU 4× slower), 390×844 with touch. The patient opens the page,

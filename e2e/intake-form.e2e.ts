@@ -1,3 +1,5 @@
+// Over 400 lines: its journeys share one browser and the suite's signed-in desk; a file's set-up is
+// a browser launch.
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {

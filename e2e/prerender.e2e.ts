@@ -1,3 +1,5 @@
+// Over 400 lines: the build-time and server-rendered pages' checks share one browser and one
+// build's pages.
 import type { BrowserContext, Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { newPage, useBrowser } from './support/browser';

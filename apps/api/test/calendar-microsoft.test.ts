@@ -1,3 +1,5 @@
+// Over 400 lines: its tests share one app and one database per engine (a file's set-up costs
+// seconds an engine), so an API area stays one file.
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Slot } from '@marpe/shared';

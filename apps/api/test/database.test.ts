@@ -1,3 +1,5 @@
+// Over 400 lines: its tests share one app and one database per engine (a file's set-up costs
+// seconds an engine), so an API area stays one file.
 import { asc, eq, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_CLINIC_ID, DEMO_SETUP_CLINIC_ID } from '../src/demo/demo-clinic.js';

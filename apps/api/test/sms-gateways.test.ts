@@ -1,3 +1,5 @@
+// Over 400 lines: its tests share one app and one database per engine (a file's set-up costs
+// seconds an engine), so an API area stays one file.
 import { createHmac } from 'node:crypto';
 import { META_GRAPH_VERSION, withIdCheckDigit } from '@marpe/shared';
 import { asc, eq } from 'drizzle-orm';

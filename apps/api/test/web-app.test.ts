@@ -1,3 +1,5 @@
+// Over 400 lines: its tests share one app and one database per engine (a file's set-up costs
+// seconds an engine), so an API area stays one file.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

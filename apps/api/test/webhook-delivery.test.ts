@@ -1,3 +1,5 @@
+// Over 400 lines: its tests share one app and one database per engine (a file's set-up costs
+// seconds an engine), so an API area stays one file.
 import { createServer, type ServerResponse } from 'node:http';
 import type { LookupAddress } from 'node:dns';
 import type { AddressInfo } from 'node:net';

@@ -1,3 +1,4 @@
+// Over 400 lines: every variable's parse and refusal side by side, one `loadConfig` per case.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, type Env } from './config.js';

@@ -1,3 +1,5 @@
+// Over 400 lines: the environment is read in this one place at start-up, into one frozen object
+// (nothing else reads process.env).
 import { readFileSync } from 'node:fs';
 import { BlockList, isIP } from 'node:net';
 import path from 'node:path';

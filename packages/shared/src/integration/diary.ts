@@ -1,3 +1,5 @@
+// Over 400 lines: the clinic diary's schemas (busy times, clinic bookings, feeds), one module as
+// docs/integration.md has one section.
 import { z } from 'zod';
 import { localDateSchema } from '../clinic.js';
 import { instantSchema as boundedInstantSchema } from '../instant.js';

@@ -1,3 +1,5 @@
+// Over 400 lines: the engine's cases over one schedule fixture; split by rule when a rule grows its
+// own.
 /**
  * Properties of the availability engine over random schedules, bookings, clocks and zones, and a
  * comparison with a naive oracle that walks real time minute by minute.

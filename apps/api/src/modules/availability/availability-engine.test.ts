@@ -1,3 +1,5 @@
+// Over 400 lines: the engine's cases over one schedule fixture; split by rule when a rule grows its
+// own.
 import { describe, expect, it } from 'vitest';
 import type { MarpeRules } from '@marpe/shared';
 import {

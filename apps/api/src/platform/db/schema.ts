@@ -1,3 +1,5 @@
+// Over 400 lines: the whole database schema in one module: its tables refer to one another and
+// drizzle-kit diffs it into the migrations as one.
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,

@@ -1,3 +1,5 @@
+// Over 400 lines: the calendar section's states and dialogs share one caregiver, its answers and
+// the page's routes.
 import type {
   CalendarConnectionLink,
   CalendarProvider,

@@ -1,3 +1,5 @@
+// Over 400 lines: a stand-in for every Google call the sync makes, kept as one fake so its state is
+// one.
 import { createPublicKey, randomBytes, verify, type KeyObject } from 'node:crypto';
 import {
   localDateToDayNumber,
