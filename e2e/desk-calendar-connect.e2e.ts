@@ -69,7 +69,7 @@ describe('the desk: a caregiver connects their own Google Calendar by a link', (
     async () => {
       const { context, page } = await ownerPage('he');
       await openCaregiver(page);
-      const section = page.getByRole('region', { name: 'יומן Google' });
+      const section = page.getByRole('region', { name: 'סנכרון יומן' });
       await section.getByText('לא מחובר', { exact: true }).waitFor();
       await section.scrollIntoViewIfNeeded();
       await expectNoAxeViolations(page);
@@ -115,7 +115,7 @@ describe('the desk: a caregiver connects their own Google Calendar by a link', (
       const confirmName = `לנתק את היומן של ${caregiverName}?`;
       await dialogIsClean(page, confirmName);
       const confirm = page.getByRole('dialog', { name: confirmName });
-      await confirm.getByText(/האירועים שמרפא כבר רשמה נשארים ב-Google Calendar/).waitFor();
+      await confirm.getByText(/האירועים שמרפא כבר רשמה נשארים ביומן Google/).waitFor();
       await confirm.getByRole('button', { name: 'ניתוק' }).click();
       await confirm.waitFor({ state: 'detached' });
       await section.getByText('לא מחובר', { exact: true }).waitFor();
@@ -131,7 +131,7 @@ describe('the desk: a caregiver connects their own Google Calendar by a link', (
     async () => {
       const { context, page } = await ownerPage('he');
       await openCaregiver(page);
-      const section = page.getByRole('region', { name: 'יומן Google' });
+      const section = page.getByRole('region', { name: 'סנכרון יומן' });
       await section.getByText('לא מחובר', { exact: true }).waitFor();
       await section.getByRole('button', { name: 'חיבור יומן Microsoft 365 / Outlook' }).click();
       const dialogName = `קישור לחיבור היומן של ${caregiverName}`;
@@ -179,7 +179,7 @@ describe('the desk: a caregiver connects their own Google Calendar by a link', (
   it('in English: the section and both dialogs are axe-clean', { timeout: 120_000 }, async () => {
     const { context, page } = await ownerPage('en');
     await openCaregiver(page);
-    const section = page.getByRole('region', { name: 'Google Calendar' });
+    const section = page.getByRole('region', { name: 'Calendar sync' });
     await section.getByText('Not connected', { exact: true }).waitFor();
     await expectNoAxeViolations(page);
     await section.getByRole('button', { name: 'Connect Google Calendar' }).click();

@@ -179,11 +179,11 @@ async function renderPage(
   );
   // The form's first render is slow on a loaded machine: waited for once, here.
   if (clinicContext.isOwner) {
-    await screen.findByRole('region', { name: /Google/ }, { timeout: 20_000 });
+    await screen.findByRole('region', { name: /Calendar sync|סנכרון יומן/ }, { timeout: 20_000 });
   }
 }
 
-const section = () => screen.getByRole('region', { name: 'Google Calendar' });
+const section = () => screen.getByRole('region', { name: 'Calendar sync' });
 
 describe("a caregiver's calendar on the desk", { timeout: 60_000 }, () => {
   afterEach(() => {
@@ -302,7 +302,7 @@ describe("a caregiver's calendar on the desk", { timeout: 60_000 }, () => {
     await user.click(again);
     expect(
       await within(section()).findByText(
-        /^Connecting Google calendars is not set up on this server/,
+        /^Connecting this kind of calendar is not set up on this server/,
       ),
     ).toBeVisible();
     answer = json(400, {
@@ -425,7 +425,7 @@ describe("a caregiver's calendar on the desk", { timeout: 60_000 }, () => {
       state: { calendars: [], serviceAccount: 'marpe@demo.iam.gserviceaccount.com' },
     });
     await renderPage(api.fetch, { language: 'he' });
-    const box = await screen.findByRole('region', { name: 'יומן Google' });
+    const box = await screen.findByRole('region', { name: 'סנכרון יומן' });
     expect(await within(box).findByText('לא מחובר')).toBeVisible();
     // Folded away by default: the consent link is the main way.
     expect(within(box).getByRole('button', { name: /מתקדם/ })).toHaveAttribute(
@@ -475,6 +475,16 @@ describe("a caregiver's calendar on the desk", { timeout: 60_000 }, () => {
       screen.queryByRole('button', { name: 'Connect Google Calendar' }),
     ).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Send a new link' })).toBeVisible();
+
+    // Disconnecting says where the events stay, and that Microsoft's access is removed there.
+    await user.click(screen.getByRole('button', { name: 'Disconnect' }));
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Disconnect ד"ר דנה לוי\'s calendar?',
+    });
+    expect(dialog).toHaveAccessibleDescription(
+      /The events Marpe already wrote stay in Microsoft 365 \/ Outlook\..*Marpe forgets its access\. To take it away in Microsoft too/,
+    );
+    expect(dialog).not.toHaveAccessibleDescription(/Google/);
   });
 
   it('front desk reads that the page is for owners, and asks nothing', async () => {

@@ -43,8 +43,8 @@ const IDLE_REFRESH_MS = 60_000;
 const DAY_MS = 24 * 60 * 60_000;
 
 /**
- * A failed call in the reader's words: a caregiver gone (404), a server without Google's client
- * (503), or the API's own code; a 400 also names the fields it refused.
+ * A failed call in the reader's words: a caregiver gone (404), a server without the provider's
+ * client (503), or the API's own code; a 400 also names the fields it refused.
  */
 function failureText(t: TFunction, error: unknown): string {
   if (error instanceof ApiError && error.status === 404) return t('caregiver.notFound');
@@ -52,6 +52,22 @@ function failureText(t: TFunction, error: unknown): string {
   const text = errorText(t, error);
   if (!(error instanceof ApiError) || error.issues.length === 0) return text;
   return `${text} (${error.issues.map((issue) => issue.path).join(', ')})`;
+}
+
+/**
+ * What a disconnect does, said before it is done: the written events stay in the provider's
+ * calendar; Google's access is revoked, while Microsoft offers no revocation of one app's token
+ * (docs/calendar-sync.md), so the caregiver is told where to remove Marpe themselves.
+ */
+function disconnectBody(
+  t: TFunction,
+  calendar: CaregiverCalendar | null,
+  byConsent: boolean,
+): string {
+  const provider = calendar?.provider ?? 'google';
+  const body = t('calendar.disconnectBody', { provider: t(`calendar.providerName.${provider}`) });
+  if (!byConsent) return body;
+  return `${body} ${t(provider === 'microsoft' ? 'calendar.disconnectMicrosoft' : 'calendar.disconnectRevokes')}`;
 }
 
 export interface CalendarIdField {
@@ -315,11 +331,7 @@ function Connection({
       <ConfirmDialog
         open={asking}
         title={t('calendar.disconnectTitle', { name: caregiver.name })}
-        body={
-          byConsent
-            ? `${t('calendar.disconnectBody')} ${t('calendar.disconnectRevokes')}`
-            : t('calendar.disconnectBody')
-        }
+        body={disconnectBody(t, calendar, byConsent)}
         confirmLabel={t('calendar.disconnect')}
         destructive
         onClose={() => setAsking(false)}
