@@ -1,17 +1,18 @@
-import { describe, type CalendarSyncDeps } from './calendar-sync-deps.js';
+import { clinicErrorText, type CalendarSyncDeps } from './calendar-sync-deps.js';
 
 /** After a last check without an answer, the calendar's next pass: well after the booking commits. */
 const RECHECK_AFTER_UNKNOWN_MS = 5_000;
 
 /** Whether [start, end) lies inside one of `cover` (merged intervals). */
-function covered(
+function liesWithin(
   interval: { start: number; end: number },
   cover: { start: number; end: number }[],
 ) {
   return cover.some((c) => c.start <= interval.start && interval.end <= c.end);
 }
 
-function merge(intervals: { start: number; end: number }[]) {
+/** The intervals with those that overlap or touch joined into one, in order. */
+function mergeOverlapping(intervals: { start: number; end: number }[]) {
   const sorted = [...intervals].sort((a, b) => a.start - b.start);
   const out: { start: number; end: number }[] = [];
   for (const i of sorted) {
@@ -54,7 +55,7 @@ export function createLastCheck(
       );
     } catch (error) {
       log.warn(
-        { caregiverId, error: describe(error) },
+        { caregiverId, error: clinicErrorText(error) },
         'calendar freeBusy unanswered before a booking; booked on the mirror, calendar read again',
       );
       // Not at once: the pass must come after the booking's transaction, or it would mirror
@@ -62,12 +63,14 @@ export function createLastCheck(
       await repository.markDue(caregiverId, new Date(clock() + RECHECK_AFTER_UNKNOWN_MS));
       return 'unknown';
     }
-    const own = merge(
+    const own = mergeOverlapping(
       (await repository.bookedIntervals(caregiverId, new Date(start), new Date(end))).map((b) => ({
         start: b.startAt.getTime(),
         end: b.endAt.getTime(),
       })),
     );
-    return busy.some((b) => b.start < end && start < b.end && !covered(b, own)) ? 'busy' : 'free';
+    return busy.some((b) => b.start < end && start < b.end && !liesWithin(b, own))
+      ? 'busy'
+      : 'free';
   };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { randomToken, sha256Hex } from '../../platform/crypto.js';
 import type { ProviderChannel } from './calendar-provider.js';
-import { DAY, describe, failureState, type CalendarSyncDeps } from './calendar-sync-deps.js';
+import { clinicErrorText, DAY, failureState, type CalendarSyncDeps } from './calendar-sync-deps.js';
 import type { CalendarSyncRow } from './calendar-sync-repository.js';
 
 /** Push channels are asked for a week (a provider may grant less) and renewed a day before they end. */
@@ -26,7 +26,7 @@ export function createPushChannels(
       await api.stopChannel(channel);
     } catch (error) {
       // It expires by itself; its notifications are refused meanwhile.
-      log.warn({ error: describe(error) }, 'calendar push channel not stopped');
+      log.warn({ error: clinicErrorText(error) }, 'calendar push channel not stopped');
     }
   }
 
@@ -62,7 +62,7 @@ export function createPushChannels(
       // our address, say): the poll still keeps the mirror fresh.
       if (failureState(error) !== 'error') throw error;
       log.warn(
-        { caregiverId: row.caregiverId, error: describe(error) },
+        { caregiverId: row.caregiverId, error: clinicErrorText(error) },
         'calendar push channel not opened; polling',
       );
       return;

@@ -65,7 +65,7 @@ export const isServerWide = (error: unknown): boolean =>
  * What the clinic is shown of a failure. A fault of the server's own (its key refused) is the
  * operator's to see, in the logs and metrics, not every clinic's as if its calendar had failed.
  */
-export const describe = (error: unknown): string =>
+export const clinicErrorText = (error: unknown): string =>
   error instanceof CalendarProviderError && !isServerWide(error)
     ? `${error.status === 0 ? 'no answer' : `HTTP ${error.status}`}: ${error.message}`.slice(0, 300)
     : 'Marpe could not reach the calendar provider; its operator is told. Nothing to do: Marpe retries.';

@@ -9,7 +9,7 @@ import {
 import type { createPushChannels } from './calendar-push-channels.js';
 import {
   DAY,
-  describe,
+  clinicErrorText,
   failureState,
   isServerWide,
   MINUTE,
@@ -185,7 +185,7 @@ export function createSyncPass(
     }
     const state = failureState(error);
     const failures = row.failures + 1;
-    const message = describe(error);
+    const message = clinicErrorText(error);
     let reported = false;
     await repository.db.transaction(async (tx) => {
       await repository.release(
