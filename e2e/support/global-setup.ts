@@ -17,7 +17,9 @@ declare module 'vitest' {
  * files run one after another.
  */
 export default async function setup(project: TestProject) {
-  const workers = Math.max(1, Number(project.config.maxWorkers) || 1);
+  // The root config sets maxWorkers; a project's own config leaves it unset, and reading that
+  // once gave every file the same server while two files ran at once.
+  const workers = Math.max(1, Number(project.globalConfig.maxWorkers) || 1);
   const servers = await Promise.all(
     Array.from({ length: workers }, async () => {
       const dataDir = freshDataDir();

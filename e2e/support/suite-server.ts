@@ -8,7 +8,8 @@ import { inject } from 'vitest';
 export function suiteServer(): { baseUrl: string; dataDir: string } {
   const servers = inject('suiteServers');
   const worker = Number(process.env.VITEST_POOL_ID ?? '1');
-  const server = servers[(worker - 1) % servers.length];
-  if (!server) throw new Error('no suite server: run the e2e project (support/global-setup.ts)');
+  const server = servers[worker - 1];
+  // No wrapping round: two files on one server would see each other's bookings and events.
+  if (!server) throw new Error(`no suite server for worker ${worker} of ${servers.length}`);
   return server;
 }
