@@ -29,7 +29,7 @@ import { bearer, insertLoggedInPatients } from './sessions.js';
 
 // Microsoft 365 calendars through Microsoft Graph (docs/calendar-sync.md, ADR 043), against a
 // strict fake of the identity platform and Graph on loopback: consent with PKCE, delta pages and
-// links, subscriptions with the validation handshake and clientState, getSchedule, writes,
+// links, subscriptions with the validation handshake and clientState, calendarView, writes,
 // throttling, and two clinics that cannot reach each other's calendars.
 
 const TZ = 'Asia/Jerusalem';
@@ -62,6 +62,8 @@ describe.each(engines)('Microsoft 365 calendars through Graph (%s)', (engine) =>
   let account = '';
   let main = '';
   let shared = '';
+  /** Another calendar of Dana's she may edit, not her default one. */
+  let clinicCalendar = '';
 
   beforeAll(async () => {
     graph = createGraphStandIn({
@@ -167,11 +169,13 @@ describe.each(engines)('Microsoft 365 calendars through Graph (%s)', (engine) =>
     account = `dana${runs}@clinic.onmicrosoft.example`;
     main = `AAMkMain${runs}`;
     shared = `AAMkShared${runs}`;
+    clinicCalendar = `AAMkClinic${runs}`;
     graph.addAccount({
       email: account,
       calendars: [
         { id: main, name: 'Calendar', canEdit: true, isDefaultCalendar: true },
         { id: shared, name: 'Team holidays', canEdit: false },
+        { id: clinicCalendar, name: 'Clinic', canEdit: true },
       ],
     });
     await database.current.reset();
@@ -497,37 +501,50 @@ describe.each(engines)('Microsoft 365 calendars through Graph (%s)', (engine) =>
     expect(graph.events(main)).toHaveLength(0);
   });
 
-  it('asks getSchedule before a booking: busy is slot_taken; an error entry books on the mirror and reads again', async () => {
-    await connect();
-    // Typed into Outlook a moment ago: the mirror has not seen it, getSchedule has.
-    graph.putEvent(main, {
-      id: 'walkIn',
-      start: utc('2027-03-25 11:00'),
-      end: utc('2027-03-25 12:00'),
-      showAs: 'oof',
+  it('asks the connected calendar itself before a booking (calendarView: getSchedule reads only the default one): busy there is slot_taken; the default calendar, a declined or a cancelled event are not; no answer books on the mirror and reads again', async () => {
+    // The caregiver keeps the clinic's bookings in a calendar of their own, not the default.
+    const { path, cookies } = await consent();
+    const done = await choose(path, clinicCalendar, cookies);
+    expect(done.statusCode, done.body).toBe(200);
+    await app.calendarSync.runOnce();
+    // Typed into Outlook a moment ago: the mirror has not seen them, the last check does.
+    const at = (id: string, from: string, to: string) => ({
+      id,
+      start: utc(`2027-03-25 ${from}`),
+      end: utc(`2027-03-25 ${to}`),
     });
+    graph.putEvent(clinicCalendar, { ...at('walkIn', '11:00', '12:00'), showAs: 'oof' });
+    graph.putEvent(main, at('private', '09:00', '10:00'));
+    graph.putEvent(clinicCalendar, {
+      ...at('declined', '10:00', '11:00'),
+      responseStatus: { response: 'declined' },
+    });
+    graph.putEvent(clinicCalendar, { ...at('cancelled', '12:00', '13:00'), isCancelled: true });
+    fake.reset();
     const taken = await book('2027-03-25 11:00');
     expect(taken.statusCode, taken.body).toBe(409);
     expect(taken.json()).toMatchObject({ code: 'slot_taken' });
-    const asked = fake.requests.find((r) => r.path === '/v1.0/me/calendar/getSchedule');
-    expect(JSON.parse(asked?.body ?? '{}')).toMatchObject({ schedules: [account] });
+    expect(fake.requests.map((r) => r.path)).toContain(
+      `/v1.0/me/calendars/${clinicCalendar}/calendarView`,
+    );
+    for (const time of ['09:00', '10:00', '12:00']) {
+      const booked = await book(`2027-03-25 ${time}`);
+      expect(booked.statusCode, `${time}: ${booked.body}`).toBe(201);
+    }
 
-    graph.failSchedule(account, 'ErrorMailboxNotFound');
-    graph.putEvent(main, {
-      id: 'walkIn2',
-      start: utc('2027-03-25 13:00'),
-      end: utc('2027-03-25 14:00'),
-    });
+    // Graph cannot answer (a timeout): booked on the mirror, read again a few seconds later,
+    // and the overlap is raised (ADR 040).
+    graph.putEvent(clinicCalendar, at('walkIn2', '13:00', '14:00'));
+    graph.failCalendarView(clinicCalendar, true);
     const booked = await book('2027-03-25 13:00');
+    graph.failCalendarView(clinicCalendar, false);
     expect(booked.statusCode, booked.body).toBe(201);
-    // Read again a few seconds later: the overlap is raised (ADR 040).
     now += 6_000;
     await app.calendarSync.runOnce();
     const conflicts = await integration('GET', '/calendar-sync/conflicts');
     expect(conflicts.json<{ kind: string; event_id: string }[]>()).toEqual([
       expect.objectContaining({ kind: 'overlap', event_id: 'walkIn2' }),
     ]);
-    graph.failSchedule(account, null);
   });
 
   it('reads 429 with Retry-After as a wait (state error, not no_access, retried no sooner); a calendar no longer editable is read_only; a removed grant is no_access', async () => {

@@ -170,10 +170,7 @@ export function createCalendarConnections(deps: CalendarConnectionsDeps) {
     let api = apis.get(caregiverId);
     const oauth = oauthOf(connection.provider);
     if (!api && oauth) {
-      api = oauth.calendarApi(
-        (fresh) => accessTokenOf(caregiverId, fresh),
-        connection.accountEmail,
-      );
+      api = oauth.calendarApi((fresh) => accessTokenOf(caregiverId, fresh));
       apis.set(caregiverId, api);
     }
     return api ?? null;

@@ -51,7 +51,7 @@ export function createLastCheck(
       busy = await api.freeBusy(
         sync.calendarId,
         { from: start, to: end },
-        AbortSignal.timeout(deps.freeBusyTimeoutMs),
+        { zone: sync.timezone, signal: AbortSignal.timeout(deps.freeBusyTimeoutMs) },
       );
     } catch (error) {
       log.warn(

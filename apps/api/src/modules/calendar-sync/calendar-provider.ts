@@ -73,11 +73,14 @@ export interface CalendarProvider {
     channel: { id: string; token: string; address: string; expiration: number; now: number },
   ): Promise<{ id: string; resourceId: string; expiration: number }>;
   stopChannel(channel: ProviderChannel): Promise<void>;
-  /** Busy intervals of one calendar in [from, to) (epoch ms); throws when it cannot answer. */
+  /**
+   * Busy intervals of this one calendar in [from, to) (epoch ms); throws when it cannot answer.
+   * `zone` places all-day dates, as in `listChanges`.
+   */
   freeBusy(
     calendarId: string,
     window: { from: number; to: number },
-    signal?: AbortSignal,
+    options: { zone: string; signal?: AbortSignal },
   ): Promise<{ start: number; end: number }[]>;
   /**
    * Makes the calendar show the appointment: the event updated if it is there (`knownEventId`,

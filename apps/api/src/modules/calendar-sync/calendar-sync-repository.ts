@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../platform/db/client.js';
 import {
   appointments,
@@ -232,10 +232,12 @@ export function createCalendarSyncRepository(db: Database) {
         .where(and(eq(calendarSyncs.caregiverId, caregiverId), gt(calendarSyncs.nextSyncAt, now)));
     },
 
+    /** The caregiver's sync, with its clinic's zone (where all-day dates fall). */
     async findSync(caregiverId: number, ex: Executor = db) {
       const [row] = await ex
-        .select()
+        .select({ ...getTableColumns(calendarSyncs), timezone: clinics.timezone })
         .from(calendarSyncs)
+        .innerJoin(clinics, eq(clinics.id, calendarSyncs.clinicId))
         .where(eq(calendarSyncs.caregiverId, caregiverId));
       return row ?? null;
     },

@@ -51,7 +51,7 @@ export interface ConsentOAuth {
   /** The consenting account's address and its calendars, with what it may do in each. */
   calendarList(accessToken: string): Promise<{ account: string; calendars: CalendarListEntry[] }>;
   /** The calendar API of one connection (`accessToken(fresh)`: its token, renewed on demand). */
-  calendarApi(accessToken: (fresh: boolean) => Promise<string>, account: string): CalendarProvider;
+  calendarApi(accessToken: (fresh: boolean) => Promise<string>): CalendarProvider;
 }
 
 /** A PKCE pair: the verifier stays with Marpe, its S256 challenge goes to the provider (RFC 7636). */

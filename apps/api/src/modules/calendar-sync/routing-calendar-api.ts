@@ -28,8 +28,8 @@ export function routingCalendarApi(
     openChannel: async (calendarId, channel) =>
       (await pick(calendarId)).openChannel(calendarId, channel),
     stopChannel: async (channel) => (await pick(channel.calendarId)).stopChannel(channel),
-    freeBusy: async (calendarId, window, signal) =>
-      (await pick(calendarId)).freeBusy(calendarId, window, signal),
+    freeBusy: async (calendarId, window, options) =>
+      (await pick(calendarId)).freeBusy(calendarId, window, options),
     writeEvent: async (calendarId, event, knownEventId) =>
       (await pick(calendarId)).writeEvent(calendarId, event, knownEventId),
     deleteEvent: async (calendarId, eventId) =>

@@ -388,7 +388,7 @@ function googleProvider(calls: GoogleCalls, serviceAccountEmail: string | null):
 
     stopChannel: (channel) => calls.stopChannel(channel),
 
-    freeBusy: (calendarId, window, signal) => calls.freeBusy(calendarId, window, signal),
+    freeBusy: (calendarId, window, { signal }) => calls.freeBusy(calendarId, window, signal),
 
     /**
      * Under its derived id, patched or inserted: a retry finds it and patches, and an insert

@@ -8,7 +8,7 @@ import {
 } from '../../calendar-provider.js';
 
 // Microsoft Graph v1.0 as a CalendarProvider (ADR 043): the events of one calendar by
-// calendarView/delta, change notifications by subscription, getSchedule for the last check, and
+// calendarView/delta, change notifications by subscription, calendarView for the last check, and
 // Marpe's bookings written as events. Typed requests over `fetch` with the connection's own
 // token; tests point the base URL at a loopback fake, the demo at its in-process stand-in.
 
@@ -134,14 +134,12 @@ export interface GraphCalendarApiOptions {
   baseUrl: string;
   /** The connection's token (`fresh`: the last one was refused with 401). */
   accessToken: (fresh: boolean) => Promise<string>;
-  /** The consenting account's address: getSchedule asks about it. */
-  account: string;
   transport?: GraphTransport;
   timeoutMs?: number;
 }
 
 export function createGraphCalendarApi(options: GraphCalendarApiOptions): CalendarProvider {
-  const { baseUrl, account } = options;
+  const { baseUrl } = options;
   const transport = options.transport ?? fetch;
   const timeoutMs = options.timeoutMs ?? 10_000;
 
@@ -279,44 +277,40 @@ export function createGraphCalendarApi(options: GraphCalendarApiOptions): Calend
       }
     },
 
-    async freeBusy(_calendarId, window, signal) {
-      const response = await call(
-        'POST',
-        `${baseUrl}/me/calendar/getSchedule`,
-        {
-          schedules: [account],
-          startTime: { dateTime: utcOf(window.from), timeZone: 'UTC' },
-          endTime: { dateTime: utcOf(window.to), timeZone: 'UTC' },
-          availabilityViewInterval: 5,
-        },
-        { signal, prefer: 'outlook.timezone="UTC"' },
-      );
-      const json = (await response.json()) as {
-        value?: {
-          scheduleId?: string;
-          error?: { responseCode?: string; message?: string };
-          scheduleItems?: {
-            status?: string;
-            start?: GraphEvent['start'];
-            end?: GraphEvent['end'];
-          }[];
-        }[];
-      };
-      const schedule = json.value?.find(
-        (s) => s.scheduleId?.toLowerCase() === account.toLowerCase(),
-      );
-      if (!schedule || schedule.error) {
-        // 200 whatever befell the schedule; its `error` entry says it could not be read.
-        throw new CalendarProviderError(
-          403,
-          'unavailable',
-          `getSchedule: ${schedule?.error?.responseCode ?? 'no schedule'}`,
-        );
+    /**
+     * The calendar's own events over the window (calendarView), not getSchedule: getSchedule
+     * answers for a mailbox's default calendar only, and a caregiver may connect another (ADR 043).
+     * Busy as the mirror reads it: busy, out of office and tentative, not cancelled or declined.
+     */
+    async freeBusy(calendarId, window, { zone, signal }) {
+      let url: string | null = `${calendarUrl(calendarId)}/calendarView?${new URLSearchParams({
+        startDateTime: new Date(window.from).toISOString(),
+        endDateTime: new Date(window.to).toISOString(),
+        $select: 'showAs,isAllDay,isCancelled,responseStatus,start,end',
+      })}`;
+      const busy: { start: number; end: number }[] = [];
+      for (let page = 0; url && page < 100; page++) {
+        const response = await call('GET', url, undefined, {
+          signal,
+          prefer: 'odata.maxpagesize=100, outlook.timezone="UTC"',
+        });
+        const json = (await response.json()) as {
+          value?: GraphEvent[];
+          '@odata.nextLink'?: unknown;
+        };
+        for (const item of json.value ?? []) {
+          if (typeof item?.id !== 'string') continue;
+          const event = providerEventOf(item, zone);
+          if (event.cancelled || event.busy === 'free') continue;
+          if (event.start !== null && event.end !== null && event.end > event.start) {
+            busy.push({ start: event.start, end: event.end });
+          }
+        }
+        url = typeof json['@odata.nextLink'] === 'string' ? json['@odata.nextLink'] : null;
       }
-      return (schedule.scheduleItems ?? [])
-        .filter((item) => BUSY_OF[item.status ?? ''] !== undefined)
-        .map((item) => ({ start: instantOf(item.start) ?? NaN, end: instantOf(item.end) ?? NaN }))
-        .filter((b) => Number.isFinite(b.start) && Number.isFinite(b.end) && b.end > b.start);
+      if (url)
+        throw new CalendarProviderError(502, 'unavailable', 'Graph gave no end to its pages');
+      return busy;
     },
 
     /**

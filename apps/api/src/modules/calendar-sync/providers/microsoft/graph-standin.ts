@@ -9,13 +9,13 @@ import type { GraphEvent } from './graph-calendar-api.js';
 // refresh tokens, invalid_grant once the user removed the app), /me, /me/calendars (paged,
 // `canEdit`), calendarView/delta (both bounds required, `Prefer: odata.maxpagesize`, next and
 // delta links, `@removed`, 410 syncStateNotFound for a dropped delta link, series occurrences),
-// subscriptions (at most 4230 minutes, the validation handshake before 201, clientState),
-// getSchedule (an `error` entry where the schedule cannot be read), event writes (403 on a
+// calendarView over a window (the last check), subscriptions (at most 4230 minutes, the
+// validation handshake before 201, clientState), event writes (403 on a
 // calendar without `canEdit`, `transactionId` answered with the event it made), and throttling
 // (429 with Retry-After) on demand. Tests put it behind a loopback server; the demo calls it
 // in-process. This file is over 400 lines: it is one fake of one service, read as a whole.
 // https://learn.microsoft.com/graph/api/event-delta, /graph/api/subscription-post-subscriptions,
-// /graph/api/calendar-getschedule, /graph/throttling
+// /graph/api/calendar-list-calendarview, /graph/throttling
 
 export interface GraphStandInRequest {
   method: string;
@@ -126,7 +126,7 @@ export function createGraphStandIn(options: GraphStandInOptions) {
   const accessTokens = new Map<string, string>();
   const deltas = new Map<string, DeltaState>();
   const subscriptions = new Map<string, StandInSubscription>();
-  const scheduleErrors = new Map<string, string>();
+  const failingViews = new Set<string>();
   const throttles: { status: number; retryAfter: number; code: string }[] = [];
   const listeners: ((subscription: StandInSubscription) => void)[] = [];
   let baseUrl = '';
@@ -338,53 +338,37 @@ export function createGraphStandIn(options: GraphStandInOptions) {
     return json(201, { ...subscription, changeType: body.changeType });
   }
 
-  function getSchedule(request: GraphStandInRequest, account: string): GraphStandInAnswer {
-    const body = JSON.parse(request.body || '{}') as {
-      schedules?: string[];
-      startTime?: { dateTime?: string };
-      endTime?: { dateTime?: string };
-    };
-    const from = instant(body.startTime?.dateTime ?? '');
-    const to = instant(body.endTime?.dateTime ?? '');
-    if (!Array.isArray(body.schedules) || !Number.isFinite(from) || !Number.isFinite(to)) {
-      return graphError(
-        400,
-        'ErrorInvalidRequest',
-        'schedules, startTime and endTime are required',
-      );
+  /**
+   * calendarView: the calendar's events and occurrences over both bounds (both required), live
+   * ones only, cancelled meetings included with `isCancelled` as Graph keeps them; paged by
+   * `Prefer: odata.maxpagesize` with `$skip` in the next link.
+   */
+  function calendarView(request: GraphStandInRequest, calendar: Calendar): GraphStandInAnswer {
+    if (failingViews.has(calendar.id)) {
+      return graphError(504, 'ErrorTimeoutExpired', 'The request timed out');
     }
+    const from = Date.parse(request.query.startDateTime ?? '');
+    const to = Date.parse(request.query.endDateTime ?? '');
+    if (!Number.isFinite(from) || !Number.isFinite(to) || to <= from) {
+      return graphError(400, 'ErrorInvalidParameter', 'startDateTime and endDateTime are required');
+    }
+    const pageSize = Number(/odata\.maxpagesize=(\d+)/.exec(header(request, 'prefer'))?.[1] ?? 10);
+    const skip = Number(request.query.$skip ?? 0);
+    const events = [...calendar.events.values()]
+      .filter((e) => !e.removed)
+      .filter((e) => {
+        const { start, end } = span(e);
+        return start < to && end > from;
+      })
+      .sort((a, b) => span(a).start - span(b).start);
+    const next = new URLSearchParams({ ...request.query, $skip: String(skip + pageSize) });
     return json(200, {
-      value: body.schedules.map((scheduleId) => {
-        const failure = scheduleErrors.get(scheduleId.toLowerCase());
-        const calendar = [...calendars.values()].find(
-          (c) => c.account === scheduleId.toLowerCase() && c.isDefaultCalendar,
-        );
-        if (failure || !calendar || scheduleId.toLowerCase() !== account) {
-          return {
-            scheduleId,
-            availabilityView: '',
-            error: {
-              message: 'The schedule could not be read',
-              responseCode: failure ?? 'ErrorMailRecipientNotFound',
-            },
-          };
-        }
-        const items = [...calendar.events.values()]
-          .filter((e) => !e.removed && !e.isCancelled)
-          .filter((e) => {
-            const s = span(e);
-            return s.start < to && s.end > from;
-          })
-          .map((e) => {
-            const s = span(e);
-            return {
-              status: e.showAs ?? 'busy',
-              start: { dateTime: utc(s.start), timeZone: 'UTC' },
-              end: { dateTime: utc(s.end), timeZone: 'UTC' },
-            };
-          });
-        return { scheduleId, availabilityView: '', scheduleItems: items };
-      }),
+      value: events.slice(skip, skip + pageSize).map(eventJson),
+      ...(skip + pageSize < events.length
+        ? {
+            '@odata.nextLink': `${baseUrl}/v1.0/me/calendars/${encodeURIComponent(calendar.id)}/calendarView?${next}`,
+          }
+        : {}),
     });
   }
 
@@ -473,9 +457,7 @@ export function createGraphStandIn(options: GraphStandInOptions) {
         ? { status: 204 }
         : graphError(404, 'ResourceNotFound', 'No such subscription');
     }
-    if (method === 'POST' && path === '/me/calendar/getSchedule')
-      return getSchedule(request, account);
-    match = /^\/me\/calendars\/([^/]+)(\/calendarView\/delta|\/events)?$/.exec(path);
+    match = /^\/me\/calendars\/([^/]+)(\/calendarView\/delta|\/calendarView|\/events)?$/.exec(path);
     if (match) {
       const calendar = calendarOf(account, match[1] ?? '');
       if (!calendar)
@@ -488,6 +470,7 @@ export function createGraphStandIn(options: GraphStandInOptions) {
         return json(200, { id: calendar.id, name: calendar.name, canEdit: calendar.canEdit });
       }
       if (method === 'GET' && match[2] === '/calendarView/delta') return delta(request, calendar);
+      if (method === 'GET' && match[2] === '/calendarView') return calendarView(request, calendar);
       if (method === 'POST' && match[2] === '/events')
         return write(request, account, calendar, null);
     }
@@ -611,10 +594,10 @@ export function createGraphStandIn(options: GraphStandInOptions) {
       });
     },
 
-    /** getSchedule answers an `error` entry for the account. */
-    failSchedule(account: string, responseCode: string | null) {
-      if (responseCode) scheduleErrors.set(account.toLowerCase(), responseCode);
-      else scheduleErrors.delete(account.toLowerCase());
+    /** The calendar's calendarView times out (504 ErrorTimeoutExpired) until told otherwise. */
+    failCalendarView(calendarId: string, failing: boolean) {
+      if (failing) failingViews.add(calendarId);
+      else failingViews.delete(calendarId);
     },
 
     /** The user removed the app: refreshes answer invalid_grant, tokens 401. */

@@ -15,7 +15,7 @@ import { createGraphCalendarApi, type GraphTransport } from './graph-calendar-ap
 
 /**
  * The narrowest scopes that do the job: a refresh token (`offline_access`), read and write the
- * account's calendars (the mirror, the write-back, subscriptions and getSchedule), and sign the
+ * account's calendars (the mirror, the write-back, subscriptions and the last check), and sign the
  * user in to learn the account (`User.Read`). No mail, no contacts, no other user's calendars.
  */
 export const MICROSOFT_SCOPES = ['offline_access', 'Calendars.ReadWrite', 'User.Read'] as const;
@@ -139,11 +139,10 @@ export function createMicrosoftOAuth(options: MicrosoftOAuthOptions): ConsentOAu
       return { account, calendars };
     },
 
-    calendarApi: (accessToken, account) =>
+    calendarApi: (accessToken) =>
       createGraphCalendarApi({
         baseUrl: options.graphBaseUrl,
         accessToken,
-        account,
         ...(options.transport ? { transport: options.transport } : {}),
       }),
   };
