@@ -35,6 +35,7 @@ import { bearer, insertLoggedInPatients } from './sessions.js';
 const TZ = 'Asia/Jerusalem';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 const NOW = Date.parse('2027-03-24T10:00:00+02:00');
 const ORIGIN = 'https://marpe.example';
 const CLIENT_ID = '0f3b6f1e-8d2a-4c1b-9a57-5d1c2e3f4a5b';
@@ -499,6 +500,37 @@ describe.each(engines)('Microsoft 365 calendars through Graph (%s)', (engine) =>
     await db.update(appointments).set({ status: 'cancelled' }).where(eq(appointments.id, id));
     await app.calendarSync.write(id);
     expect(graph.events(main)).toHaveLength(0);
+  });
+
+  it('renews its subscription by PATCH a day before it ends (same id and clientState, no new handshake); one that lapsed is replaced by a new one', async () => {
+    await connect();
+    const [first] = graph.subscriptions(main);
+    const firstEnd = Date.parse(first?.expirationDateTime ?? '');
+    expect((await syncOf())?.channelId).toBe(first?.id);
+
+    // Less than a day before it ends: extended in place.
+    now = firstEnd - DAY + HOUR;
+    fake.reset();
+    await app.calendarSync.runOnce();
+    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toContain(
+      `PATCH /v1.0/subscriptions/${first?.id}`,
+    );
+    expect(fake.requests.some((r) => r.method === 'POST' && r.path === '/v1.0/subscriptions')).toBe(
+      false,
+    );
+    const [renewed] = graph.subscriptions(main);
+    expect(renewed).toMatchObject({ id: first?.id, clientState: first?.clientState });
+    expect(Date.parse(renewed?.expirationDateTime ?? '')).toBeGreaterThan(firstEnd);
+    const sync = await syncOf();
+    expect(sync?.channelExpiresAt?.toISOString()).toBe(renewed?.expirationDateTime);
+
+    // Marpe was down past its end: Graph deleted it, so a new one is made (and notifies).
+    now = Date.parse(renewed?.expirationDateTime ?? '') + HOUR;
+    await app.calendarSync.runOnce();
+    const live = graph.subscriptions(main);
+    expect(live).toHaveLength(1);
+    expect(live[0]?.id).not.toBe(first?.id);
+    expect((await syncOf())?.channelId).toBe(live[0]?.id);
   });
 
   it('asks the connected calendar itself before a booking (calendarView: getSchedule reads only the default one): busy there is slot_taken; the default calendar, a declined or a cancelled event are not; no answer books on the mirror and reads again', async () => {

@@ -72,6 +72,15 @@ export interface CalendarProvider {
     calendarId: string,
     channel: { id: string; token: string; address: string; expiration: number; now: number },
   ): Promise<{ id: string; resourceId: string; expiration: number }>;
+  /**
+   * Extends a live channel (the provider may grant less than `expiration`, asked at `now`), its
+   * token unchanged. Null: this provider's channels cannot be extended (Google's: a new one is
+   * opened), or the channel is gone.
+   */
+  renewChannel(
+    channel: ProviderChannel,
+    renewal: { expiration: number; now: number },
+  ): Promise<{ expiration: number } | null>;
   stopChannel(channel: ProviderChannel): Promise<void>;
   /**
    * Busy intervals of this one calendar in [from, to) (epoch ms); throws when it cannot answer.

@@ -31,8 +31,8 @@ export function createPushChannels(
   }
 
   /**
-   * A push channel, stored as soon as the provider opens it; the old one is stopped once the new
-   * one is in place. At most one channel per calendar is live: a pass that fails after this keeps
+   * A push channel, extended where the provider can (Graph), else a new one stored as soon as the
+   * provider opens it and the old one stopped once the new one is in place. At most one channel per calendar is live: a pass that fails after this keeps
    * the stored one for the next pass instead of opening another.
    */
   async function ensureChannel(
@@ -46,6 +46,37 @@ export function createPushChannels(
       row.channelExpiresAt.getTime() - now > CHANNEL_RENEW_BEFORE_MS
     ) {
       return;
+    }
+    if (row.channelId && row.channelResourceId && row.channelTokenHash) {
+      const channel = {
+        id: row.channelId,
+        resourceId: row.channelResourceId,
+        calendarId: row.calendarId,
+      };
+      let renewed: { expiration: number } | null;
+      try {
+        renewed = await api.renewChannel(channel, {
+          expiration: now + CHANNEL_LIFETIME_MS,
+          now,
+        });
+      } catch (error) {
+        if (failureState(error) !== 'error') throw error;
+        // The channel lives on until its end; the next pass tries again, the poll meanwhile.
+        log.warn(
+          { caregiverId: row.caregiverId, error: clinicErrorText(error) },
+          'calendar push channel not renewed',
+        );
+        return;
+      }
+      if (renewed) {
+        await repository.saveChannel(row.caregiverId, row.calendarId, {
+          channelId: row.channelId,
+          channelResourceId: row.channelResourceId,
+          channelTokenHash: row.channelTokenHash,
+          channelExpiresAt: new Date(renewed.expiration),
+        });
+        return;
+      }
     }
     const token = randomToken(32);
     let answer: { id: string; resourceId: string; expiration: number };

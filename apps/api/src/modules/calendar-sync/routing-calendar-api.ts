@@ -27,6 +27,8 @@ export function routingCalendarApi(
       (await pick(calendarId)).listChanges(calendarId, cursor, options),
     openChannel: async (calendarId, channel) =>
       (await pick(calendarId)).openChannel(calendarId, channel),
+    renewChannel: async (channel, renewal) =>
+      (await pick(channel.calendarId)).renewChannel(channel, renewal),
     stopChannel: async (channel) => (await pick(channel.calendarId)).stopChannel(channel),
     freeBusy: async (calendarId, window, options) =>
       (await pick(calendarId)).freeBusy(calendarId, window, options),

@@ -386,6 +386,9 @@ function googleProvider(calls: GoogleCalls, serviceAccountEmail: string | null):
       ...(await calls.watch(calendarId, channel)),
     }),
 
+    // A Google channel cannot be extended: the sync opens a new one and stops this.
+    renewChannel: () => Promise.resolve(null),
+
     stopChannel: (channel) => calls.stopChannel(channel),
 
     freeBusy: (calendarId, window, { signal }) => calls.freeBusy(calendarId, window, signal),

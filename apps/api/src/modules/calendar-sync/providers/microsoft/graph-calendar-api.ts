@@ -268,6 +268,25 @@ export function createGraphCalendarApi(options: GraphCalendarApiOptions): Calend
       };
     },
 
+    /** PATCH of the subscription's expiry: no new handshake, no gap; a 404 means it lapsed. */
+    async renewChannel(channel, { expiration, now }) {
+      const asked = Math.min(expiration, now + MAX_SUBSCRIPTION_MS);
+      try {
+        const response = await call(
+          'PATCH',
+          `${baseUrl}/subscriptions/${encodeURIComponent(channel.id)}`,
+          { expirationDateTime: new Date(asked).toISOString() },
+        );
+        const granted = Date.parse(
+          String(((await response.json()) as { expirationDateTime?: unknown }).expirationDateTime),
+        );
+        return { expiration: Number.isFinite(granted) ? granted : asked };
+      } catch (error) {
+        if (error instanceof CalendarProviderError && error.status === 404) return null;
+        throw error;
+      }
+    },
+
     async stopChannel(channel) {
       try {
         await call('DELETE', `${baseUrl}/subscriptions/${encodeURIComponent(channel.id)}`);

@@ -10,7 +10,7 @@ import type { GraphEvent } from './graph-calendar-api.js';
 // `canEdit`), calendarView/delta (both bounds required, `Prefer: odata.maxpagesize`, next and
 // delta links, `@removed`, 410 syncStateNotFound for a dropped delta link, series occurrences),
 // calendarView over a window (the last check), subscriptions (at most 4230 minutes, the
-// validation handshake before 201, clientState), event writes (403 on a
+// validation handshake before 201, clientState, renewed by PATCH, lapsing at their expiry), event writes (403 on a
 // calendar without `canEdit`, `transactionId` answered with the event it made), and throttling
 // (429 with Retry-After) on demand. Tests put it behind a loopback server; the demo calls it
 // in-process. This file is over 400 lines: it is one fake of one service, read as a whole.
@@ -131,7 +131,15 @@ export function createGraphStandIn(options: GraphStandInOptions) {
   const listeners: ((subscription: StandInSubscription) => void)[] = [];
   let baseUrl = '';
 
+  /** Graph deletes a subscription at its expiry: it notifies no more, and cannot be renewed. */
+  const dropLapsed = () => {
+    for (const [id, s] of subscriptions) {
+      if (Date.parse(s.expirationDateTime) <= clock()) subscriptions.delete(id);
+    }
+  };
+
   const changed = (calendar: Calendar) => {
+    dropLapsed();
     for (const s of subscriptions.values()) {
       if (s.calendarId === calendar.id) for (const listen of listeners) listen(s);
     }
@@ -338,6 +346,27 @@ export function createGraphStandIn(options: GraphStandInOptions) {
     return json(201, { ...subscription, changeType: body.changeType });
   }
 
+  /** A subscription's new expiry, within the same 4230 minutes; the subscription lapsed: 404. */
+  function renew(request: GraphStandInRequest, id: string): GraphStandInAnswer {
+    const subscription = subscriptions.get(id);
+    if (!subscription) return graphError(404, 'ResourceNotFound', 'No such subscription');
+    const body = JSON.parse(request.body || '{}') as { expirationDateTime?: string };
+    const expiration = Date.parse(body.expirationDateTime ?? '');
+    if (
+      !Number.isFinite(expiration) ||
+      expiration - clock() > 4230 * 60_000 ||
+      expiration <= clock()
+    ) {
+      return graphError(
+        400,
+        'InvalidRequest',
+        'Subscription expiration can only be 4230 minutes in the future',
+      );
+    }
+    subscription.expirationDateTime = new Date(expiration).toISOString();
+    return json(200, { ...subscription });
+  }
+
   /**
    * calendarView: the calendar's events and occurrences over both bounds (both required), live
    * ones only, cancelled meetings included with `isCancelled` as Graph keeps them; paged by
@@ -418,6 +447,7 @@ export function createGraphStandIn(options: GraphStandInOptions) {
     const account = accountOf(request);
     if (!account)
       return graphError(401, 'InvalidAuthenticationToken', 'Access token is empty or invalid');
+    dropLapsed();
     const throttle = throttles.shift();
     if (throttle) {
       return json(
@@ -452,6 +482,7 @@ export function createGraphStandIn(options: GraphStandInOptions) {
     }
     if (method === 'POST' && path === '/subscriptions') return subscribe(request, account);
     let match = /^\/subscriptions\/([^/]+)$/.exec(path);
+    if (method === 'PATCH' && match) return renew(request, decodeURIComponent(match[1] ?? ''));
     if (method === 'DELETE' && match) {
       return subscriptions.delete(decodeURIComponent(match[1] ?? ''))
         ? { status: 204 }
@@ -606,8 +637,10 @@ export function createGraphStandIn(options: GraphStandInOptions) {
       if (found) found.revoked = true;
     },
 
-    subscriptions: (calendarId?: string) =>
-      [...subscriptions.values()].filter((s) => !calendarId || s.calendarId === calendarId),
+    subscriptions: (calendarId?: string) => {
+      dropLapsed();
+      return [...subscriptions.values()].filter((s) => !calendarId || s.calendarId === calendarId);
+    },
 
     /** Called on every change of a calendar with a subscription (to send its notification). */
     onChange(listener: (subscription: StandInSubscription) => void) {
