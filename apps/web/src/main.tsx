@@ -3,9 +3,7 @@ import './app/waiting.css';
 import { startTransition, StrictMode, useEffect, useLayoutEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
-import { appConfig } from './app/config';
 import { i18nReady, initI18n } from './app/i18n/init';
-import { prerenderLanguage } from './app/i18n/languages';
 import { pageDataQueryClient, readPageData } from './app/page-data';
 import { AppProviders } from './app/providers';
 import {
@@ -24,6 +22,8 @@ import {
 } from './app/router';
 import { configureApiClient } from './lib/api-client';
 import { tokenStorageKey } from './lib/auth-storage-keys';
+import { appConfig } from './lib/config';
+import { prerenderLanguage } from './lib/languages';
 import { appHasTakenOver, keepTypedBeforeApp } from './lib/typed-before-app';
 
 const config = appConfig();

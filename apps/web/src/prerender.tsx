@@ -16,12 +16,12 @@ import {
   type RouteObject,
 } from 'react-router';
 import { initI18n } from './app/i18n/init';
-import { prerenderLanguage } from './app/i18n/languages';
 import { AppProviders, createEmotionCaches } from './app/providers';
 import { pageDataQueryClient, type PageData } from './app/page-data';
 import { isLazyPageId, webPages } from './app/pages';
 import { defaultTitleKey, isRouteHandle } from './app/route-handle';
 import { createRoutes } from './app/router';
+import { prerenderLanguage } from './lib/languages';
 import { hoistServerStyles } from './lib/server-styles';
 import { parseHtmlOnServer } from './features/intake-form/components/parse-html-on-server';
 import { setHtmlParser } from './features/intake-form/components/safe-html';

@@ -4,7 +4,7 @@
 // way, a page that changes by itself) loads it at once. Either way, a click or a submit that comes
 // before the app is held back and run again on the same element once the page has hydrated
 // (hydration keeps the server's elements); main.tsx hands on what was typed before.
-import { languageStorageKey, prerenderLanguage, toLanguage } from './app/i18n/languages';
+import { languageStorageKey, prerenderLanguage, toLanguage } from './lib/languages';
 import {
   pageCodeManifestElementId,
   appReadyEvent,

@@ -14,7 +14,7 @@ import {
   createDirectionCaches,
   type DirectionCaches,
 } from '../lib/direction-caches';
-import { directionOf, toLanguage } from './i18n/languages';
+import { directionOf, toLanguage } from '../lib/languages';
 import { createAppTheme } from './theme';
 
 const appCacheKeys = { rtl: 'muirtl', ltr: 'mui' };

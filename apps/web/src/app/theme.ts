@@ -1,5 +1,5 @@
 import { alpha, createTheme, type Theme } from '@mui/material/styles';
-import type { Direction } from './i18n/languages';
+import type { Direction } from '../lib/languages';
 
 export const brandCyan = '#00BCD4';
 /** #00BCD4 on white is 2.3:1; wherever cyan is the colour of text on white, this 4.5:1 shade is used. */

@@ -5,9 +5,9 @@ import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-rout
 import en from '../app/i18n/en.json';
 import he from '../app/i18n/he.json';
 import { initI18n } from '../app/i18n/init';
-import type { Language } from '../app/i18n/languages';
 import { AppProviders } from '../app/providers';
 import { routerProviderProps } from '../app/router';
+import type { Language } from '../lib/languages';
 
 interface Options {
   language?: Language;

@@ -11,12 +11,8 @@ import { AppError, invalidField } from '../../platform/errors.js';
 import { zonedDate } from '../../platform/zoned-time.js';
 import { effectiveMarpeRules } from '../availability/marpe-rules.js';
 import type { ClinicActor } from '../../platform/http/integration-routes.js';
-import type {
-  CaregiverRow,
-  CaregiverSchedule,
-  CaregiverValues,
-  ClinicRow,
-} from './setup-repository.js';
+import type { CaregiverRow, CaregiverSchedule, CaregiverValues } from './caregiver-queries.js';
+import type { ClinicRow } from './setup-repository.js';
 import { createSetupSteps, type ClinicServiceDeps } from './setup-steps.js';
 
 const hhmm = (time: string) => time.slice(0, 5);

@@ -32,7 +32,7 @@ import {
   FOREIGN_CHARGE_REASONS,
   type PaymentAttempt,
   type PaymentTransactionRow,
-} from './payments-repository.js';
+} from './card-transaction-queries.js';
 import type { CreatePaymentLinkInput } from './create-payment-link.js';
 import type { PaymentRequestSummary, PaymentsService } from './payments-service.js';
 

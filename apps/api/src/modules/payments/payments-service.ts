@@ -1,13 +1,9 @@
 import type { Executor } from '../../platform/db/client.js';
+import type { PaymentAttempt, PaymentTransactionRow } from './card-transaction-queries.js';
 import { createPaymentLink, type CreatePaymentLinkInput } from './create-payment-link.js';
 import { getPaymentRequest } from './get-payment-request.js';
+import type { PaymentRequestListQuery, PaymentRequestRow } from './payment-request-queries.js';
 import type { PaymentsServiceDeps } from './payments-deps.js';
-import type {
-  PaymentAttempt,
-  PaymentRequestListQuery,
-  PaymentRequestRow,
-  PaymentTransactionRow,
-} from './payments-repository.js';
 import { providerSettings, setProviderCredentials } from './provider-credentials.js';
 import { recordCallback } from './record-callback.js';
 import type { ProviderCredentials } from './tranzila-api.js';

@@ -1,6 +1,7 @@
 import { PAYMENT_SUCCESS_CODE, toShekels } from '@marpe/shared';
 import type { PaymentsServiceDeps } from './payments-deps.js';
-import type { PaymentRequestRow, PaymentTransactionRow } from './payments-repository.js';
+import type { PaymentTransactionRow } from './card-transaction-queries.js';
+import type { PaymentRequestRow } from './payment-request-queries.js';
 import { providerCredentials } from './provider-credentials.js';
 import type { ProviderTransaction } from './tranzila-api.js';
 

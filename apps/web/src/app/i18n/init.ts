@@ -8,7 +8,7 @@ import {
   prerenderLanguage,
   toLanguage,
   type Language,
-} from './languages';
+} from '../../lib/languages';
 
 /**
  * A language's texts: Hebrew's keys, except plural forms only Hebrew has (its dual, `_two`),

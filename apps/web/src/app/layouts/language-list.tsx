@@ -1,7 +1,7 @@
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { useTranslation } from 'react-i18next';
-import { languages, type Language } from '../i18n/languages';
+import { languages, type Language } from '../../lib/languages';
 
 /**
  * The open language menu. Its own import (with MUI's Menu, Popover and transitions): every page

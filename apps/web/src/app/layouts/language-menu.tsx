@@ -4,7 +4,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lazyOnOpen } from '../../lib/lazy-on-open';
 import { preloadLanguages } from '../i18n/init';
-import { toLanguage, type Language } from '../i18n/languages';
+import { toLanguage, type Language } from '../../lib/languages';
 
 // Its code comes once the page is idle, so that the first tap opens it at once.
 const LanguageList = lazyOnOpen(async () => (await import('./language-list')).LanguageList);

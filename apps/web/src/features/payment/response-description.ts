@@ -1,9 +1,9 @@
 import { describeResponseCode } from '@marpe/shared/rules';
-import type { TFunction } from 'i18next';
-import type he from '../../app/i18n/he.json';
+import type { CustomTypeOptions, TFunction } from 'i18next';
 
 /** A provider response code's text in the locale files: the code, or a group of codes. */
-export type ResponseCodeKey = keyof (typeof he)['payment']['responseCode'];
+export type ResponseCodeKey =
+  keyof CustomTypeOptions['resources']['translation']['payment']['responseCode'];
 
 /**
  * The 100–180 group of docs/product/payments.md#response-codes: terminal permissions and card

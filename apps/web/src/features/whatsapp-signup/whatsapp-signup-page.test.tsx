@@ -7,7 +7,7 @@ import { renderRoutes } from '../../test/render';
 import { loadMetaSdk, type MetaSdk } from './meta-sdk';
 import { FINISH_WAIT_MS, WhatsAppSignupPage } from './whatsapp-signup-page';
 
-vi.mock(import('../../app/config'), async (importOriginal) => {
+vi.mock(import('../../lib/config'), async (importOriginal) => {
   const original = await importOriginal();
   return {
     ...original,

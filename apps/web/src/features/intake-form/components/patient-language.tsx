@@ -6,7 +6,7 @@ import {
   toLanguage,
   type Direction,
   type Language,
-} from '../../../app/i18n/languages';
+} from '../../../lib/languages';
 
 /**
  * The form's own texts (its questions, titles and button labels) are in the clinic's language and
