@@ -166,6 +166,24 @@ describe('the desk: a caregiver connects their own Google Calendar by a link', (
         connection: 'oauth',
         provider: 'microsoft',
       });
+      // The demo's dev route types into the Microsoft stand-in for a caregiver connected there.
+      const added = await fetch(`${baseUrl}/api/dev/calendar-events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          caregiverId,
+          start: '2030-01-06 09:00',
+          end: '2030-01-06 10:00',
+          summary: 'Outlook walk-in',
+        }),
+      });
+      expect(added.status).toBe(200);
+      const events = (await (
+        await fetch(`${baseUrl}/api/dev/calendar-events?caregiverId=${caregiverId}`)
+      ).json()) as { subject?: string; start: string }[];
+      expect(events).toContainEqual(
+        expect.objectContaining({ subject: 'Outlook walk-in', start: '2030-01-06T07:00:00' }),
+      );
       const gone = await deskFetch(
         page,
         `/api/integration/caregivers/${caregiverId}/calendar-connection`,

@@ -242,6 +242,12 @@ describe('the desk: set-up of caregivers, types, channel and terminal', () => {
 
       const tablet = await deskPage(browser(), demoOwner, { viewport: 'tablet' });
       await openPage(tablet.page, `/setup/caregivers/${id}`, caregiverName);
+      // The calendar section (connect, its state) is part of what is checked at 768 px.
+      await tablet.page
+        .getByRole('region', { name: 'סנכרון יומן' })
+        .getByRole('button', { name: /חיבור/ })
+        .first()
+        .waitFor();
       await expectNoAxeViolations(tablet.page);
       // Nothing runs off the side at 768 px.
       expect(

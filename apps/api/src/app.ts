@@ -295,6 +295,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       payments,
       db,
       googleStandIn: app.googleStandIn,
+      graphStandIn: app.graphStandIn,
     });
   }
 

@@ -2,8 +2,9 @@ import { and, eq, isNotNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GoogleStandIn } from '../modules/calendar-sync/providers/google/google-standin.js';
+import type { GraphStandIn } from '../modules/calendar-sync/providers/microsoft/graph-standin.js';
 import type { Database } from '../platform/db/client.js';
-import { caregivers, clinics } from '../platform/db/schema.js';
+import { calendarConnections, caregivers, clinics } from '../platform/db/schema.js';
 import { AppError, invalidField } from '../platform/errors.js';
 import {
   addDaysToLocalDate,
@@ -94,29 +95,45 @@ const addEventBody = z.object({
 const eventsQuery = z.object({ caregiverId: z.coerce.number().int().positive() });
 
 export interface DemoCalendarRoutesOptions {
-  standIn: GoogleStandIn;
+  google: GoogleStandIn | null;
+  graph: GraphStandIn | null;
   db: Database;
 }
 
-/** Demo mode only: add a busy event to a caregiver's (stand-in) calendar, and see what is there. */
+/** `2027-03-25T09:00:00`, UTC, as the Graph stand-in stores an event's times. */
+const graphTime = (at: number) => new Date(at).toISOString().slice(0, 19);
+
+/**
+ * Demo mode only: add a busy event to a caregiver's stand-in calendar (Google's, or Microsoft's
+ * for a caregiver who connected one through the demo's consent page), and see what is there.
+ */
 export const demoCalendarRoutes: FastifyPluginAsyncZod<DemoCalendarRoutesOptions> = async (
   app,
-  { standIn, db },
+  { google, graph, db },
 ) => {
   async function calendarOf(caregiverId: number) {
     const [row] = await db
-      .select({ calendarId: caregivers.googleCalendarSyncCalendarId, timezone: clinics.timezone })
+      .select({
+        calendarId: caregivers.googleCalendarSyncCalendarId,
+        timezone: clinics.timezone,
+        provider: calendarConnections.provider,
+      })
       .from(caregivers)
       .innerJoin(clinics, eq(clinics.id, caregivers.clinicId))
+      .leftJoin(calendarConnections, eq(calendarConnections.caregiverId, caregivers.id))
       .where(eq(caregivers.id, caregiverId));
-    if (!row?.calendarId) {
+    const standIn =
+      row?.provider === 'microsoft'
+        ? graph && { provider: 'microsoft' as const, graph }
+        : google && { provider: 'google' as const, google };
+    if (!row?.calendarId || !standIn) {
       throw new AppError(
         'caregiver_not_found',
         404,
-        `Caregiver ${caregiverId} has no synced calendar`,
+        `Caregiver ${caregiverId} has no synced stand-in calendar`,
       );
     }
-    return { calendarId: row.calendarId, timezone: row.timezone };
+    return { calendarId: row.calendarId, timezone: row.timezone, standIn };
   }
 
   app.post(
@@ -128,24 +145,35 @@ export const demoCalendarRoutes: FastifyPluginAsyncZod<DemoCalendarRoutesOptions
       schema: {
         tags: ['dev'],
         summary:
-          "Demo mode only: a busy event in a caregiver's stand-in Google Calendar (clinic time); Google's push brings it to Marpe within seconds",
+          "Demo mode only: a busy event in a caregiver's stand-in calendar, Google's or Microsoft's (clinic time); the provider's push brings it to Marpe within seconds",
         body: addEventBody,
       },
     },
     async (request) => {
       const { caregiverId, start, end, summary } = request.body;
-      const { calendarId, timezone } = await calendarOf(caregiverId);
+      const { calendarId, timezone, standIn } = await calendarOf(caregiverId);
       const from = zonedToEpoch(start, timezone);
       const to = zonedToEpoch(end, timezone);
       if (to <= from) throw invalidField('end', 'end must be after start');
       const id = `demo${Date.now().toString(32)}${Math.floor(Math.random() * 1e6).toString(32)}`;
-      standIn.putEvent(calendarId, {
-        id,
-        status: 'confirmed',
-        summary: summary ?? 'תור טלפוני (מזכירות)',
-        start: { dateTime: formatZonedIso(from, timezone), timeZone: timezone },
-        end: { dateTime: formatZonedIso(to, timezone), timeZone: timezone },
-      });
+      const text = summary ?? 'תור טלפוני (מזכירות)';
+      if (standIn.provider === 'microsoft') {
+        standIn.graph.putEvent(calendarId, {
+          id,
+          subject: text,
+          showAs: 'busy',
+          start: graphTime(from),
+          end: graphTime(to),
+        });
+      } else {
+        standIn.google.putEvent(calendarId, {
+          id,
+          status: 'confirmed',
+          summary: text,
+          start: { dateTime: formatZonedIso(from, timezone), timeZone: timezone },
+          end: { dateTime: formatZonedIso(to, timezone), timeZone: timezone },
+        });
+      }
       return { id, calendarId };
     },
   );
@@ -156,14 +184,16 @@ export const demoCalendarRoutes: FastifyPluginAsyncZod<DemoCalendarRoutesOptions
       schema: {
         tags: ['dev'],
         summary:
-          "Demo mode only: the events of a caregiver's stand-in Google Calendar, Marpe's own (marpe…) included",
+          "Demo mode only: the events of a caregiver's stand-in calendar, Google's or Microsoft's, Marpe's own included",
         querystring: eventsQuery,
       },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      const { calendarId } = await calendarOf(request.query.caregiverId);
-      return standIn.events(calendarId);
+      const { calendarId, standIn } = await calendarOf(request.query.caregiverId);
+      return standIn.provider === 'microsoft'
+        ? standIn.graph.events(calendarId)
+        : standIn.google.events(calendarId);
     },
   );
 };

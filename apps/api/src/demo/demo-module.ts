@@ -9,6 +9,7 @@ import {
 } from '../modules/payments/sandbox-api.js';
 import { sandboxRoutes } from '../modules/payments/sandbox-routes.js';
 import type { GoogleStandIn } from '../modules/calendar-sync/providers/google/google-standin.js';
+import type { GraphStandIn } from '../modules/calendar-sync/providers/microsoft/graph-standin.js';
 import type { Database } from '../platform/db/client.js';
 import { demoCalendarRoutes } from './demo-calendar.js';
 import { DEMO_PROVIDER_CREDENTIALS } from './demo-payment.js';
@@ -17,7 +18,7 @@ import { devLinksRoutes, devRoutes } from './dev-routes.js';
 /**
  * Demo mode only (buildApp calls it when `config.demo`; else these paths are 404): the messages
  * that were "sent", fresh demo links, the card sandbox (its page and its provider API), and the
- * stand-in Google Calendar's events.
+ * stand-in calendars' events (Google's and Microsoft's).
  */
 export async function registerDemo(
   app: FastifyInstance,
@@ -30,6 +31,8 @@ export async function registerDemo(
     db: Database;
     /** The stand-in for Google's Calendar API, when no real service account is configured. */
     googleStandIn: GoogleStandIn | null;
+    /** The stand-in for Microsoft Graph, when no Microsoft app is configured. */
+    graphStandIn: GraphStandIn | null;
   },
 ): Promise<void> {
   const ledger = createSandboxLedger();
@@ -47,10 +50,11 @@ export async function registerDemo(
     forms: deps.forms,
     payments: deps.payments,
   });
-  if (deps.googleStandIn) {
+  if (deps.googleStandIn || deps.graphStandIn) {
     await app.register(demoCalendarRoutes, {
       prefix: '/api',
-      standIn: deps.googleStandIn,
+      google: deps.googleStandIn,
+      graph: deps.graphStandIn,
       db: deps.db,
     });
   }
