@@ -26,7 +26,7 @@ import { LanguageMenu } from '../../lib/language-menu';
 import { NotifyProvider } from '../../lib/notify';
 import { ClinicContext, sessionQueryKey, useCurrentClinic } from '../../lib/session';
 import { PageLoading } from '../../lib/page-loading';
-import { navGroupsFor } from '../navigation';
+import { navGroupsFor } from '../../lib/navigation';
 import { SessionEndedDialog } from './session-ended-dialog';
 
 const drawerWidth = 232;

@@ -1,5 +1,5 @@
 import { Navigate } from 'react-router';
-import { navFor } from '../../app/navigation';
+import { navFor } from '../../lib/navigation';
 import { PageLoading } from '../../lib/page-loading';
 import { useClinic } from '../../lib/session';
 import { useSetupChecklist } from '../../lib/setup-checklist';

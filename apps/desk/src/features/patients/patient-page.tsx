@@ -3,43 +3,28 @@ import KeyIcon from '../../lib/icons/key';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { IntegrationPatient, ReassignedPatient } from '@marpe/shared';
-import type { UseQueryResult } from '@tanstack/react-query';
 import { useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
 import { ApiError } from '../../lib/api';
 import { errorText } from '../../lib/field-errors';
-import { formatPhone, localeOf } from '../../lib/format';
+import { formatPhone } from '../../lib/format';
 import { useNotify } from '../../lib/notify';
-import { useClinicZoneQuery } from '../../lib/clinic-dates';
 import { Page } from '../../lib/page';
 import { PageLoading } from '../../lib/page-loading';
 import { Section } from '../../lib/section';
-import {
-  patientKey,
-  patientsKey,
-  SECTION_PAGE_SIZE,
-  usePatient,
-  usePatientAppointments,
-  usePatientForms,
-  usePatientPayments,
-  usePatientWaitlist,
-} from './api/patients';
+import { patientKey, patientsKey, usePatient } from './api/patients';
+import { AppointmentsSection } from './components/appointments-section';
 import { CorrectDialog } from './components/correct-dialog';
+import { FormsSection } from './components/forms-section';
+import { PaymentsSection } from './components/payments-section';
 import { ReassignDialog } from './components/reassign-dialog';
-import { clinicDate, formatDate, formatDateTime } from './patient-dates';
+import { WaitlistSection } from './components/waitlist-section';
 
 /**
  * `/desk/patients/:idNumber`: one patient, what the clinic holds for them (appointments, waitlist,
@@ -162,10 +147,10 @@ function PatientDetails({ patient }: { patient: IntegrationPatient }) {
             </Alert>
           ) : null}
         </Section>
-        <Appointments idNumber={idNumber} />
-        <Waitlist idNumber={idNumber} />
-        <Forms idNumber={idNumber} />
-        <Payments idNumber={idNumber} />
+        <AppointmentsSection idNumber={idNumber} />
+        <WaitlistSection idNumber={idNumber} />
+        <FormsSection idNumber={idNumber} />
+        <PaymentsSection idNumber={idNumber} />
       </Stack>
       <CorrectDialog
         key={opening}
@@ -198,283 +183,5 @@ function PatientDetails({ patient }: { patient: IntegrationPatient }) {
         }}
       />
     </Page>
-  );
-}
-
-/** Where a section's list stands: its rows once in, whether more follow, or what failed. */
-interface ListState<T> {
-  rows: T[] | undefined;
-  more: boolean;
-  pending: boolean;
-  error: unknown;
-}
-
-const stateOf = <T,>(
-  query: UseQueryResult<{ rows: T[]; more: boolean }> | UseQueryResult<T[]>,
-): ListState<T> => {
-  const data = query.data;
-  return {
-    rows: data === undefined ? undefined : Array.isArray(data) ? data : data.rows,
-    more: data !== undefined && !Array.isArray(data) && data.more,
-    pending: query.isPending,
-    error: query.error,
-  };
-};
-
-/** A section's list as it loads: its table, its empty text, or what failed; "more" when more. */
-function ListSection<T>({
-  title,
-  state,
-  empty,
-  head,
-  row,
-  onMore,
-}: {
-  title: string;
-  state: ListState<T>;
-  empty: string;
-  head: string[];
-  row: (item: T) => ReactNode;
-  onMore?: () => void;
-}) {
-  const { t } = useTranslation('patients');
-  const id = useId();
-  const rows = state.rows ?? [];
-  const failed = state.error !== null && state.error !== undefined;
-  return (
-    <Section title={title} id={id}>
-      {failed ? (
-        <Alert severity="error" sx={{ mb: rows.length > 0 ? 2 : 0 }}>
-          {t('patient.loadFailed')} {errorText(t, state.error)}
-        </Alert>
-      ) : null}
-      {state.pending && !failed ? (
-        <PageLoading />
-      ) : rows.length === 0 ? (
-        failed ? null : (
-          <Typography>{empty}</Typography>
-        )
-      ) : (
-        <TableContainer>
-          <Table size="small" aria-labelledby={id}>
-            <TableHead>
-              <TableRow>
-                {head.map((cell, i) => (
-                  <TableCell key={i}>
-                    {cell === '' ? (
-                      <span className="visually-hidden">{t('patient.actions')}</span>
-                    ) : (
-                      cell
-                    )}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>{rows.map(row)}</TableBody>
-          </Table>
-        </TableContainer>
-      )}
-      {state.more && onMore ? (
-        <Button onClick={onMore} sx={{ mt: 1 }}>
-          {t('patient.more')}
-        </Button>
-      ) : null}
-    </Section>
-  );
-}
-
-function Appointments({ idNumber }: { idNumber: string }) {
-  const { t, i18n } = useTranslation('patients');
-  const zone = useClinicZoneQuery();
-  const [now] = useState(() => Date.now());
-  const today = zone.data ? clinicDate(now, zone.data) : null;
-  const [upcomingLimit, setUpcomingLimit] = useState(SECTION_PAGE_SIZE);
-  const [pastLimit, setPastLimit] = useState(SECTION_PAGE_SIZE);
-  const upcoming = usePatientAppointments(idNumber, 'upcoming', today, upcomingLimit);
-  const past = usePatientAppointments(idNumber, 'past', today, pastLimit);
-  const language = i18n.language;
-  const head = [
-    t('appointments.when'),
-    t('appointments.caregiver'),
-    t('appointments.type'),
-    t('appointments.status'),
-    '',
-  ];
-  const row = (a: NonNullable<typeof upcoming.data>['rows'][number]) => {
-    const when = formatDateTime(a.start_date, zone.data ?? 'Asia/Jerusalem', language);
-    const date = clinicDate(Date.parse(a.start_date), zone.data ?? 'Asia/Jerusalem');
-    return (
-      <TableRow key={a.id}>
-        <TableCell component="th" scope="row">
-          {when}
-        </TableCell>
-        <TableCell>{a.caregiver.name}</TableCell>
-        <TableCell>{a.appointment_type.name}</TableCell>
-        <TableCell>
-          <Chip
-            size="small"
-            variant="outlined"
-            color={a.status === 'booked' ? 'success' : 'default'}
-            label={t(`appointments.${a.status}`)}
-          />
-        </TableCell>
-        <TableCell sx={{ textAlign: 'end' }}>
-          <Link
-            component={RouterLink}
-            to={`/diary?date=${date}&appointment=${a.id}`}
-            aria-label={t('appointments.openLabel', { when })}
-          >
-            {t('appointments.open')}
-          </Link>
-        </TableCell>
-      </TableRow>
-    );
-  };
-  return (
-    <>
-      <ListSection
-        title={t('appointments.upcoming')}
-        state={zone.isError ? { ...stateOf(upcoming), error: zone.error } : stateOf(upcoming)}
-        empty={t('appointments.noneUpcoming')}
-        head={head}
-        row={row}
-        onMore={() => setUpcomingLimit((n) => n + SECTION_PAGE_SIZE * 2)}
-      />
-      <ListSection
-        title={t('appointments.past')}
-        state={zone.isError ? { ...stateOf(past), error: zone.error } : stateOf(past)}
-        empty={t('appointments.nonePast')}
-        head={head}
-        row={row}
-        onMore={() => setPastLimit((n) => n + SECTION_PAGE_SIZE * 2)}
-      />
-    </>
-  );
-}
-
-function Waitlist({ idNumber }: { idNumber: string }) {
-  const { t, i18n } = useTranslation('patients');
-  const entries = usePatientWaitlist(idNumber);
-  const language = i18n.language;
-  return (
-    <ListSection
-      title={t('waitlist.title')}
-      state={stateOf(entries)}
-      empty={t('waitlist.none')}
-      head={[
-        t('waitlist.caregiver'),
-        t('waitlist.type'),
-        t('waitlist.dates'),
-        t('waitlist.partOfDay'),
-        t('waitlist.joined'),
-      ]}
-      row={(entry) => (
-        <TableRow key={entry.id}>
-          <TableCell component="th" scope="row">
-            {entry.caregiver.name}
-          </TableCell>
-          <TableCell>{entry.appointment_type.name}</TableCell>
-          <TableCell>
-            {formatDate(entry.from_date, language)}–{formatDate(entry.to_date, language)}
-          </TableCell>
-          <TableCell>{t(`waitlist.parts.${entry.part_of_day}`)}</TableCell>
-          <TableCell>{formatDate(entry.joined_at, language)}</TableCell>
-        </TableRow>
-      )}
-    />
-  );
-}
-
-function Forms({ idNumber }: { idNumber: string }) {
-  const { t, i18n } = useTranslation('patients');
-  const [limit, setLimit] = useState(SECTION_PAGE_SIZE);
-  const forms = usePatientForms(idNumber, limit);
-  const language = i18n.language;
-  return (
-    <ListSection
-      title={t('forms.title')}
-      state={stateOf(forms)}
-      empty={t('forms.none')}
-      head={[t('forms.form'), t('forms.stage'), t('forms.sent'), t('forms.submitted'), '']}
-      row={(form) => {
-        const name = form.template_name ?? t('forms.untitled');
-        const sent = formatDate(form.created_at, language);
-        return (
-          <TableRow key={form.id}>
-            <TableCell component="th" scope="row">
-              {name}
-            </TableCell>
-            <TableCell>{t(`common:formStatus.${form.stage}`)}</TableCell>
-            <TableCell>{sent}</TableCell>
-            <TableCell>
-              {form.submitted_at ? formatDate(form.submitted_at, language) : '—'}
-            </TableCell>
-            <TableCell sx={{ textAlign: 'end' }}>
-              <Link
-                component={RouterLink}
-                to={`/forms/${form.id}`}
-                aria-label={t('forms.openLabel', { name, date: sent })}
-              >
-                {t('forms.open')}
-              </Link>
-            </TableCell>
-          </TableRow>
-        );
-      }}
-      onMore={() => setLimit((n) => n + SECTION_PAGE_SIZE * 2)}
-    />
-  );
-}
-
-function Payments({ idNumber }: { idNumber: string }) {
-  const { t, i18n } = useTranslation('patients');
-  const [limit, setLimit] = useState(SECTION_PAGE_SIZE);
-  const payments = usePatientPayments(idNumber, limit);
-  const language = i18n.language;
-  const money = new Intl.NumberFormat(localeOf(language), { style: 'currency', currency: 'ILS' });
-  return (
-    <ListSection
-      title={t('payments.title')}
-      state={stateOf(payments)}
-      empty={t('payments.none')}
-      head={[
-        t('payments.amount'),
-        t('payments.purpose'),
-        t('payments.stage'),
-        t('payments.created'),
-        '',
-      ]}
-      row={(payment) => {
-        const created = formatDate(payment.created_at, language);
-        return (
-          <TableRow key={payment.id}>
-            <TableCell component="th" scope="row">
-              {money.format(payment.amount)}
-            </TableCell>
-            <TableCell>{payment.purpose || payment.description || '—'}</TableCell>
-            <TableCell>
-              {t(`common:paymentStatus.${payment.stage}`)}
-              {payment.stage === 'paid' && payment.card_last4 ? (
-                <Typography component="span" color="text.secondary">
-                  {' '}
-                  (<bdi>{payment.card_last4}</bdi>)
-                </Typography>
-              ) : null}
-            </TableCell>
-            <TableCell>{created}</TableCell>
-            <TableCell sx={{ textAlign: 'end' }}>
-              <Link
-                component={RouterLink}
-                to="/payments"
-                aria-label={t('payments.openLabel', { date: created })}
-              >
-                {t('payments.open')}
-              </Link>
-            </TableCell>
-          </TableRow>
-        );
-      }}
-      onMore={() => setLimit((n) => n + SECTION_PAGE_SIZE * 2)}
-    />
   );
 }
