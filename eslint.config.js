@@ -211,6 +211,25 @@ export default tseslint.config(
     },
   },
   {
+    // app/ composes the features (routes, providers, layouts), never the other way; a feature's
+    // tests may render it inside the app's providers.
+    files: ['apps/{web,desk}/src/features/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', '**/test/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/app/*', '**/app/**'],
+              message: 'Features must not import from app/: move what both need to src/lib.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['packages/shared/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -236,18 +236,18 @@ export function bookAppointment(ctx: AppointmentsContext) {
  * `POST /api/integration/appointments`: the clinic books a patient (found by ID number or
  * signed up). Through the same transaction as a patient's booking, so the same constraints,
  * reminders, webhook and waitlist rules apply; without the patient's online limits (the
- * upcoming cap, the booking rate), which guard self-service. Audited as `writer.actor`.
+ * upcoming cap, the booking rate), which guard self-service. Audited as `clinicActor.actor`.
  */
 export function bookForClinic(ctx: AppointmentsContext) {
   return async function bookForClinic(
-    writer: ClinicActor,
+    clinicActor: ClinicActor,
     body: ClinicBookingBody,
   ): Promise<{ id: number; patientCreated: boolean }> {
     const start = Date.parse(body.start_date);
     const slot = await loadSlot(
       ctx,
       {
-        clinicId: writer.clinicId,
+        clinicId: clinicActor.clinicId,
         caregiverId: body.caregiver_id,
         appointmentTypeId: body.appointment_type_id,
         start,
@@ -273,7 +273,7 @@ export function bookForClinic(ctx: AppointmentsContext) {
           clinicId: slot.clinic.id,
           to: body.patient.phone,
           kind: 'clinic_booking',
-          actor: writer.actor,
+          actor: clinicActor.actor,
           now,
         });
         if (refused) return { refused };
@@ -290,13 +290,13 @@ export function bookForClinic(ctx: AppointmentsContext) {
         checkBusy: body.ignore_busy_times !== true,
         maxUpcoming: null,
         now,
-        actor: writer.actor,
+        actor: clinicActor.actor,
         capTaken: true,
         requested: body.send_sms,
       });
       await audit(tx, {
         clinicId: slot.clinic.id,
-        actor: writer.actor,
+        actor: clinicActor.actor,
         action: 'appointment.book',
         targetType: 'appointment',
         targetId: id,

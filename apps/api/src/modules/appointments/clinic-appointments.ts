@@ -111,32 +111,40 @@ export function createClinicAppointments({ db, appointments: service }: ClinicAp
     },
 
     /** Books on the clinic's behalf and answers the booked appointment. */
-    async bookAppointment(writer: ClinicActor, body: ClinicBookingBody) {
-      const { id } = await service.bookForClinic(writer, body);
-      const [row] = await repository.listAppointments(db, writer.clinicId, { id });
+    async bookAppointment(clinicActor: ClinicActor, body: ClinicBookingBody) {
+      const { id } = await service.bookForClinic(clinicActor, body);
+      const [row] = await repository.listAppointments(db, clinicActor.clinicId, { id });
       if (!row) throw new AppError('appointment_not_found', 404, 'Appointment not found');
       return toAppointmentView(row);
     },
 
     /** Moves on the clinic's behalf and answers the appointment at its new time. */
     async rescheduleAppointment(
-      writer: ClinicActor,
+      clinicActor: ClinicActor,
       appointmentId: number,
       body: ClinicRescheduleBody,
     ) {
-      await service.rescheduleForClinic(writer, appointmentId, body);
-      const [row] = await repository.listAppointments(db, writer.clinicId, { id: appointmentId });
+      await service.rescheduleForClinic(clinicActor, appointmentId, body);
+      const [row] = await repository.listAppointments(db, clinicActor.clinicId, {
+        id: appointmentId,
+      });
       if (!row) throw new AppError('appointment_not_found', 404, 'Appointment not found');
       return toAppointmentView(row);
     },
 
     /** Cancels on the clinic's behalf and answers the cancelled appointment. */
-    async cancelAppointment(writer: ClinicActor, appointmentId: number, body?: ClinicCancelBody) {
-      await service.cancelForClinic(writer.clinicId, appointmentId, writer.actor, {
+    async cancelAppointment(
+      clinicActor: ClinicActor,
+      appointmentId: number,
+      body?: ClinicCancelBody,
+    ) {
+      await service.cancelForClinic(clinicActor.clinicId, appointmentId, clinicActor.actor, {
         reason: body?.reason ?? null,
         sendSms: body?.send_sms,
       });
-      const [row] = await repository.listAppointments(db, writer.clinicId, { id: appointmentId });
+      const [row] = await repository.listAppointments(db, clinicActor.clinicId, {
+        id: appointmentId,
+      });
       if (!row) throw new AppError('appointment_not_found', 404, 'Appointment not found');
       return toAppointmentView(row);
     },

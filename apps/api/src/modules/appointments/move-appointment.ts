@@ -240,11 +240,11 @@ const cancelledAlready = () =>
  * free with outside_working_hours, over busy times with ignore_busy_times. The patient is told
  * by the move's notice when the clinic tells moves, or as send_sms says for this move (true:
  * told, counted by the message caps first: refused, 429 and nothing moves; false: not told).
- * Audited as `writer.actor`.
+ * Audited as `clinicActor.actor`.
  */
 export function rescheduleForClinic(ctx: AppointmentsContext) {
   return async function rescheduleForClinic(
-    writer: ClinicActor,
+    clinicActor: ClinicActor,
     appointmentId: number,
     body: ClinicRescheduleBody,
   ): Promise<void> {
@@ -252,7 +252,7 @@ export function rescheduleForClinic(ctx: AppointmentsContext) {
     const current = await repository.lockClinicAppointment(
       repository.db,
       appointmentId,
-      writer.clinicId,
+      clinicActor.clinicId,
       false,
     );
     if (!current) throw appointmentNotFound();
@@ -261,7 +261,7 @@ export function rescheduleForClinic(ctx: AppointmentsContext) {
     const slot = await loadSlot(
       ctx,
       {
-        clinicId: writer.clinicId,
+        clinicId: clinicActor.clinicId,
         caregiverId: body.caregiver_id ?? current.caregiverId,
         appointmentTypeId: current.appointmentTypeId,
         start,
@@ -280,7 +280,7 @@ export function rescheduleForClinic(ctx: AppointmentsContext) {
     type Outcome = { refused: MessageCapRefusal } | { moved: true };
     const outcome = await inBookingTransaction(ctx, async (tx): Promise<Outcome> => {
       const now = ctx.clock();
-      const row = await repository.lockClinicAppointment(tx, appointmentId, writer.clinicId);
+      const row = await repository.lockClinicAppointment(tx, appointmentId, clinicActor.clinicId);
       if (!row) throw appointmentNotFound();
       if (row.status !== 'booked') throw cancelledAlready();
       await lockCaregivers(ctx, tx, [row.caregiverId, slot.caregiver.id]);
@@ -288,17 +288,17 @@ export function rescheduleForClinic(ctx: AppointmentsContext) {
       // moves: refused, nothing does (429).
       if (asked) {
         const refused = await takeMessageCap(tx, {
-          clinicId: writer.clinicId,
+          clinicId: clinicActor.clinicId,
           to: row.phone,
           kind: 'clinic_booking',
-          actor: writer.actor,
+          actor: clinicActor.actor,
           now,
         });
         if (refused) return { refused };
       }
       const move: Move = {
         row,
-        clinicId: writer.clinicId,
+        clinicId: clinicActor.clinicId,
         patientId: row.patientId,
         caregiverId: slot.caregiver.id,
         appointmentTypeId: row.appointmentTypeId,
@@ -308,13 +308,13 @@ export function rescheduleForClinic(ctx: AppointmentsContext) {
         language: row.language,
         checkBusy: body.ignore_busy_times !== true,
         // Told when the clinic tells moves, or as send_sms says for this one.
-        notice: { actor: writer.actor, now, requested: body.send_sms, capTaken: asked },
+        notice: { actor: clinicActor.actor, now, requested: body.send_sms, capTaken: asked },
       };
       await writeMove(ctx, tx, move);
       await settleMove(ctx, tx, move);
       await audit(tx, {
-        clinicId: writer.clinicId,
-        actor: writer.actor,
+        clinicId: clinicActor.clinicId,
+        actor: clinicActor.actor,
         action: 'appointment.reschedule',
         targetType: 'appointment',
         targetId: row.id,
@@ -330,6 +330,6 @@ export function rescheduleForClinic(ctx: AppointmentsContext) {
       return { moved: true };
     });
     if ('refused' in outcome) throw messageCapError(outcome.refused);
-    afterChange(ctx, writer.clinicId, { freedTime: true });
+    afterChange(ctx, clinicActor.clinicId, { freedTime: true });
   };
 }

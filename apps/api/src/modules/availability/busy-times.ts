@@ -60,7 +60,7 @@ export function createBusyTimes({ db, waitlist, cache, clock }: BusyTimesDeps) {
      * outside the window is moved into it). The same call twice changes nothing the second time.
      */
     async replace(
-      writer: ClinicActor,
+      clinicActor: ClinicActor,
       caregiverId: number,
       body: BusyTimesBody,
     ): Promise<BusyTimesResult> {
@@ -74,7 +74,7 @@ export function createBusyTimes({ db, waitlist, cache, clock }: BusyTimesDeps) {
       }));
 
       const result = await db.transaction(async (tx) => {
-        const caregiver = await requireClinicCaregiver(tx, writer.clinicId, caregiverId);
+        const caregiver = await requireClinicCaregiver(tx, clinicActor.clinicId, caregiverId);
         await lockCaregiverDiary(tx, caregiver.id);
 
         const externalIds = items.map((item) => item.externalId);
@@ -143,12 +143,15 @@ export function createBusyTimes({ db, waitlist, cache, clock }: BusyTimesDeps) {
         const changed = created + updated + removed.length > 0;
         // A busy time gone or moved may free a time someone is waiting for.
         if (updated + removed.length > 0) {
-          await waitlist.queueOffers(tx, { clinicId: writer.clinicId, caregiverId: caregiver.id });
+          await waitlist.queueOffers(tx, {
+            clinicId: clinicActor.clinicId,
+            caregiverId: caregiver.id,
+          });
         }
         if (changed) {
           await audit(tx, {
-            clinicId: writer.clinicId,
-            actor: writer.actor,
+            clinicId: clinicActor.clinicId,
+            actor: clinicActor.actor,
             action: 'busy_times.replace',
             targetType: 'caregiver',
             targetId: caregiver.id,
@@ -176,7 +179,7 @@ export function createBusyTimes({ db, waitlist, cache, clock }: BusyTimesDeps) {
         };
       });
       if (result.changed) {
-        cache.invalidate(writer.clinicId);
+        cache.invalidate(clinicActor.clinicId);
         waitlist.kick();
       }
       return result.view;

@@ -48,11 +48,11 @@ export function createCalendarFeeds({ db, clock, publicOrigin }: CalendarFeedDep
 
   return {
     /** A new URL for the caregiver's feed, replacing any earlier one (which stops working). */
-    async create(writer: ClinicActor, caregiverId: number): Promise<CalendarFeedCreated> {
+    async create(clinicActor: ClinicActor, caregiverId: number): Promise<CalendarFeedCreated> {
       const token = randomToken();
       const now = new Date(clock());
       await db.transaction(async (tx) => {
-        const caregiver = await requireClinicCaregiver(tx, writer.clinicId, caregiverId);
+        const caregiver = await requireClinicCaregiver(tx, clinicActor.clinicId, caregiverId);
         const [earlier] = await tx
           .delete(calendarFeeds)
           .where(eq(calendarFeeds.caregiverId, caregiver.id))
@@ -61,8 +61,8 @@ export function createCalendarFeeds({ db, clock, publicOrigin }: CalendarFeedDep
           .insert(calendarFeeds)
           .values({ caregiverId: caregiver.id, tokenHash: sha256Hex(token), createdAt: now });
         await audit(tx, {
-          clinicId: writer.clinicId,
-          actor: writer.actor,
+          clinicId: clinicActor.clinicId,
+          actor: clinicActor.actor,
           action: 'calendar_feed.create',
           targetType: 'caregiver',
           targetId: caregiver.id,
@@ -92,17 +92,17 @@ export function createCalendarFeeds({ db, clock, publicOrigin }: CalendarFeedDep
     },
 
     /** Revokes the caregiver's feed URL (its subscribers get 404 from now on). */
-    async revoke(writer: ClinicActor, caregiverId: number): Promise<void> {
+    async revoke(clinicActor: ClinicActor, caregiverId: number): Promise<void> {
       await db.transaction(async (tx) => {
-        const caregiver = await requireClinicCaregiver(tx, writer.clinicId, caregiverId);
+        const caregiver = await requireClinicCaregiver(tx, clinicActor.clinicId, caregiverId);
         const removed = await tx
           .delete(calendarFeeds)
           .where(eq(calendarFeeds.caregiverId, caregiver.id))
           .returning({ caregiverId: calendarFeeds.caregiverId });
         if (removed.length > 0) {
           await audit(tx, {
-            clinicId: writer.clinicId,
-            actor: writer.actor,
+            clinicId: clinicActor.clinicId,
+            actor: clinicActor.actor,
             action: 'calendar_feed.revoke',
             targetType: 'caregiver',
             targetId: caregiver.id,

@@ -31,6 +31,28 @@ export function createPushChannels(
   }
 
   /**
+   * A call about a channel. No access or no calendar fails the pass with it; anything else (the
+   * provider refusing our address, a rate limit) is logged and answered null: the poll keeps the
+   * mirror fresh meanwhile.
+   */
+  async function orPoll<T>(
+    caregiverId: number,
+    what: 'opened' | 'renewed',
+    call: () => Promise<T>,
+  ): Promise<{ value: T } | null> {
+    try {
+      return { value: await call() };
+    } catch (error) {
+      if (failureState(error) !== 'error') throw error;
+      log.warn(
+        { caregiverId, error: clinicErrorText(error) },
+        `calendar push channel not ${what}; polling`,
+      );
+      return null;
+    }
+  }
+
+  /**
    * A push channel, extended where the provider can (Graph), else a new one stored as soon as the
    * provider opens it and the old one stopped once the new one is in place. At most one channel per calendar is live: a pass that fails after this keeps
    * the stored one for the next pass instead of opening another.
@@ -53,51 +75,33 @@ export function createPushChannels(
         resourceId: row.channelResourceId,
         calendarId: row.calendarId,
       };
-      let renewed: { expiration: number } | null;
-      try {
-        renewed = await api.renewChannel(channel, {
-          expiration: now + CHANNEL_LIFETIME_MS,
-          now,
-        });
-      } catch (error) {
-        if (failureState(error) !== 'error') throw error;
-        // The channel lives on until its end; the next pass tries again, the poll meanwhile.
-        log.warn(
-          { caregiverId: row.caregiverId, error: clinicErrorText(error) },
-          'calendar push channel not renewed',
-        );
-        return;
-      }
-      if (renewed) {
+      const renewal = await orPoll(row.caregiverId, 'renewed', () =>
+        api.renewChannel(channel, { expiration: now + CHANNEL_LIFETIME_MS, now }),
+      );
+      // Not renewed now: it lives on until its end, and the next pass tries again.
+      if (!renewal) return;
+      if (renewal.value) {
         await repository.saveChannel(row.caregiverId, row.calendarId, {
           channelId: row.channelId,
           channelResourceId: row.channelResourceId,
           channelTokenHash: row.channelTokenHash,
-          channelExpiresAt: new Date(renewed.expiration),
+          channelExpiresAt: new Date(renewal.value.expiration),
         });
         return;
       }
     }
     const token = randomToken(32);
-    let answer: { id: string; resourceId: string; expiration: number };
-    try {
-      answer = await api.openChannel(row.calendarId, {
+    const opened = await orPoll(row.caregiverId, 'opened', () =>
+      api.openChannel(row.calendarId, {
         id: randomUUID(),
         token,
         address: `${deps.publicOrigin}${NOTIFY_PATHS[row.provider]}`,
         expiration: now + CHANNEL_LIFETIME_MS,
         now,
-      });
-    } catch (error) {
-      // No access or no calendar: the pass fails with it. Anything else (the provider refusing
-      // our address, say): the poll still keeps the mirror fresh.
-      if (failureState(error) !== 'error') throw error;
-      log.warn(
-        { caregiverId: row.caregiverId, error: clinicErrorText(error) },
-        'calendar push channel not opened; polling',
-      );
-      return;
-    }
+      }),
+    );
+    if (!opened) return;
+    const answer = opened.value;
     const saved = await repository.saveChannel(row.caregiverId, row.calendarId, {
       channelId: answer.id,
       channelResourceId: answer.resourceId,

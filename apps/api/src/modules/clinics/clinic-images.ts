@@ -44,7 +44,7 @@ export function createClinicImages(deps: { db: Database; clock: () => number }) 
   const { db, clock } = deps;
   return {
     async upload(
-      writer: { clinicId: number; actor: string },
+      clinicActor: { clinicId: number; actor: string },
       declared: string | undefined,
       bytes: Buffer,
     ): Promise<UploadedImage> {
@@ -57,13 +57,13 @@ export function createClinicImages(deps: { db: Database; clock: () => number }) 
       return db.transaction(async (tx) => {
         const [row] = await tx
           .insert(clinicImages)
-          .values({ clinicId: writer.clinicId, contentType: type, bytes, createdAt: at })
+          .values({ clinicId: clinicActor.clinicId, contentType: type, bytes, createdAt: at })
           .returning({ id: clinicImages.id });
         if (!row) throw new Error('image not saved');
         const url = `/api/images/${row.id}.${extensions[type]}`;
         await audit(tx, {
-          clinicId: writer.clinicId,
-          actor: writer.actor,
+          clinicId: clinicActor.clinicId,
+          actor: clinicActor.actor,
           action: 'image.upload',
           targetType: 'image',
           targetId: row.id,

@@ -92,7 +92,10 @@ export function createClinicProfile(
       return toClinic(await clinicOf(db, clinicId));
     },
 
-    async updateClinic(writer: ClinicActor, body: UpdateClinicBody): Promise<IntegrationClinic> {
+    async updateClinic(
+      clinicActor: ClinicActor,
+      body: UpdateClinicBody,
+    ): Promise<IntegrationClinic> {
       const now = clock();
       checkMessageCaps(body.settings?.message_caps);
       let timezone: string | undefined;
@@ -137,10 +140,10 @@ export function createClinicProfile(
         }).filter(([, value]) => value !== undefined),
       );
 
-      const clinic = await changeSetup(writer.clinicId, async (tx, current) => {
+      const clinic = await changeSetup(clinicActor.clinicId, async (tx, current) => {
         if (
           values.messagingChannel === 'whatsapp' &&
-          !(await repository.hasWhatsappConnection(tx, writer.clinicId))
+          !(await repository.hasWhatsappConnection(tx, clinicActor.clinicId))
         ) {
           throw invalidField(
             'settings.messaging_channel',
@@ -148,7 +151,7 @@ export function createClinicProfile(
           );
         }
         if (Object.keys(values).length > 0) {
-          await repository.updateClinic(tx, writer.clinicId, values);
+          await repository.updateClinic(tx, clinicActor.clinicId, values);
         }
         const newZone = timezone !== undefined && timezone !== current.timezone ? timezone : null;
         if (newZone !== null) {
@@ -156,7 +159,7 @@ export function createClinicProfile(
           // compares it. Bookings that ended over a day ago no longer meet a new booking's date.
           const booked = await repository.listBookedSince(
             tx,
-            writer.clinicId,
+            clinicActor.clinicId,
             new Date(now - 2 * DAY),
           );
           for (const row of booked) {
@@ -170,15 +173,15 @@ export function createClinicProfile(
           (values.cancelNoticeMinutes !== undefined &&
             values.cancelNoticeMinutes !== current.cancelNoticeMinutes)
         ) {
-          await reminders.replanClinic(tx, writer.clinicId);
+          await reminders.replanClinic(tx, clinicActor.clinicId);
         }
-        await audited(tx, writer, now, {
+        await audited(tx, clinicActor, now, {
           action: 'clinic.update',
           targetType: 'clinic',
-          targetId: writer.clinicId,
+          targetId: clinicActor.clinicId,
           details: { changes: { ...body, ...(timezone === undefined ? {} : { timezone }) } },
         });
-        return clinicOf(tx, writer.clinicId);
+        return clinicOf(tx, clinicActor.clinicId);
       });
       return toClinic(clinic);
     },

@@ -42,9 +42,9 @@ export function createSetupAppointmentTypes(
 
     getAppointmentType: readType,
 
-    async createAppointmentType(writer: ClinicActor, body: CreateAppointmentTypeBody) {
+    async createAppointmentType(clinicActor: ClinicActor, body: CreateAppointmentTypeBody) {
       const now = clock();
-      const id = await changeSetup(writer.clinicId, async (tx, clinic) => {
+      const id = await changeSetup(clinicActor.clinicId, async (tx, clinic) => {
         const caregiverIds = body.caregiver_ids ?? [];
         await checkIds(tx, clinic.id, caregiverIds, 'caregiver', 'caregiver_ids');
         const typeId = await repository.insertType(tx, clinic.id, {
@@ -52,7 +52,7 @@ export function createSetupAppointmentTypes(
           durationMinutes: body.duration_minutes,
         });
         await repository.replaceTypeCaregivers(tx, typeId, caregiverIds);
-        await audited(tx, writer, now, {
+        await audited(tx, clinicActor, now, {
           action: 'appointment_type.create',
           targetType: 'appointment_type',
           targetId: typeId,
@@ -60,16 +60,16 @@ export function createSetupAppointmentTypes(
         });
         return typeId;
       });
-      return readType(writer.clinicId, id);
+      return readType(clinicActor.clinicId, id);
     },
 
     async updateAppointmentType(
-      writer: ClinicActor,
+      clinicActor: ClinicActor,
       typeId: number,
       body: UpdateAppointmentTypeBody,
     ) {
       const now = clock();
-      await changeSetup(writer.clinicId, async (tx, clinic) => {
+      await changeSetup(clinicActor.clinicId, async (tx, clinic) => {
         const type = await repository.findType(tx, clinic.id, typeId);
         if (!type) throw typeNotFound(typeId);
         if (body.name !== undefined || body.duration_minutes !== undefined) {
@@ -84,22 +84,22 @@ export function createSetupAppointmentTypes(
           await checkIds(tx, clinic.id, body.caregiver_ids, 'caregiver', 'caregiver_ids');
           await repository.replaceTypeCaregivers(tx, type.id, body.caregiver_ids);
         }
-        await audited(tx, writer, now, {
+        await audited(tx, clinicActor, now, {
           action: 'appointment_type.update',
           targetType: 'appointment_type',
           targetId: type.id,
           details: { changes: body },
         });
       });
-      return readType(writer.clinicId, typeId);
+      return readType(clinicActor.clinicId, typeId);
     },
 
     /** Refused (409) once any appointment, booked or cancelled, is of this type: they keep it. */
-    async deleteAppointmentType(writer: ClinicActor, typeId: number): Promise<void> {
+    async deleteAppointmentType(clinicActor: ClinicActor, typeId: number): Promise<void> {
       const now = clock();
-      await changeSetup(writer.clinicId, async (tx) => {
+      await changeSetup(clinicActor.clinicId, async (tx) => {
         // Locked: no booking can take the type between the check and the delete.
-        const type = await repository.findType(tx, writer.clinicId, typeId, true);
+        const type = await repository.findType(tx, clinicActor.clinicId, typeId, true);
         if (!type) throw typeNotFound(typeId);
         if (await repository.isTypeBooked(tx, type.id)) {
           throw new AppError(
@@ -109,7 +109,7 @@ export function createSetupAppointmentTypes(
           );
         }
         await repository.deleteType(tx, type.id);
-        await audited(tx, writer, now, {
+        await audited(tx, clinicActor, now, {
           action: 'appointment_type.delete',
           targetType: 'appointment_type',
           targetId: type.id,

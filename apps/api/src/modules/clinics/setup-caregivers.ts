@@ -219,9 +219,9 @@ export function createSetupCaregivers(
 
     getCaregiver: readCaregiver,
 
-    async createCaregiver(writer: ClinicActor, body: CreateCaregiverBody) {
+    async createCaregiver(clinicActor: ClinicActor, body: CreateCaregiverBody) {
       const now = clock();
-      const id = await changeSetup(writer.clinicId, async (tx, clinic) => {
+      const id = await changeSetup(clinicActor.clinicId, async (tx, clinic) => {
         const typeIds = body.appointment_type_ids ?? [];
         await checkIds(tx, clinic.id, typeIds, 'appointment type', 'appointment_type_ids');
         await checkCalendarClaim(tx, clinic.id, null, body.google_calendar_sync_calendar_id);
@@ -232,7 +232,7 @@ export function createSetupCaregivers(
         });
         await writeSchedule(tx, clinic, caregiverId, body.marpe_rules);
         await repository.replaceCaregiverTypes(tx, caregiverId, typeIds);
-        await audited(tx, writer, now, {
+        await audited(tx, clinicActor, now, {
           action: 'caregiver.create',
           targetType: 'caregiver',
           targetId: caregiverId,
@@ -240,12 +240,16 @@ export function createSetupCaregivers(
         });
         return caregiverId;
       });
-      return readCaregiver(writer.clinicId, id);
+      return readCaregiver(clinicActor.clinicId, id);
     },
 
-    async updateCaregiver(writer: ClinicActor, caregiverId: number, body: UpdateCaregiverBody) {
+    async updateCaregiver(
+      clinicActor: ClinicActor,
+      caregiverId: number,
+      body: UpdateCaregiverBody,
+    ) {
       const now = clock();
-      await changeSetup(writer.clinicId, async (tx, clinic) => {
+      await changeSetup(clinicActor.clinicId, async (tx, clinic) => {
         const caregiver = await requireClinicCaregiver(tx, clinic.id, caregiverId);
         await checkNotConnected(tx, caregiver.id, body.google_calendar_sync_calendar_id);
         const values = caregiverValues(body);
@@ -264,7 +268,7 @@ export function createSetupCaregivers(
           await checkIds(tx, clinic.id, typeIds, 'appointment type', 'appointment_type_ids');
           await repository.replaceCaregiverTypes(tx, caregiver.id, typeIds);
         }
-        await audited(tx, writer, now, {
+        await audited(tx, clinicActor, now, {
           action: 'caregiver.update',
           targetType: 'caregiver',
           targetId: caregiver.id,
@@ -275,28 +279,28 @@ export function createSetupCaregivers(
         }
       });
       waitlist.kick();
-      return readCaregiver(writer.clinicId, caregiverId);
+      return readCaregiver(clinicActor.clinicId, caregiverId);
     },
 
     /**
      * Takes the caregiver off the clinic page and out of booking. Its appointments (past and
      * booked) stay, and PATCH `is_active: true` brings it back.
      */
-    async deactivateCaregiver(writer: ClinicActor, caregiverId: number): Promise<void> {
+    async deactivateCaregiver(clinicActor: ClinicActor, caregiverId: number): Promise<void> {
       const now = clock();
       const changed = await db.transaction(async (tx) => {
-        await lockClinic(tx, writer.clinicId);
-        const caregiver = await requireClinicCaregiver(tx, writer.clinicId, caregiverId);
+        await lockClinic(tx, clinicActor.clinicId);
+        const caregiver = await requireClinicCaregiver(tx, clinicActor.clinicId, caregiverId);
         if (!caregiver.isActive) return false;
         await repository.updateCaregiver(tx, caregiver.id, { isActive: false });
-        await audited(tx, writer, now, {
+        await audited(tx, clinicActor, now, {
           action: 'caregiver.deactivate',
           targetType: 'caregiver',
           targetId: caregiver.id,
         });
         return true;
       });
-      if (changed) cache.invalidate(writer.clinicId);
+      if (changed) cache.invalidate(clinicActor.clinicId);
     },
   };
 }

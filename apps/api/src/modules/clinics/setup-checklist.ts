@@ -195,29 +195,38 @@ export function createSetupChecklist({ db, clock, cache, waitlist }: SetupCheckl
     getChecklist: (clinicId: number) => checklist(db, clinicId),
 
     /** Marks a step done or not done (audited when that changes); the checklist after. */
-    async markStep(writer: ClinicActor, step: SetupStep, done: boolean): Promise<SetupChecklist> {
+    async markStep(
+      clinicActor: ClinicActor,
+      step: SetupStep,
+      done: boolean,
+    ): Promise<SetupChecklist> {
       const now = new Date(clock());
       await db.transaction(async (tx) => {
-        await clinicOf(tx, writer.clinicId);
+        await clinicOf(tx, clinicActor.clinicId);
         const changed = done
           ? await tx
               .insert(clinicSetupSteps)
-              .values({ clinicId: writer.clinicId, step, doneAt: now, doneBy: writer.actor })
+              .values({
+                clinicId: clinicActor.clinicId,
+                step,
+                doneAt: now,
+                doneBy: clinicActor.actor,
+              })
               .onConflictDoNothing()
               .returning({ step: clinicSetupSteps.step })
           : await tx
               .delete(clinicSetupSteps)
               .where(
                 and(
-                  eq(clinicSetupSteps.clinicId, writer.clinicId),
+                  eq(clinicSetupSteps.clinicId, clinicActor.clinicId),
                   eq(clinicSetupSteps.step, step),
                 ),
               )
               .returning({ step: clinicSetupSteps.step });
         if (changed.length > 0) {
           await audit(tx, {
-            clinicId: writer.clinicId,
-            actor: writer.actor,
+            clinicId: clinicActor.clinicId,
+            actor: clinicActor.actor,
             action: done ? 'setup_step.done' : 'setup_step.undone',
             targetType: 'setup_step',
             targetId: step,
@@ -225,7 +234,7 @@ export function createSetupChecklist({ db, clock, cache, waitlist }: SetupCheckl
           });
         }
       });
-      return checklist(db, writer.clinicId);
+      return checklist(db, clinicActor.clinicId);
     },
 
     /** The closures dated `from` (default today, clinic time) to `to`, by date. */
@@ -236,10 +245,10 @@ export function createSetupChecklist({ db, clock, cache, waitlist }: SetupCheckl
     },
 
     /** Closes the clinic on a date, today or later: 400 for a past date, 409 if already closed. */
-    async createClosure(writer: ClinicActor, body: CreateClosureBody): Promise<Closure> {
+    async createClosure(clinicActor: ClinicActor, body: CreateClosureBody): Promise<Closure> {
       const now = clock();
       const closure = await db.transaction(async (tx) => {
-        const clinic = await clinicOf(tx, writer.clinicId);
+        const clinic = await clinicOf(tx, clinicActor.clinicId);
         if (body.date < zonedDate(now, clinic.timezone)) {
           throw invalidField('date', 'The date has passed');
         }
@@ -258,7 +267,7 @@ export function createSetupChecklist({ db, clock, cache, waitlist }: SetupCheckl
         }
         await audit(tx, {
           clinicId: clinic.id,
-          actor: writer.actor,
+          actor: clinicActor.actor,
           action: 'closure.create',
           targetType: 'closure',
           targetId: row.id,
@@ -269,26 +278,29 @@ export function createSetupChecklist({ db, clock, cache, waitlist }: SetupCheckl
         if (!created) throw new Error('createClosure: the row is gone');
         return created;
       });
-      cache.invalidate(writer.clinicId);
+      cache.invalidate(clinicActor.clinicId);
       return closure;
     },
 
     /** Opens the date again: its times are offered, and waiting patients may be offered them. */
-    async deleteClosure(writer: ClinicActor, closureId: number): Promise<void> {
+    async deleteClosure(clinicActor: ClinicActor, closureId: number): Promise<void> {
       const now = clock();
       await db.transaction(async (tx) => {
         const [row] = isStoredId(closureId)
           ? await tx
               .delete(clinicClosures)
               .where(
-                and(eq(clinicClosures.id, closureId), eq(clinicClosures.clinicId, writer.clinicId)),
+                and(
+                  eq(clinicClosures.id, closureId),
+                  eq(clinicClosures.clinicId, clinicActor.clinicId),
+                ),
               )
               .returning({ id: clinicClosures.id, date: clinicClosures.date })
           : [];
         if (!row) throw closureNotFound(closureId);
         await audit(tx, {
-          clinicId: writer.clinicId,
-          actor: writer.actor,
+          clinicId: clinicActor.clinicId,
+          actor: clinicActor.actor,
           action: 'closure.delete',
           targetType: 'closure',
           targetId: row.id,
@@ -298,12 +310,15 @@ export function createSetupChecklist({ db, clock, cache, waitlist }: SetupCheckl
         const active = await tx
           .select({ id: caregivers.id })
           .from(caregivers)
-          .where(and(eq(caregivers.clinicId, writer.clinicId), eq(caregivers.isActive, true)));
+          .where(and(eq(caregivers.clinicId, clinicActor.clinicId), eq(caregivers.isActive, true)));
         for (const caregiver of active) {
-          await waitlist.queueOffers(tx, { clinicId: writer.clinicId, caregiverId: caregiver.id });
+          await waitlist.queueOffers(tx, {
+            clinicId: clinicActor.clinicId,
+            caregiverId: caregiver.id,
+          });
         }
       });
-      cache.invalidate(writer.clinicId);
+      cache.invalidate(clinicActor.clinicId);
       waitlist.kick();
     },
   };

@@ -80,16 +80,16 @@ export function createSetupSteps({
     return result;
   }
 
-  /** The audit entry of a setup change `writer` made at `now`. */
+  /** The audit entry of a setup change `clinicActor` made at `now`. */
   function audited(
     tx: Executor,
-    writer: ClinicActor,
+    clinicActor: ClinicActor,
     now: number,
     entry: Omit<AuditEntry, 'clinicId' | 'actor' | 'at'>,
   ): Promise<void> {
     return audit(tx, {
-      clinicId: writer.clinicId,
-      actor: writer.actor,
+      clinicId: clinicActor.clinicId,
+      actor: clinicActor.actor,
       ...entry,
       at: new Date(now),
     });

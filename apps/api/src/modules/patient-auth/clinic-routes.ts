@@ -60,7 +60,7 @@ export function createPatientCorrections(deps: {
      * Each kind of change audited with what it was before.
      */
     async correct(
-      writer: ClinicActor,
+      clinicActor: ClinicActor,
       idNumber: string,
       input: UpdatePatientBody,
     ): Promise<IntegrationPatient> {
@@ -69,7 +69,7 @@ export function createPatientCorrections(deps: {
       const now = clock();
       const row = await repository.db.transaction(async (tx) => {
         // Locked: a correction and a reassignment of one record never interleave.
-        const patient = await repository.lockPatient(tx, writer.clinicId, idNumber);
+        const patient = await repository.lockPatient(tx, clinicActor.clinicId, idNumber);
         if (!patient) {
           throw new AppError('patient_not_found', 404, 'No patient with this ID number here');
         }
@@ -82,8 +82,8 @@ export function createPatientCorrections(deps: {
             .set({ firstName, lastName, updatedAt: new Date(now) })
             .where(eq(patients.id, patient.id));
           await audit(tx, {
-            clinicId: writer.clinicId,
-            actor: writer.actor,
+            clinicId: clinicActor.clinicId,
+            actor: clinicActor.actor,
             action: 'patient.update_name',
             targetType: 'patient',
             targetId: patient.id,
@@ -99,15 +99,15 @@ export function createPatientCorrections(deps: {
         }
         if (phone === undefined || patient.phone === phone) return current;
         if (
-          (await repository.lockAndCountIdentities(tx, writer.clinicId, phone)) >=
+          (await repository.lockAndCountIdentities(tx, clinicActor.clinicId, phone)) >=
           MAX_IDENTITIES_PER_PHONE
         ) {
           throw tooManyIdentities();
         }
         await repository.changePhone(tx, patient.id, phone, new Date(now));
         await audit(tx, {
-          clinicId: writer.clinicId,
-          actor: writer.actor,
+          clinicId: clinicActor.clinicId,
+          actor: clinicActor.actor,
           action: 'patient.update_phone',
           targetType: 'patient',
           targetId: patient.id,
@@ -133,7 +133,7 @@ export function createPatientCorrections(deps: {
      * to go through with the owner and cancel those that are not theirs.
      */
     async reassign(
-      writer: ClinicActor,
+      clinicActor: ClinicActor,
       idNumber: string,
       input: ReassignPatientBody,
     ): Promise<ReassignedPatient> {
@@ -141,25 +141,25 @@ export function createPatientCorrections(deps: {
       if (phone === null) throw invalidField('phone', 'Expected an Israeli mobile number');
       const now = new Date(clock());
       return repository.db.transaction(async (tx) => {
-        const patient = await repository.lockPatient(tx, writer.clinicId, idNumber);
+        const patient = await repository.lockPatient(tx, clinicActor.clinicId, idNumber);
         if (!patient) {
           throw new AppError('patient_not_found', 404, 'No patient with this ID number here');
         }
         if (
           patient.phone !== phone &&
-          (await repository.lockAndCountIdentities(tx, writer.clinicId, phone)) >=
+          (await repository.lockAndCountIdentities(tx, clinicActor.clinicId, phone)) >=
             MAX_IDENTITIES_PER_PHONE
         ) {
           throw tooManyIdentities();
         }
         const owner = { phone, firstName: input.first_name, lastName: input.last_name };
         const sessionsEnded = await repository.reassignPatient(tx, patient.id, owner, now);
-        await repository.replacePendingChallenges(tx, writer.clinicId, idNumber);
-        await repository.clearFailures(tx, writer.clinicId, idNumber);
+        await repository.replacePendingChallenges(tx, clinicActor.clinicId, idNumber);
+        await repository.clearFailures(tx, clinicActor.clinicId, idNumber);
         const upcoming = await repository.upcomingAppointmentIds(tx, patient.id, now);
         await audit(tx, {
-          clinicId: writer.clinicId,
-          actor: writer.actor,
+          clinicId: clinicActor.clinicId,
+          actor: clinicActor.actor,
           action: 'patient.reassign',
           targetType: 'patient',
           targetId: patient.id,

@@ -272,22 +272,25 @@ export function createReminders(deps: RemindersDeps) {
      * `PUT /api/integration/reminders/settings`: saved whole, and every upcoming appointment of the
      * clinic re-planned by them in the same transaction (none when turned off).
      */
-    async saveSettings(writer: ClinicActor, settings: ReminderSettings): Promise<ReminderSettings> {
+    async saveSettings(
+      clinicActor: ClinicActor,
+      settings: ReminderSettings,
+    ): Promise<ReminderSettings> {
       const now = clock();
       await db.transaction(async (tx) => {
-        await repository.saveSettings(tx, writer.clinicId, settings);
-        await replanAt(tx, writer.clinicId, now);
+        await repository.saveSettings(tx, clinicActor.clinicId, settings);
+        await replanAt(tx, clinicActor.clinicId, now);
         await audit(tx, {
-          clinicId: writer.clinicId,
-          actor: writer.actor,
+          clinicId: clinicActor.clinicId,
+          actor: clinicActor.actor,
           action: 'reminders.update',
           targetType: 'clinic',
-          targetId: writer.clinicId,
+          targetId: clinicActor.clinicId,
           details: { settings },
           at: new Date(now),
         });
       });
-      return repository.findSettings(db, writer.clinicId);
+      return repository.findSettings(db, clinicActor.clinicId);
     },
 
     /** `GET /api/integration/appointments/:id/reminders`: planned, sent and withdrawn, by due time. */

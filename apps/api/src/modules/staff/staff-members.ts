@@ -115,7 +115,7 @@ export function createStaffMembers(deps: StaffMembersDeps) {
 
     /** A one-time invitation link for the phone (by SMS too unless `sendSms` is false). */
     async invite(
-      writer: ClinicActor,
+      clinicActor: ClinicActor,
       input: { name: string; phone: string; role: StaffRole; sendSms?: boolean },
       executor?: Executor,
     ): Promise<CreatedStaffInvitation> {
@@ -123,20 +123,20 @@ export function createStaffMembers(deps: StaffMembersDeps) {
       const now = clock();
       const url = invitationUrl(publicOrigin, token);
       const work = async (tx: Executor) => {
-        const name = await clinicName(tx, writer.clinicId);
+        const name = await clinicName(tx, clinicActor.clinicId);
         const invitation = await repository.insertInvitation(tx, {
-          clinicId: writer.clinicId,
+          clinicId: clinicActor.clinicId,
           phone: input.phone,
           name: input.name,
           role: input.role,
           tokenHash: sha256Hex(token),
-          invitedBy: writer.actor,
+          invitedBy: clinicActor.actor,
           createdAt: new Date(now),
           expiresAt: new Date(now + staffAuthRules.invitationMs),
         });
         await audit(tx, {
-          clinicId: writer.clinicId,
-          actor: writer.actor,
+          clinicId: clinicActor.clinicId,
+          actor: clinicActor.actor,
           action: 'staff.invite',
           targetType: 'staff_invitation',
           targetId: invitation.id,
@@ -146,7 +146,7 @@ export function createStaffMembers(deps: StaffMembersDeps) {
         if (input.sendSms !== false) {
           if (!messaging) throw new Error('invitations cannot be sent from here');
           await messaging.queueSms(tx, {
-            clinicId: writer.clinicId,
+            clinicId: clinicActor.clinicId,
             to: input.phone,
             body: invitationMessage(name, url),
             kind: 'staff_invitation',
@@ -167,7 +167,7 @@ export function createStaffMembers(deps: StaffMembersDeps) {
       return created;
     },
 
-    async revokeInvitation(writer: ClinicActor, invitationId: number): Promise<void> {
+    async revokeInvitation(clinicActor: ClinicActor, invitationId: number): Promise<void> {
       const at = new Date(clock());
       await db.transaction(async (tx) => {
         const revoked = isStoredId(invitationId)
@@ -177,7 +177,7 @@ export function createStaffMembers(deps: StaffMembersDeps) {
               .where(
                 and(
                   eq(staffInvitations.id, invitationId),
-                  eq(staffInvitations.clinicId, writer.clinicId),
+                  eq(staffInvitations.clinicId, clinicActor.clinicId),
                   isNull(staffInvitations.usedAt),
                   isNull(staffInvitations.revokedAt),
                 ),
@@ -188,8 +188,8 @@ export function createStaffMembers(deps: StaffMembersDeps) {
           throw new AppError('invitation_not_found', 404, 'No open invitation with this id');
         }
         await audit(tx, {
-          clinicId: writer.clinicId,
-          actor: writer.actor,
+          clinicId: clinicActor.clinicId,
+          actor: clinicActor.actor,
           action: 'staff.invitation_revoke',
           targetType: 'staff_invitation',
           targetId: invitationId,
@@ -198,14 +198,18 @@ export function createStaffMembers(deps: StaffMembersDeps) {
       });
     },
 
-    async changeRole(writer: ClinicActor, membershipId: number, role: StaffRole): Promise<void> {
+    async changeRole(
+      clinicActor: ClinicActor,
+      membershipId: number,
+      role: StaffRole,
+    ): Promise<void> {
       const at = new Date(clock());
       await db.transaction(async (tx) => {
-        const { membership, name } = await lockedMember(tx, writer.clinicId, membershipId);
+        const { membership, name } = await lockedMember(tx, clinicActor.clinicId, membershipId);
         if (membership.role === role) return;
         if (
           membership.role === 'owner' &&
-          (await repository.countOwners(tx, writer.clinicId)) <= 1
+          (await repository.countOwners(tx, clinicActor.clinicId)) <= 1
         ) {
           throw lastOwner();
         }
@@ -214,8 +218,8 @@ export function createStaffMembers(deps: StaffMembersDeps) {
           .set({ role })
           .where(eq(staffMemberships.id, membershipId));
         await audit(tx, {
-          clinicId: writer.clinicId,
-          actor: writer.actor,
+          clinicId: clinicActor.clinicId,
+          actor: clinicActor.actor,
           action: 'staff.role_change',
           targetType: 'staff_account',
           targetId: membership.accountId,
@@ -226,20 +230,20 @@ export function createStaffMembers(deps: StaffMembersDeps) {
     },
 
     /** Removes the member from the clinic; their sessions can no longer act for it. */
-    async remove(writer: ClinicActor, membershipId: number): Promise<void> {
+    async remove(clinicActor: ClinicActor, membershipId: number): Promise<void> {
       const at = new Date(clock());
       await db.transaction(async (tx) => {
-        const { membership, name } = await lockedMember(tx, writer.clinicId, membershipId);
+        const { membership, name } = await lockedMember(tx, clinicActor.clinicId, membershipId);
         if (
           membership.role === 'owner' &&
-          (await repository.countOwners(tx, writer.clinicId)) <= 1
+          (await repository.countOwners(tx, clinicActor.clinicId)) <= 1
         ) {
           throw lastOwner();
         }
         await tx.delete(staffMemberships).where(eq(staffMemberships.id, membershipId));
         await audit(tx, {
-          clinicId: writer.clinicId,
-          actor: writer.actor,
+          clinicId: clinicActor.clinicId,
+          actor: clinicActor.actor,
           action: 'staff.remove',
           targetType: 'staff_account',
           targetId: membership.accountId,

@@ -113,12 +113,12 @@ export function clinicSlots(ctx: WaitlistContext) {
  */
 export function offerByHand(ctx: WaitlistContext) {
   return async function offerByHand(
-    writer: ClinicActor,
+    clinicActor: ClinicActor,
     entryId: number,
     body: WaitlistOfferBody,
   ): Promise<WaitlistOffer> {
     const { repository, db, outbox } = ctx;
-    const { clinicId } = writer;
+    const { clinicId } = clinicActor;
     const { entry, caregiverId, caregiver, now } = await loadOfferSubject(
       ctx,
       clinicId,
@@ -162,7 +162,7 @@ export function offerByHand(ctx: WaitlistContext) {
         clinicId,
         to: entry.phone,
         kind: 'waitlist_offer',
-        actor: writer.actor,
+        actor: clinicActor.actor,
         now,
       });
       if (refused) return { refused };
@@ -196,7 +196,7 @@ export function offerByHand(ctx: WaitlistContext) {
       }
       await audit(tx, {
         clinicId,
-        actor: writer.actor,
+        actor: clinicActor.actor,
         action: 'waitlist.offer',
         targetType: 'waitlist_entry',
         targetId: entry.id,

@@ -10,10 +10,9 @@ import {
   webhookEndpointsSchema,
   webhookEndpointWithSecretSchema,
 } from '@marpe/shared';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { actorOf, callerOf } from '../../platform/http/integration-routes.js';
+import { callerOf, clinicActorOf } from '../../platform/http/integration-routes.js';
 import type { Webhooks } from './webhooks-service.js';
 
 // A type, not an interface: registerIntegrationRoutes takes options as a Record.
@@ -21,11 +20,6 @@ export type WebhooksRoutesOptions = { service: Webhooks };
 
 const tags = ['integration'];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
-
-function writer(request: FastifyRequest) {
-  const caller = callerOf(request);
-  return { clinicId: caller.clinicId, actor: actorOf(caller) };
-}
 
 /** Registered with registerIntegrationRoutes: every route needs the clinic's API key. */
 export const webhooksRoutes: FastifyPluginAsyncZod<WebhooksRoutesOptions> = async (
@@ -57,7 +51,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod<WebhooksRoutesOptions> = asyn
     },
     async (request, reply) => {
       reply.code(201);
-      return service.createEndpoint(writer(request), request.body);
+      return service.createEndpoint(clinicActorOf(request), request.body);
     },
   );
 
@@ -86,7 +80,8 @@ export const webhooksRoutes: FastifyPluginAsyncZod<WebhooksRoutesOptions> = asyn
         response: { 200: webhookEndpointWithSecretSchema, ...errors },
       },
     },
-    async (request) => service.updateEndpoint(writer(request), request.params.id, request.body),
+    async (request) =>
+      service.updateEndpoint(clinicActorOf(request), request.params.id, request.body),
   );
 
   app.delete(
@@ -100,7 +95,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod<WebhooksRoutesOptions> = asyn
       },
     },
     async (request, reply) => {
-      await service.deleteEndpoint(writer(request), request.params.id);
+      await service.deleteEndpoint(clinicActorOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -130,6 +125,6 @@ export const webhooksRoutes: FastifyPluginAsyncZod<WebhooksRoutesOptions> = asyn
         response: { 200: webhookDeliverySchema, ...errors, 409: errorBodySchema },
       },
     },
-    async (request) => service.retryDelivery(writer(request), request.params.id),
+    async (request) => service.retryDelivery(clinicActorOf(request), request.params.id),
   );
 };
