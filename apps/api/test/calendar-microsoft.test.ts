@@ -533,6 +533,44 @@ describe.each(engines)('Microsoft 365 calendars through Graph (%s)', (engine) =>
     expect((await syncOf())?.channelId).toBe(live[0]?.id);
   });
 
+  it('acts on Graph lifecycle notifications at the same address: a removed subscription is replaced at once, one needing reauthorization is renewed by PATCH; a wrong clientState changes nothing', async () => {
+    await connect();
+    const [first] = graph.subscriptions(main);
+    expect(first?.lifecycleNotificationUrl).toBe(`${ORIGIN}${NOTIFY}`);
+    const post = (body: object) => app.inject({ method: 'POST', url: NOTIFY, payload: body });
+    const lifecycle = (id: string | undefined, clientState: string | undefined, event: string) => ({
+      value: [{ subscriptionId: id, clientState, lifecycleEvent: event }],
+    });
+
+    // Forged: answered as any other, and no pass comes of it.
+    fake.reset();
+    expect((await post(lifecycle(first?.id, 'not ours', 'subscriptionRemoved'))).statusCode).toBe(
+      202,
+    );
+    now += MINUTE;
+    await app.calendarSync.runOnce();
+    expect(fake.requests).toHaveLength(0);
+
+    // Graph removed it: the next pass, at once, makes a new one after the handshakes.
+    const removed = graph.removeSubscription(first?.id ?? '');
+    expect(removed?.url).toBe(`${ORIGIN}${NOTIFY}`);
+    expect((await post(removed?.body ?? {})).statusCode).toBe(202);
+    await app.calendarSync.runOnce();
+    const [second] = graph.subscriptions(main);
+    expect(second?.id).toBeDefined();
+    expect(second?.id).not.toBe(first?.id);
+    expect((await syncOf())?.channelId).toBe(second?.id);
+
+    // Reauthorization required: the same subscription, renewed in place.
+    fake.reset();
+    await post(lifecycle(second?.id, second?.clientState, 'reauthorizationRequired'));
+    await app.calendarSync.runOnce();
+    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toContain(
+      `PATCH /v1.0/subscriptions/${second?.id}`,
+    );
+    expect(graph.subscriptions(main).map((s) => s.id)).toEqual([second?.id]);
+  });
+
   it('asks the connected calendar itself before a booking (calendarView: getSchedule reads only the default one): busy there is slot_taken; the default calendar, a declined or a cancelled event are not; no answer books on the mirror and reads again', async () => {
     // The caregiver keeps the clinic's bookings in a calendar of their own, not the default.
     const { path, cookies } = await consent();

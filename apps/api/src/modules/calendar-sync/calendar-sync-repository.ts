@@ -225,6 +225,16 @@ export function createCalendarSyncRepository(db: Database) {
     },
 
     /** A pass due now (a push notification said the calendar changed). */
+    /** The provider asked for this channel to be renewed or replaced: the next pass does it. */
+    async markChannelStale(caregiverId: number, channelId: string, now: Date) {
+      await db
+        .update(calendarSyncs)
+        .set({ channelExpiresAt: now })
+        .where(
+          and(eq(calendarSyncs.caregiverId, caregiverId), eq(calendarSyncs.channelId, channelId)),
+        );
+    },
+
     async markDue(caregiverId: number, now: Date) {
       await db
         .update(calendarSyncs)

@@ -116,7 +116,9 @@ const graphNotificationsSchema = z.object({
  * `POST /api/calendar-sync/microsoft/notify`: Microsoft Graph's change notifications. With
  * `?validationToken=`, the subscription handshake: the token answered as it came, text/plain,
  * 200, at once (Graph waits 10 s). Otherwise each notification of a subscription of ours whose
- * `clientState` matches (compared in constant time) syncs its calendar at once; the answer is 202
+ * `clientState` matches (compared in constant time) syncs its calendar at once, and a lifecycle
+ * notification (the same address is the subscription's `lifecycleNotificationUrl`) that it was
+ * removed or needs reauthorizing has the next pass renew or replace it; the answer is 202
  * whatever came, so Graph neither retries nor learns which subscriptions exist.
  */
 export const calendarMicrosoftNotifyRoutes: FastifyPluginAsyncZod<
@@ -148,10 +150,11 @@ export const calendarMicrosoftNotifyRoutes: FastifyPluginAsyncZod<
         await calendarSync.notify({
           channelId: notification.subscriptionId,
           token: notification.clientState ?? '',
-          // Every notification (a change, or a lifecycle one: missed, reauthorization) calls
-          // for a read.
+          // Every notification (a change, or a lifecycle one: missed, removed, reauthorization)
+          // calls for a read.
           resourceState: 'exists',
           resourceId: '',
+          ...(notification.lifecycleEvent ? { lifecycle: notification.lifecycleEvent } : {}),
         });
       }
       return reply.status(202).send(null);

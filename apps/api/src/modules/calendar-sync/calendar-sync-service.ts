@@ -76,14 +76,17 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
     kick: loop.kick,
 
     /**
-     * A push notification (the `X-Goog-*` headers): true when it is one of our channels with its
-     * token, and then the calendar is synced at once; false otherwise, and nothing happens.
+     * A push notification (Google's `X-Goog-*` headers, or a Graph notification): true when it
+     * is one of our channels with its token, and then the calendar is synced at once; false
+     * otherwise, and nothing happens. A Graph lifecycle event that the subscription was removed
+     * or needs reauthorizing also has the pass renew or replace it.
      */
     async notify(headers: {
       channelId: string;
       token: string;
       resourceState: string;
       resourceId: string;
+      lifecycle?: string;
     }): Promise<boolean> {
       if (headers.channelId === '' || headers.token === '') return false;
       const row = await repository.findByChannel(headers.channelId);
@@ -93,6 +96,12 @@ export function createCalendarSync(deps: CalendarSyncDeps) {
         (headers.resourceId !== '' && row.channelResourceId !== headers.resourceId)
       ) {
         return false;
+      }
+      if (
+        headers.lifecycle === 'subscriptionRemoved' ||
+        headers.lifecycle === 'reauthorizationRequired'
+      ) {
+        await repository.markChannelStale(row.caregiverId, headers.channelId, new Date(clock()));
       }
       // 'sync' only says the channel is open; 'exists' and 'not_exists' say something changed.
       if (headers.resourceState !== 'sync') {

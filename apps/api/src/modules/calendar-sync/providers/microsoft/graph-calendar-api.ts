@@ -244,6 +244,8 @@ export function createGraphCalendarApi(options: GraphCalendarApiOptions): Calend
       const response = await call('POST', `${baseUrl}/subscriptions`, {
         changeType: 'created,updated,deleted',
         notificationUrl: channel.address,
+        // Removed, missed and reauthorization-required events come to the same route.
+        lifecycleNotificationUrl: channel.address,
         resource: `/me/calendars/${calendarId}/events`,
         expirationDateTime: new Date(expiration).toISOString(),
         clientState: channel.token,

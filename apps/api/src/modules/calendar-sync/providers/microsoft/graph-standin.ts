@@ -10,7 +10,8 @@ import type { GraphEvent } from './graph-calendar-api.js';
 // `canEdit`), calendarView/delta (both bounds required, `Prefer: odata.maxpagesize`, next and
 // delta links, `@removed`, 410 syncStateNotFound for a dropped delta link, series occurrences),
 // calendarView over a window (the last check), subscriptions (at most 4230 minutes, the
-// validation handshake before 201, clientState, renewed by PATCH, lapsing at their expiry), event writes (403 on a
+// validation handshake for the notification and lifecycle URLs before 201, clientState, renewed
+// by PATCH, lapsing at their expiry, removed with a lifecycle notification), event writes (403 on a
 // calendar without `canEdit`, `transactionId` answered with the event it made), and throttling
 // (429 with Retry-After) on demand. Tests put it behind a loopback server; the demo calls it
 // in-process. This file is over 400 lines: it is one fake of one service, read as a whole.
@@ -54,6 +55,8 @@ export interface StandInSubscription {
   calendarId: string;
   clientState: string;
   notificationUrl: string;
+  /** Where removed, missed and reauthorization-required events go, when given. */
+  lifecycleNotificationUrl?: string;
   expirationDateTime: string;
 }
 
@@ -321,18 +324,27 @@ export function createGraphStandIn(options: GraphStandInOptions) {
         'Subscription expiration can only be 4230 minutes in the future',
       );
     }
-    if (!body.notificationUrl?.startsWith(options.allowHttp ? 'http' : 'https://')) {
+    const scheme = options.allowHttp ? 'http' : 'https://';
+    if (
+      !body.notificationUrl?.startsWith(scheme) ||
+      (body.lifecycleNotificationUrl !== undefined &&
+        !body.lifecycleNotificationUrl.startsWith(scheme))
+    ) {
       return graphError(400, 'InvalidRequest', 'NotificationUrl must use https');
     }
     if (!body.clientState || body.clientState.length > 128) {
       return graphError(400, 'InvalidRequest', 'clientState is limited to 128 characters');
     }
-    const validationToken = `Validation: Testing client application reachability ${randomUUID()}`;
-    const echoed = options.validate
-      ? await options.validate(body.notificationUrl, validationToken)
-      : validationToken;
-    if (echoed !== validationToken) {
-      return graphError(400, 'ValidationError', 'Subscription validation request failed');
+    // Graph validates the notification URL and the lifecycle one, each with its own token.
+    for (const url of [body.notificationUrl, body.lifecycleNotificationUrl]) {
+      if (url === undefined) continue;
+      const validationToken = `Validation: Testing client application reachability ${randomUUID()}`;
+      const echoed = options.validate
+        ? await options.validate(url, validationToken)
+        : validationToken;
+      if (echoed !== validationToken) {
+        return graphError(400, 'ValidationError', 'Subscription validation request failed');
+      }
     }
     const subscription: StandInSubscription = {
       id: randomUUID(),
@@ -340,6 +352,9 @@ export function createGraphStandIn(options: GraphStandInOptions) {
       calendarId: calendar.id,
       clientState: body.clientState,
       notificationUrl: body.notificationUrl,
+      ...(body.lifecycleNotificationUrl
+        ? { lifecycleNotificationUrl: body.lifecycleNotificationUrl }
+        : {}),
       expirationDateTime: new Date(expiration).toISOString(),
     };
     subscriptions.set(subscription.id, subscription);
@@ -623,6 +638,31 @@ export function createGraphStandIn(options: GraphStandInOptions) {
         retryAfter,
         code: status === 429 ? 'TooManyRequests' : 'ServiceNotAvailable',
       });
+    },
+
+    /**
+     * Graph removes the subscription (as it may at any time, for Outlook events): it is gone, and
+     * the lifecycle notification it sends is returned for the test to deliver, or null when the
+     * subscription named no lifecycle URL.
+     */
+    removeSubscription(id: string) {
+      const subscription = subscriptions.get(id);
+      subscriptions.delete(id);
+      return subscription?.lifecycleNotificationUrl
+        ? {
+            url: subscription.lifecycleNotificationUrl,
+            body: {
+              value: [
+                {
+                  subscriptionId: subscription.id,
+                  clientState: subscription.clientState,
+                  lifecycleEvent: 'subscriptionRemoved',
+                  subscriptionExpirationDateTime: subscription.expirationDateTime,
+                },
+              ],
+            },
+          }
+        : null;
     },
 
     /** The calendar's calendarView times out (504 ErrorTimeoutExpired) until told otherwise. */
