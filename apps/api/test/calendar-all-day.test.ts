@@ -18,7 +18,7 @@ import {
 import { formatZonedIso, zonedToEpoch } from '../src/platform/zoned-time.js';
 import { clinicRow } from './fixtures.js';
 import { buildTestApp, engines, testConfig, useTestDatabase, xsrfPair } from './helper.js';
-import { startLoopback, type Loopback } from './loopback.js';
+import { startStandInLoopback, type Loopback } from './loopback.js';
 import { bearer, insertLoggedInPatients } from './sessions.js';
 
 // The clinic setting `calendar_all_day_events_block` (docs/calendar-sync.md, "What blocks a
@@ -65,16 +65,7 @@ describe.each(engines)('all-day calendar events and the clinic setting (%s)', (e
 
   beforeAll(async () => {
     google = createGoogleStandIn({ clientEmail: SERVICE_ACCOUNT, publicKey: keys.publicKey });
-    fake = await startLoopback((request) => {
-      const answer = google.handle({
-        method: request.method,
-        path: request.path,
-        query: request.query,
-        headers: request.headers,
-        body: request.body,
-      });
-      return answer.status === 204 ? { status: 204 } : answer;
-    });
+    fake = await startStandInLoopback(google);
     app = await buildTestApp(database.current.handle, {
       config: testConfig({
         PUBLIC_ORIGIN: 'https://marpe.example',

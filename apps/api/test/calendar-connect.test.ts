@@ -30,7 +30,7 @@ import {
 import { formatZonedIso, zonedToEpoch } from '../src/platform/zoned-time.js';
 import { clinicRow } from './fixtures.js';
 import { buildTestApp, engines, testConfig, useTestDatabase, xsrfPair } from './helper.js';
-import { startLoopback, type Loopback } from './loopback.js';
+import { startLoopback, startStandInLoopback, type Loopback } from './loopback.js';
 import { bearer, insertLoggedInPatients } from './sessions.js';
 
 const TZ = 'Asia/Jerusalem';
@@ -75,16 +75,7 @@ describe.each(engines)('calendar connection by consent (%s)', (engine) => {
       publicKey: keys.publicKey,
       oauth,
     });
-    fake = await startLoopback((request) => {
-      const answer = google.handle({
-        method: request.method,
-        path: request.path,
-        query: request.query,
-        headers: request.headers,
-        body: request.body,
-      });
-      return answer.status === 204 ? { status: 204 } : answer;
-    });
+    fake = await startStandInLoopback(google);
     app = await buildTestApp(database.current.handle, {
       config: testConfig({
         PUBLIC_ORIGIN: ORIGIN,

@@ -24,7 +24,7 @@ import {
 import { formatZonedIso, zonedToEpoch } from '../src/platform/zoned-time.js';
 import { clinicRow } from './fixtures.js';
 import { buildTestApp, engines, testConfig, useTestDatabase, xsrfPair } from './helper.js';
-import { startLoopback, type Loopback } from './loopback.js';
+import { startStandInLoopback, type Loopback } from './loopback.js';
 import { bearer, insertLoggedInPatients } from './sessions.js';
 
 // Microsoft 365 calendars through Microsoft Graph (docs/calendar-sync.md, ADR 043), against a
@@ -87,22 +87,7 @@ describe.each(engines)('Microsoft 365 calendars through Graph (%s)', (engine) =>
           : null;
       },
     });
-    fake = await startLoopback(async (request) => {
-      const answer = await graph.handle({
-        method: request.method,
-        path: request.path,
-        query: request.query,
-        headers: request.headers,
-        body: request.body,
-      });
-      return answer.body === undefined
-        ? { status: answer.status, ...(answer.headers ? { headers: answer.headers } : {}) }
-        : {
-            status: answer.status,
-            body: answer.body,
-            ...(answer.headers ? { headers: answer.headers } : {}),
-          };
-    });
+    fake = await startStandInLoopback(graph);
     graph.setBaseUrl(fake.origin);
     app = await buildTestApp(database.current.handle, {
       config: testConfig({

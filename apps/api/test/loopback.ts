@@ -94,3 +94,37 @@ export async function startLoopback(
       }),
   };
 }
+
+/** What a provider's in-memory stand-in (Google's, Microsoft Graph's) is asked and answers. */
+interface StandIn {
+  handle(request: {
+    method: string;
+    path: string;
+    query: Record<string, string>;
+    headers: IncomingHttpHeaders;
+    body: string;
+  }):
+    | { status: number; body?: object; headers?: Record<string, string> }
+    | Promise<{
+        status: number;
+        body?: object;
+        headers?: Record<string, string>;
+      }>;
+}
+
+/** A provider's stand-in behind loopback, so the API reaches it over HTTP as it would the real one. */
+export function startStandInLoopback(standIn: StandIn): Promise<Loopback> {
+  return startLoopback(async (request) => {
+    const answer = await standIn.handle({
+      method: request.method,
+      path: request.path,
+      query: request.query,
+      headers: request.headers,
+      body: request.body,
+    });
+    // A 204 carries no body, whatever the stand-in put there.
+    return answer.status === 204 || answer.body === undefined
+      ? { status: answer.status, ...(answer.headers ? { headers: answer.headers } : {}) }
+      : answer;
+  });
+}
