@@ -4,7 +4,6 @@ import LogoutIcon from '../../lib/icons/logout';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Snackbar from '@mui/material/Snackbar';
 import Typography from '@mui/material/Typography';
 import { useId, useRef, useState, type ComponentType, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,7 +18,7 @@ import { lazyOnOpen } from '../../lib/lazy-on-open';
 import { LoadingView } from '../../lib/loading-view';
 import { useSessionStore } from '../../lib/patient-session/session-store';
 import { useCheckedSession } from '../../lib/patient-session/use-checked-session';
-import { snackbarDefaultMs } from '../../lib/snackbar';
+import { OutcomeSnackbar } from '../../lib/outcome-snackbar';
 import { useCancelAppointment } from './api/cancel-appointment';
 import { usePatientAppointments, type PatientAppointment } from '../../lib/patient-appointments';
 import { AppointmentCard } from './components/appointment-card';
@@ -234,23 +233,12 @@ export function AppointmentsPage({ WaitlistSection }: { WaitlistSection: Waitlis
           }
         }}
       />
-      <Snackbar
+      <OutcomeSnackbar
         open={snackbarOpen}
-        autoHideDuration={snackbarDefaultMs}
-        onClose={(_event, reason) => {
-          // A click elsewhere on the page must not cut the message short.
-          if (reason !== 'clickaway') setSnackbarOpen(false);
-        }}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-      >
-        <Alert
-          severity={outcome === 'cancelError' ? 'error' : 'success'}
-          variant="filled"
-          sx={{ width: '100%' }}
-        >
-          {outcome && t(`appointments.${outcome}`)}
-        </Alert>
-      </Snackbar>
+        message={outcome ? t(`appointments.${outcome}`) : ''}
+        failed={outcome === 'cancelError'}
+        onClose={() => setSnackbarOpen(false)}
+      />
     </Box>
   );
 }

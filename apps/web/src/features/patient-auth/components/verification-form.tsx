@@ -147,8 +147,12 @@ export function VerificationForm({ clinicId, onAuthenticated }: VerificationForm
     if (values[field].trim() !== '') setTouched((current) => ({ ...current, [field]: true }));
   };
 
-  const submitIdentity = async () => {
-    const invalid = (['idNumber', 'phone'] as const).find((field) => errors[field] !== null);
+  /**
+   * A step's send: its fields checked first (the first wrong one focused), one send at a time and
+   * none while a wait runs, the last refusal's notes cleared, the button busy meanwhile.
+   */
+  const sendStep = async (fields: readonly FieldName[], send: () => Promise<void>) => {
+    const invalid = fields.find((field) => errors[field] !== null);
     if (invalid) {
       setAttempted(true);
       focus(ids[invalid]);
@@ -158,71 +162,64 @@ export function VerificationForm({ clinicId, onAuthenticated }: VerificationForm
     sending.current = true;
     setBusy(true);
     setStepError(null);
-    setNotAccepting(false);
     setWait(null);
     setCanReturnToCode(false);
     try {
-      await login({ clinicId, ...values });
-      // The new code replaced the one sent before.
-      droppedCode.current = null;
-      setMode('login');
-      goTo('code', ids.code);
-    } catch (error) {
-      const failure = loginFailure(error);
-      if (failure.kind === 'hint') {
-        setHint(failure.hint);
-        focus(ids.phone);
-      } else if (failure.kind === 'wait') {
-        refusedForNow(failure.wait);
-      } else if (failure.kind === 'error') {
-        setStepError(failure.message);
-      } else if (refusesNewPatients) {
-        setNotAccepting(true);
-      } else {
-        setMode('signUp');
-        goTo('names', ids.firstName);
-      }
+      await send();
     } finally {
       sending.current = false;
       setBusy(false);
     }
   };
 
-  const submitNames = async () => {
-    const invalid = (['firstName', 'lastName'] as const).find((field) => errors[field] !== null);
-    if (invalid) {
-      setAttempted(true);
-      focus(ids[invalid]);
-      return;
-    }
-    if (sending.current || waitSeconds > 0) return;
-    sending.current = true;
-    setBusy(true);
-    setStepError(null);
-    setWait(null);
-    setCanReturnToCode(false);
-    try {
-      await signUp({ clinicId, ...values });
-      droppedCode.current = null;
-      goTo('code', ids.code);
-    } catch (error) {
-      const failure = sendFailure(error);
-      if (failure.kind === 'error') {
-        setStepError(failure.message);
-      } else if (failure.kind === 'wait') {
-        refusedForNow(failure.wait);
-      } else {
-        // Back to the first step, which explains: the hint, or that the clinic takes no one new.
+  const submitIdentity = () =>
+    sendStep(['idNumber', 'phone'], async () => {
+      setNotAccepting(false);
+      try {
+        await login({ clinicId, ...values });
+        // The new code replaced the one sent before.
+        droppedCode.current = null;
         setMode('login');
-        goTo('identity', failure.kind === 'hint' ? ids.phone : ids.idNumber);
-        if (failure.kind === 'hint') setHint(failure.hint);
-        else setNotAccepting(true);
+        goTo('code', ids.code);
+      } catch (error) {
+        const failure = loginFailure(error);
+        if (failure.kind === 'hint') {
+          setHint(failure.hint);
+          focus(ids.phone);
+        } else if (failure.kind === 'wait') {
+          refusedForNow(failure.wait);
+        } else if (failure.kind === 'error') {
+          setStepError(failure.message);
+        } else if (refusesNewPatients) {
+          setNotAccepting(true);
+        } else {
+          setMode('signUp');
+          goTo('names', ids.firstName);
+        }
       }
-    } finally {
-      sending.current = false;
-      setBusy(false);
-    }
-  };
+    });
+
+  const submitNames = () =>
+    sendStep(['firstName', 'lastName'], async () => {
+      try {
+        await signUp({ clinicId, ...values });
+        droppedCode.current = null;
+        goTo('code', ids.code);
+      } catch (error) {
+        const failure = sendFailure(error);
+        if (failure.kind === 'error') {
+          setStepError(failure.message);
+        } else if (failure.kind === 'wait') {
+          refusedForNow(failure.wait);
+        } else {
+          // Back to the first step, which explains: the hint, or that the clinic takes no one new.
+          setMode('login');
+          goTo('identity', failure.kind === 'hint' ? ids.phone : ids.idNumber);
+          if (failure.kind === 'hint') setHint(failure.hint);
+          else setNotAccepting(true);
+        }
+      }
+    });
 
   const backFromNames = () => {
     setMode('login');

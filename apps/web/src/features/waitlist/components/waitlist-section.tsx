@@ -1,17 +1,15 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
-import Snackbar from '@mui/material/Snackbar';
 import Typography from '@mui/material/Typography';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { shortDate, spokenDate } from '../../../lib/clinic-time';
 import { lazyOnOpen } from '../../../lib/lazy-on-open';
 import { SaidAs } from '../../../lib/said-as';
-import { snackbarDefaultMs } from '../../../lib/snackbar';
+import { OutcomeSnackbar } from '../../../lib/outcome-snackbar';
 import { useWaitlist, type WaitlistEntry } from '../api/get-waitlist';
 import { useLeaveWaitlist } from '../api/leave-waitlist';
 
@@ -127,22 +125,12 @@ export function WaitlistSection({ patientId }: { patientId: number }) {
           }
         }}
       />
-      <Snackbar
+      <OutcomeSnackbar
         open={outcome !== null}
-        autoHideDuration={snackbarDefaultMs}
-        onClose={(_event, reason) => {
-          if (reason !== 'clickaway') setOutcome(null);
-        }}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-      >
-        <Alert
-          severity={outcome === 'leaveError' ? 'error' : 'success'}
-          variant="filled"
-          sx={{ width: '100%' }}
-        >
-          {outcome && t(`waitlist.${outcome}`)}
-        </Alert>
-      </Snackbar>
+        message={outcome ? t(`waitlist.${outcome}`) : ''}
+        failed={outcome === 'leaveError'}
+        onClose={() => setOutcome(null)}
+      />
     </Box>
   );
 }
